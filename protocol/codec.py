@@ -1,0 +1,209 @@
+"""Parse protocol lines into typed messages and format them back.
+
+Pure functions: ``parse_referee_line`` (what a bot receives) and
+``parse_bot_line`` (what the referee receives) return a message or raise
+:class:`ProtocolError`; ``format_message`` is ``msg.to_text()``. For every
+message ``m``, ``parse(format_message(m)) == m``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import messages as m
+
+MAX_LINE_BYTES = 65536
+
+_CARD = re.compile(r"^[ATKQJ9][CDHS]$")
+_TOKEN = re.compile(r"^[\x21-\x7e]+$")
+_INT = re.compile(r"^-?[0-9]+$")
+_NUM = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
+_KEY = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+class ProtocolError(ValueError):
+    """A line that is not a valid message of this protocol; the text says why."""
+
+
+def format_message(msg) -> str:
+    return msg.to_text()
+
+
+def _card(tok: str) -> str:
+    if not _CARD.match(tok):
+        raise ProtocolError(f"not a card: {tok!r} (rank A T K Q J 9, then suit C D H S, e.g. AS or 9D)")
+    return tok
+
+
+def _maybe_card(tok: str) -> str:
+    return tok if tok == m.HIDDEN else _card(tok)
+
+
+def _int(tok: str, what: str) -> int:
+    if not _INT.match(tok):
+        raise ProtocolError(f"{what} should be a whole number, got {tok!r}")
+    return int(tok)
+
+
+def _nonneg(tok: str, what: str) -> int:
+    value = _int(tok, what)
+    if value < 0:
+        raise ProtocolError(f"{what} must not be negative, got {tok!r}")
+    return value
+
+
+def _num(tok: str, what: str) -> float:
+    if not _NUM.match(tok):
+        raise ProtocolError(f"{what} should be a number, got {tok!r}")
+    return float(tok)
+
+
+def _token(tok: str, what: str) -> str:
+    if not _TOKEN.match(tok):
+        raise ProtocolError(f"{what} should be one printable token, got {tok!r}")
+    return tok
+
+
+def _arity(parts: list[str], low: int, high: int | None = None) -> None:
+    n = len(parts) - 1
+    high = low if high is None else high
+    if n < low or (high >= 0 and n > high):
+        want = str(low) if low == high else (f"at least {low}" if high < 0 else f"{low} to {high}")
+        raise ProtocolError(f"'{parts[0]}' takes {want} argument(s), got {n}")
+
+
+def _section(parts: list[str], start: int, word: str) -> int:
+    if start >= len(parts) or parts[start] != word:
+        raise ProtocolError(f"'{parts[0]}': expected '{word}' at position {start}")
+    return start + 1
+
+
+def _split_line(line: str) -> list[str]:
+    if "\n" in line or "\r" in line:
+        raise ProtocolError("a message is one line")
+    if len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
+        raise ProtocolError(f"line longer than {MAX_LINE_BYTES} bytes")
+    parts = line.split()
+    if not parts:
+        raise ProtocolError("empty line")
+    return parts
+
+
+def _rest(line: str, word_count: int) -> str:
+    """The raw text after the first ``word_count`` words (for free-text fields)."""
+    rest = line.strip()
+    for _ in range(word_count):
+        pieces = rest.split(None, 1)
+        rest = pieces[1] if len(pieces) > 1 else ""
+    return rest
+
+
+def parse_referee_line(line: str):
+    """A line the referee sends to a bot -> typed message."""
+    parts = _split_line(line)
+    verb, args = parts[0], parts[1:]
+    if verb == "pinochle":
+        _arity(parts, 1)
+        return m.Hello(_nonneg(args[0], "protocol version"))
+    if verb == "game":
+        _arity(parts, 4, -1)
+        options = []
+        for tok in args[4:]:
+            key, sep, value = tok.partition("=")
+            if not sep or not _KEY.match(key) or not value:
+                raise ProtocolError(f"game option should be key=value, got {tok!r}")
+            options.append((key, _token(value, f"value of {key}")))
+        return m.NewGame(_token(args[0], "game id"), _token(args[1], "variant"), _nonneg(args[2], "seat"),
+                         _nonneg(args[3], "players"), tuple(options))
+    if verb == "deal":
+        _arity(parts, 4, -1)
+        return m.Deal(_nonneg(args[0], "hand"), _nonneg(args[1], "dealer"), _card(args[2]), tuple(_card(t) for t in args[3:]))
+    if verb == "bonus":
+        _arity(parts, 3)
+        return m.Bonus(_nonneg(args[0], "seat"), _int(args[1], "points"), _token(args[2], "reason"))
+    if verb == "play":
+        _arity(parts, 2)
+        return m.Play(_nonneg(args[0], "seat"), _token(args[1], "action"))
+    if verb == "trick":
+        _arity(parts, 2)
+        return m.Trick(_nonneg(args[0], "seat"), _int(args[1], "points"))
+    if verb == "draw":
+        _arity(parts, 2)
+        return m.Draw(_nonneg(args[0], "seat"), _maybe_card(args[1]))
+    if verb == "meld":
+        _arity(parts, 4, -1)
+        return m.MeldShown(_nonneg(args[0], "seat"), _token(args[1], "meld name"), _int(args[2], "points"),
+                           tuple(_card(t) for t in args[3:]))
+    if verb == "exchange":
+        _arity(parts, 3)
+        return m.Exchange(_nonneg(args[0], "seat"), _card(args[1]), _card(args[2]))
+    if verb == "phase2":
+        _arity(parts, 1)
+        return m.PhaseTwo(_nonneg(args[0], "seat"))
+    if verb == "claim":
+        _arity(parts, 2)
+        if args[1] not in ("yes", "no"):
+            raise ProtocolError(f"claim outcome should be yes or no, got {args[1]!r}")
+        return m.ClaimMade(_nonneg(args[0], "seat"), args[1] == "yes")
+    if verb == "handend":
+        _arity(parts, 5, -1)
+        hand = _nonneg(args[0], "hand")
+        i = _section(parts, 2, "points")
+        j = parts.index("totals", i) if "totals" in parts[i:] else -1
+        if j < 0:
+            raise ProtocolError("'handend': expected 'totals'")
+        points = tuple(_int(t, "points") for t in parts[i:j])
+        totals = tuple(_int(t, "total") for t in parts[j + 1:])
+        if len(points) != len(totals) or not points:
+            raise ProtocolError("'handend': as many totals as points, at least one")
+        return m.HandEnd(hand, points, totals)
+    if verb == "gameover":
+        _arity(parts, 6, -1)
+        termination = _token(args[0], "termination")
+        culprit = None if args[1] == "-" else _nonneg(args[1], "seat at fault")
+        i = _section(parts, 3, "result")
+        j = parts.index("totals", i) if "totals" in parts[i:] else -1
+        if j < 0:
+            raise ProtocolError("'gameover': expected 'totals'")
+        result = tuple(_num(t, "result") for t in parts[i:j])
+        totals = tuple(_int(t, "total") for t in parts[j + 1:])
+        if len(result) != len(totals) or not result:
+            raise ProtocolError("'gameover': as many totals as results, at least one")
+        return m.GameOver(termination, culprit, result, totals)
+    if verb == "go":
+        _arity(parts, 3, -1)
+        return m.Request(_token(args[0], "decision"), _nonneg(args[1], "time left"), _nonneg(args[2], "time bank"),
+                         tuple(_token(t, "legal action") for t in args[3:]))
+    if verb == "error":
+        return m.ErrorNotice(_rest(line, 1))
+    if verb == "ping":
+        _arity(parts, 1)
+        return m.Ping(_token(args[0], "ping token"))
+    if verb == "matchend":
+        _arity(parts, 0)
+        return m.MatchEnd()
+    if verb == "quit":
+        _arity(parts, 0)
+        return m.Quit()
+    raise ProtocolError(f"unknown message {verb!r}")
+
+
+def parse_bot_line(line: str):
+    """A line a bot sends to the referee -> typed message."""
+    parts = _split_line(line)
+    verb = parts[0]
+    if verb == "id":
+        if len(parts) < 3 or parts[1] not in ("name", "author"):
+            raise ProtocolError("expected 'id name <text>' or 'id author <text>'")
+        return m.Id(parts[1], _rest(line, 2))
+    if verb == "ready":
+        _arity(parts, 0)
+        return m.Ready()
+    if verb == "info":
+        return m.Info(_rest(line, 1))
+    if verb == "pong":
+        _arity(parts, 1)
+        return m.Pong(_token(parts[1], "pong token"))
+    if len(parts) != 1:
+        raise ProtocolError(f"expected one action token, got {len(parts)} words: {line.strip()[:80]!r}")
+    return m.Reply(_token(verb, "action"))

@@ -1,0 +1,246 @@
+"""Typed messages of the pinochle-arena text protocol, version 1.
+
+Each message is a frozen record with ``to_text()``; ``protocol.codec`` parses
+lines back into them. Cards are two-character tokens (``AS``, ``TD``, ``9C``);
+actions are opaque one-token strings whose meaning belongs to the rules
+(``AS``, ``table:AS``, ``royal:KH,QH``, ``pass``, ``take:stock``...).
+See PROTOCOL.md for the grammar and the meaning of each message.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+PROTOCOL_VERSION = 1
+HIDDEN = "??"  # a card the audience may not see
+
+
+def _ints(values) -> str:
+    return " ".join(_num(v) for v in values)
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+# --------------------------------------------------------------- referee -> bot
+@attrs.frozen
+class Hello:
+    version: int = PROTOCOL_VERSION
+
+    def to_text(self) -> str:
+        return f"pinochle {self.version}"
+
+
+@attrs.frozen
+class NewGame:
+    game_id: str
+    variant: str
+    seat: int
+    players: int
+    options: tuple[tuple[str, str], ...] = ()
+
+    def to_text(self) -> str:
+        opts = "".join(f" {k}={v}" for k, v in self.options)
+        return f"game {self.game_id} {self.variant} {self.seat} {self.players}{opts}"
+
+
+@attrs.frozen
+class Deal:
+    hand: int
+    dealer: int
+    turnup: str
+    cards: tuple[str, ...]
+
+    def to_text(self) -> str:
+        return f"deal {self.hand} {self.dealer} {self.turnup} {' '.join(self.cards)}"
+
+
+@attrs.frozen
+class Bonus:
+    seat: int
+    points: int
+    reason: str
+
+    def to_text(self) -> str:
+        return f"bonus {self.seat} {self.points} {self.reason}"
+
+
+@attrs.frozen
+class Play:
+    seat: int
+    action: str
+
+    def to_text(self) -> str:
+        return f"play {self.seat} {self.action}"
+
+
+@attrs.frozen
+class Trick:
+    winner: int
+    points: int
+
+    def to_text(self) -> str:
+        return f"trick {self.winner} {self.points}"
+
+
+@attrs.frozen
+class Draw:
+    seat: int
+    card: str  # HIDDEN when drawn face down by another seat
+
+    def to_text(self) -> str:
+        return f"draw {self.seat} {self.card}"
+
+
+@attrs.frozen
+class MeldShown:
+    seat: int
+    name: str
+    points: int
+    cards: tuple[str, ...]
+
+    def to_text(self) -> str:
+        return f"meld {self.seat} {self.name} {self.points} {' '.join(self.cards)}"
+
+
+@attrs.frozen
+class Exchange:
+    seat: int
+    dix: str
+    taken: str
+
+    def to_text(self) -> str:
+        return f"exchange {self.seat} {self.dix} {self.taken}"
+
+
+@attrs.frozen
+class PhaseTwo:
+    leader: int
+
+    def to_text(self) -> str:
+        return f"phase2 {self.leader}"
+
+
+@attrs.frozen
+class ClaimMade:
+    seat: int
+    success: bool
+
+    def to_text(self) -> str:
+        return f"claim {self.seat} {'yes' if self.success else 'no'}"
+
+
+@attrs.frozen
+class HandEnd:
+    hand: int
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+
+    def to_text(self) -> str:
+        return f"handend {self.hand} points {_ints(self.points)} totals {_ints(self.totals)}"
+
+
+@attrs.frozen
+class GameOver:
+    termination: str  # completed, timeout, illegal-action, protocol-error, crash
+    culprit: int | None  # the seat at fault, if any
+    result: tuple[float, ...]
+    totals: tuple[int, ...]
+
+    def to_text(self) -> str:
+        who = "-" if self.culprit is None else str(self.culprit)
+        return f"gameover {self.termination} {who} result {_ints(self.result)} totals {_ints(self.totals)}"
+
+
+@attrs.frozen
+class Request:
+    """Asks the bot for exactly one action."""
+
+    decision: str  # lead, follow, meld, take
+    time_left_ms: int  # what the bot may still spend on this reply (bank or move limit, the smaller)
+    bank_ms: int  # its whole remaining time bank for the game
+    legal: tuple[str, ...] = ()  # empty when the legal list is switched off
+
+    def to_text(self) -> str:
+        legal = "".join(" " + a for a in self.legal)
+        return f"go {self.decision} {self.time_left_ms} {self.bank_ms}{legal}"
+
+
+@attrs.frozen
+class ErrorNotice:
+    text: str
+
+    def to_text(self) -> str:
+        return f"error {self.text}"
+
+
+@attrs.frozen
+class Ping:
+    token: str
+
+    def to_text(self) -> str:
+        return f"ping {self.token}"
+
+
+@attrs.frozen
+class MatchEnd:
+    def to_text(self) -> str:
+        return "matchend"
+
+
+@attrs.frozen
+class Quit:
+    def to_text(self) -> str:
+        return "quit"
+
+
+RefereeMessage = (
+    Hello | NewGame | Deal | Bonus | Play | Trick | Draw | MeldShown | Exchange | PhaseTwo | ClaimMade
+    | HandEnd | GameOver | Request | ErrorNotice | Ping | MatchEnd | Quit
+)
+
+
+# --------------------------------------------------------------- bot -> referee
+@attrs.frozen
+class Id:
+    field: str  # name, author
+    value: str
+
+    def to_text(self) -> str:
+        return f"id {self.field} {self.value}"
+
+
+@attrs.frozen
+class Ready:
+    def to_text(self) -> str:
+        return "ready"
+
+
+@attrs.frozen
+class Info:
+    text: str
+
+    def to_text(self) -> str:
+        return f"info {self.text}" if self.text else "info"
+
+
+@attrs.frozen
+class Pong:
+    token: str
+
+    def to_text(self) -> str:
+        return f"pong {self.token}"
+
+
+@attrs.frozen
+class Reply:
+    """The bot's action, one token."""
+
+    action: str
+
+    def to_text(self) -> str:
+        return self.action
+
+
+BotMessage = Id | Ready | Info | Pong | Reply

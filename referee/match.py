@@ -1,0 +1,271 @@
+"""Play games between bot processes: one game (``play_game``) and a match of many.
+
+The game loop asks the seat to act, validates the reply against the rules,
+applies it, tells every seat what it may see, and records everything. A
+bot's fault never escapes as an exception: it ends the game with a
+:class:`~referee.record.Termination` naming the seat at fault, which loses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import attrs
+import trio
+
+from protocol import messages as m
+
+from .clock import Clock, TimeControl
+from .player import BotClient
+from .record import ActionEntry, GameRecord, SeatInfo, Termination, append_record
+from .rules import IllegalActionError, action_from_text, new_game
+from .rules import events as ev
+from .rules.variants import Variant
+from .transport import BotCommand, BotError, BotTimeout
+from .wire import event_message, new_game_message, request_message
+
+
+@attrs.frozen
+class Entrant:
+    """A bot as the user named it: a label, how to start it, its time control."""
+
+    name: str
+    command: BotCommand
+    time_control: TimeControl = TimeControl()
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A 63-bit seed from a base seed and labels (game number, pairing...)."""
+    text = ":".join(str(p) for p in (seed, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+@attrs.define(eq=False)
+class Player:
+    """An entrant's running bot, restarted after a fault (cutechess's restart-on-failure)."""
+
+    entrant: Entrant
+    log_path: Path | None = None
+    startup_timeout: float = 10.0
+    client: BotClient | None = None
+    starts: int = 0
+    last_start_error: BotError | None = None
+
+    async def ensure_started(self, nursery: trio.Nursery) -> BotClient:
+        if self.client is None:
+            self.starts += 1
+            if self.log_path is not None:
+                self.log_path.parent.mkdir(parents=True, exist_ok=True)
+                with open(self.log_path, "ab") as f:
+                    f.write(f"=== pinochle-arena: start {self.starts} of {self.entrant.command.to_text()}\n".encode())
+            try:
+                self.client = await BotClient.start(nursery, self.entrant.command, self.log_path, self.startup_timeout)
+            except BotError as e:
+                self.last_start_error = e
+                raise
+        return self.client
+
+    async def retire(self) -> None:
+        """Stop the process after a fault; the next game starts a fresh one."""
+        if self.client is not None:
+            client, self.client = self.client, None
+            await client.process.kill()
+
+    async def close(self) -> None:
+        if self.client is not None:
+            client, self.client = self.client, None
+            try:
+                await client.send(m.MatchEnd())
+            except BotError:
+                pass
+            await client.quit()
+
+    @property
+    def bot_name(self) -> str:
+        return self.client.name if self.client else self.entrant.name
+
+
+class _SeatFault(Exception):
+    def __init__(self, seat: int, termination: Termination, detail: str):
+        super().__init__(detail)
+        self.seat = seat
+        self.termination = termination
+        self.detail = detail
+
+
+def _termination_of(error: BotError) -> Termination:
+    return Termination(error.termination)
+
+
+async def play_game(
+    nursery: trio.Nursery,
+    players: Sequence[Player],
+    variant: Variant,
+    seed: int,
+    game_id: str,
+    send_legal: bool = True,
+    extra: dict | None = None,
+) -> GameRecord:
+    """Play one game; always returns a record, whatever the bots do."""
+    record = GameRecord(
+        game_id=game_id,
+        variant=variant.name,
+        options=variant.settings(),
+        seed=seed,
+        seats=[],
+        time_control={},
+        started=time.time(),
+        extra=dict(extra or {}),
+    )
+    wall = time.monotonic()
+    clocks = [Clock(p.entrant.time_control) for p in players]
+    game = None
+    try:
+        clients = []
+        for seat, p in enumerate(players):
+            try:
+                clients.append(await p.ensure_started(nursery))
+            except BotError as e:
+                raise _SeatFault(seat, _termination_of(e), f"failed to start: {e}") from None
+        record.seats = [SeatInfo(p.entrant.name, p.bot_name, p.entrant.command.to_text()) for p in players]
+        record.time_control = {p.entrant.name: p.entrant.time_control.to_dict() for p in players}
+        for seat, client in enumerate(clients):
+            await _at(seat, client.send(new_game_message(game_id, variant, seat)))
+        game, notices = new_game(variant, seed)
+        await _deliver(clients, notices, record)
+        while not game.is_terminal():
+            decision = game.decision()
+            seat, clock = decision.seat, clocks[seat]
+            request = request_message(decision, clock.allowance_ms(), int(clock.bank_ms), send_legal)
+            text, used = await _at(seat, clients[seat].request(request, clock.deadline_ms()))
+            if not clock.charge(used):
+                raise _SeatFault(seat, Termination.TIMEOUT, f"replied after {used:.0f} ms; allowed {clock.deadline_ms():.0f}")
+            try:
+                action = action_from_text(text)
+                game.check(action)
+            except IllegalActionError as e:
+                record.actions.append(ActionEntry(seat, text, used))
+                await _tell_error(clients[seat], f"illegal action {text}: {e}")
+                raise _SeatFault(seat, Termination.ILLEGAL_ACTION, f"{text}: {e}") from None
+            record.actions.append(ActionEntry(seat, action.to_text(), used))
+            await _deliver(clients, game.apply(action), record)
+        record.termination = Termination.COMPLETED
+        record.result = game.returns()
+    except _SeatFault as fault:
+        record.termination = fault.termination
+        record.culprit = fault.seat
+        record.detail = fault.detail
+        record.result = tuple(0.0 if s == fault.seat else 1.0 for s in range(len(players)))
+        await players[fault.seat].retire()
+    if not record.seats:
+        record.seats = [SeatInfo(p.entrant.name, p.bot_name, p.entrant.command.to_text()) for p in players]
+    if game is not None:
+        record.deals = list(game.deals)
+        record.totals = tuple(game.totals)
+    else:
+        record.totals = tuple(0 for _ in players)
+    record.seconds = time.monotonic() - wall
+    await _announce_end(players, record)
+    return record
+
+
+async def _at(seat: int, operation):
+    """Await a bot operation, turning its BotError into a fault of ``seat``."""
+    try:
+        return await operation
+    except BotError as e:
+        raise _SeatFault(seat, _termination_of(e), str(e)) from None
+
+
+async def _deliver(clients: Sequence[BotClient], notices: Sequence[ev.Notice], record: GameRecord) -> None:
+    for notice in notices:
+        event = notice.event
+        if isinstance(event, ev.Melded):
+            record.melds.append({"hand": len(record.hands) + 1, "seat": event.seat, "meld": event.name,
+                                 "points": event.points, "cards": [c.to_text() for c in event.cards]})
+        elif isinstance(event, ev.HandEnded):
+            record.hands.append({"hand": event.hand, "points": list(event.points), "totals": list(event.totals)})
+        message = event_message(event)
+        if message is None:
+            continue
+        for seat in notice.seats:
+            await _at(seat, clients[seat].send(message))
+
+
+async def _tell_error(client: BotClient, text: str) -> None:
+    try:
+        await client.send(m.ErrorNotice(text))
+    except BotError:
+        pass
+
+
+async def _announce_end(players: Sequence[Player], record: GameRecord) -> None:
+    """Tell every still-healthy bot how the game ended; a bot that cannot hear it is retired."""
+    message = m.GameOver(record.termination.value, record.culprit, record.result, record.totals)
+    for p in players:
+        if p.client is None:
+            continue
+        try:
+            await p.client.send(message)
+        except BotError:
+            await p.retire()
+
+
+@attrs.frozen
+class MatchPlan:
+    entrants: tuple[Entrant, ...]
+    variant: Variant
+    games: int
+    seed: int
+    out_dir: Path
+    send_legal: bool = True
+    startup_timeout: float = 10.0
+
+
+def match_schedule(plan: MatchPlan) -> list[tuple[int, int, tuple[int, ...]]]:
+    """(game number, game seed, seating) for each game of a two-seat match.
+
+    Games go in pairs: both games of a pair are dealt from the same seed with
+    the seats swapped, so each bot plays each set of cards once.
+    """
+    schedule = []
+    n = len(plan.entrants)
+    for g in range(plan.games):
+        pair = g // 2
+        seating = tuple(range(n)) if g % 2 == 0 else tuple(reversed(range(n)))
+        schedule.append((g + 1, derive_seed(plan.seed, "pair", pair), seating))
+    return schedule
+
+
+async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+    """Play the games of ``plan`` one after another; records go to ``out_dir/games.jsonl``."""
+    records: list[GameRecord] = []
+    path = plan.out_dir / "games.jsonl"
+    logs = plan.out_dir / "logs"
+    async with trio.open_nursery() as nursery:
+        players = [Player(e, logs / f"{_file_safe(e.name)}.stderr.log", plan.startup_timeout) for e in plan.entrants]
+        try:
+            for number, seed, seating in match_schedule(plan):
+                seated = [players[i] for i in seating]
+                record = await play_game(nursery, seated, plan.variant, seed, f"g{number}", plan.send_legal,
+                                         extra={"game": number, "seating": list(seating)})
+                append_record(path, record)
+                records.append(record)
+                if on_game is not None:
+                    on_game(record)
+        finally:
+            with trio.CancelScope(shield=True):
+                for p in players:
+                    await p.close()
+            nursery.cancel_scope.cancel()
+    return records
+
+
+def _file_safe(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name) or "bot"
+
+
+__all__ = ["Entrant", "MatchPlan", "Player", "BotTimeout", "derive_seed", "match_schedule", "play_game", "run_match"]

@@ -1,0 +1,122 @@
+"""A bot as the referee sees it: a process that speaks protocol v1.
+
+Handshake, events, requests with timing, ping, quit. Every failure is a
+:class:`~referee.transport.BotError`; nothing here knows the rules.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+import trio
+
+from protocol import ProtocolError, parse_bot_line
+from protocol import messages as m
+
+from .transport import BotCommand, BotProcess, BotProtocolError, BotTimeout, Line
+
+MAX_INFO_KEPT = 50
+
+
+@attrs.define(eq=False)
+class BotClient:
+    process: BotProcess
+    name: str
+    author: str = ""
+    info: list[str] = attrs.Factory(list)
+
+    @classmethod
+    async def start(cls, nursery: trio.Nursery, command: BotCommand, stderr_path: Path | None = None,
+                    startup_timeout: float = 10.0) -> BotClient:
+        """Start the process and complete the handshake (greeting, id lines, ready)."""
+        process = await BotProcess.start(nursery, command, stderr_path)
+        client = cls(process, name=Path(command.argv[-1]).name)
+        try:
+            await client._handshake(startup_timeout)
+        except BaseException:
+            await process.kill()
+            raise
+        return client
+
+    async def _handshake(self, timeout: float) -> None:
+        await self.process.send_line(m.Hello().to_text())
+        deadline = trio.current_time() + timeout
+        while True:
+            try:
+                line = await self.process.read_line(deadline)
+            except BotTimeout:
+                raise BotTimeout(f"no 'ready' within {timeout:g} s of the greeting") from None
+            msg = self._parse(line)
+            if isinstance(msg, m.Id):
+                if msg.field == "name" and msg.value:
+                    self.name = msg.value[:100]
+                elif msg.field == "author":
+                    self.author = msg.value[:100]
+            elif isinstance(msg, m.Ready):
+                return
+            elif not isinstance(msg, m.Info):
+                raise BotProtocolError(f"expected 'id', 'info' or 'ready' during the handshake, got {line.text[:80]!r}")
+
+    def _parse(self, line: Line):
+        try:
+            msg = parse_bot_line(line.text)
+        except ProtocolError as e:
+            raise BotProtocolError(f"{e}: {line.text[:80]!r}") from None
+        if isinstance(msg, m.Info) and len(self.info) < MAX_INFO_KEPT:
+            self.info.append(msg.text[:200])
+        return msg
+
+    def _refuse_unasked(self) -> None:
+        for line in self.process.pending_lines():
+            if not isinstance(self._parse(line), m.Info):
+                raise BotProtocolError(f"sent a line nobody asked for: {line.text[:80]!r}")
+
+    async def send(self, message) -> None:
+        await self.process.send_line(message.to_text())
+
+    async def request(self, message: m.Request, wait_ms: float) -> tuple[str, float]:
+        """Send a request and wait up to ``wait_ms`` for the one reply.
+
+        Returns (action token, milliseconds used), the time running from the
+        moment the request was written to the arrival of the reply line.
+        """
+        self._refuse_unasked()
+        await self.process.send_line(message.to_text())
+        sent = trio.current_time()
+        deadline = sent + wait_ms / 1000
+        while True:
+            try:
+                line = await self.process.read_line(deadline)
+            except BotTimeout:
+                raise BotTimeout(f"no reply to '{message.decision}' within {wait_ms:.0f} ms") from None
+            msg = self._parse(line)
+            if isinstance(msg, m.Reply):
+                return msg.action, (line.arrived - sent) * 1000
+            if not isinstance(msg, m.Info):
+                raise BotProtocolError(f"expected an action, got {line.text[:80]!r}")
+
+    async def ping(self, timeout: float = 5.0, token: str = "1") -> float:
+        """Ask for a pong; returns the round trip in ms. Detects a wedged bot."""
+        self._refuse_unasked()
+        await self.process.send_line(m.Ping(token).to_text())
+        sent = trio.current_time()
+        while True:
+            try:
+                line = await self.process.read_line(sent + timeout)
+            except BotTimeout:
+                raise BotTimeout(f"no pong within {timeout:g} s") from None
+            msg = self._parse(line)
+            if isinstance(msg, m.Pong) and msg.token == token:
+                return (line.arrived - sent) * 1000
+            if not isinstance(msg, m.Info):
+                raise BotProtocolError(f"expected 'pong {token}', got {line.text[:80]!r}")
+
+    async def quit(self, grace: float = 1.0) -> int | None:
+        """Say quit (if the pipe is still open) and make sure the process is gone."""
+        with trio.move_on_after(grace):
+            try:
+                await self.process.send_line(m.Quit().to_text(), timeout=grace)
+            except Exception:
+                pass
+        return await self.process.stop(grace)

@@ -1,0 +1,157 @@
+"""Game records: one JSON object per line, appended as each game ends.
+
+A record holds everything needed to replay the game through the rules
+engine and to check it: variant and options, seed, seats and bots, every
+deal, every action with its seat and the time it took, every meld with its
+points, the points of each hand, the result and how the game ended.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+
+RECORD_FORMAT = 1
+
+
+class Termination(enum.Enum):
+    COMPLETED = "completed"
+    TIMEOUT = "timeout"
+    ILLEGAL_ACTION = "illegal-action"
+    PROTOCOL_ERROR = "protocol-error"
+    CRASH = "crash"
+
+
+@attrs.frozen
+class SeatInfo:
+    entrant: str  # the name the user gave this entrant (or the sample bot's name)
+    bot_name: str  # what the bot called itself in 'id name'
+    command: str
+
+    def to_dict(self) -> dict:
+        return attrs.asdict(self)
+
+
+@attrs.frozen
+class ActionEntry:
+    seat: int
+    action: str
+    ms: float | None  # time charged; None for actions the referee did not time
+
+    def to_list(self) -> list:
+        return [self.seat, self.action, None if self.ms is None else round(self.ms, 2)]
+
+
+@attrs.define
+class GameRecord:
+    game_id: str
+    variant: str
+    options: dict[str, str]
+    seed: int
+    seats: list[SeatInfo]
+    time_control: dict
+    deals: list[dict] = attrs.Factory(list)
+    actions: list[ActionEntry] = attrs.Factory(list)
+    melds: list[dict] = attrs.Factory(list)  # {"hand", "seat", "meld", "points", "cards"}
+    hands: list[dict] = attrs.Factory(list)  # {"hand", "points", "totals"}
+    termination: Termination = Termination.COMPLETED
+    culprit: int | None = None
+    detail: str = ""
+    result: tuple[float, ...] = ()
+    totals: tuple[int, ...] = ()
+    started: float = 0.0
+    seconds: float = 0.0
+    extra: dict = attrs.Factory(dict)  # tournament bookkeeping (pairing, round...)
+
+    def to_json(self) -> str:
+        data = {
+            "format": RECORD_FORMAT,
+            "game_id": self.game_id,
+            "variant": self.variant,
+            "options": self.options,
+            "seed": self.seed,
+            "seats": [s.to_dict() for s in self.seats],
+            "time_control": self.time_control,
+            "deals": self.deals,
+            "actions": [a.to_list() for a in self.actions],
+            "melds": self.melds,
+            "hands": self.hands,
+            "termination": self.termination.value,
+            "culprit": self.culprit,
+            "detail": self.detail,
+            "result": list(self.result),
+            "totals": list(self.totals),
+            "started": round(self.started, 3),
+            "seconds": round(self.seconds, 3),
+        }
+        if self.extra:
+            data["extra"] = self.extra
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("a record is a JSON object")
+        if data.get("format") != RECORD_FORMAT:
+            raise ValueError(f"unknown record format {data.get('format')!r} (this version reads {RECORD_FORMAT})")
+        try:
+            return cls(
+                game_id=str(data["game_id"]),
+                variant=str(data["variant"]),
+                options={str(k): str(v) for k, v in data["options"].items()},
+                seed=int(data["seed"]),
+                seats=[SeatInfo(**s) for s in data["seats"]],
+                time_control=dict(data["time_control"]),
+                deals=list(data["deals"]),
+                actions=[ActionEntry(int(s), str(a), ms) for s, a, ms in data["actions"]],
+                melds=list(data["melds"]),
+                hands=list(data["hands"]),
+                termination=Termination(data["termination"]),
+                culprit=data["culprit"],
+                detail=str(data["detail"]),
+                result=tuple(float(x) for x in data["result"]),
+                totals=tuple(int(x) for x in data["totals"]),
+                started=float(data["started"]),
+                seconds=float(data["seconds"]),
+                extra=dict(data.get("extra", {})),
+            )
+        except KeyError as e:
+            raise ValueError(f"missing field {e.args[0]!r}") from None
+        except (TypeError, ValueError, AttributeError) as e:
+            raise ValueError(f"malformed field: {e}") from None
+
+
+class RecordError(ValueError):
+    """A record file that cannot be read; the message names the file and line."""
+
+
+def append_record(path: Path, record: GameRecord) -> None:
+    """Append one record and force it to disk, so a crash loses no finished game."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = record.to_json() + "\n"
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(line)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def read_records(path: Path) -> Iterator[GameRecord]:
+    """Records of a JSONL file; RecordError names the first bad line."""
+    try:
+        f = open(path, encoding="utf-8")
+    except OSError as e:
+        raise RecordError(f"{path}: cannot open: {e.strerror}") from None
+    with f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                yield GameRecord.from_json(line)
+            except (ValueError, UnicodeDecodeError) as e:
+                raise RecordError(f"{path}:{number}: not a valid game record: {e}") from None

@@ -1,0 +1,36 @@
+"""The rules of pinochle as a pure, deterministic state machine.
+
+Nothing in this package knows about processes, time or text on a wire.
+
+    >>> from referee.rules import get_variant, new_game
+    >>> game, notices = new_game(get_variant("two-handed"), seed=1)
+    >>> decision = game.decision()          # seat to act, kind, legal actions
+    >>> notices = game.apply(decision.legal[0])
+
+``game.check(action)`` raises :class:`IllegalActionError` with the reason,
+``game.observation(seat)`` is what one seat may see, ``game.returns()`` the
+result once ``game.is_terminal()``.
+"""
+
+from .actions import Action, Claim, IllegalActionError, Meld, Pass, PlayCard, StockPick, TakeLast, action_from_text
+from .cards import Card, Rank, Suit, card, cards
+from .events import Decision, DecisionKind, Notice
+from .stock_game import StockGame
+from .variants import OPTIONS, PRESETS, Variant, VariantError, get_variant
+
+# Which state machine plays a variant's family. A new family of games (the
+# bidding games, say) registers its class here; a new variant of an existing
+# family is only a preset in variants.py.
+FAMILIES = {"stock": StockGame}
+
+
+def new_game(variant: Variant, seed: int):
+    """Start a game: returns (state, notices of the first deal)."""
+    return FAMILIES[variant.family].new(variant, seed)
+
+
+__all__ = [
+    "Action", "Card", "Claim", "Decision", "DecisionKind", "FAMILIES", "IllegalActionError", "Meld",
+    "Notice", "OPTIONS", "PRESETS", "Pass", "PlayCard", "Rank", "StockGame", "StockPick", "Suit",
+    "TakeLast", "Variant", "VariantError", "action_from_text", "card", "cards", "get_variant", "new_game",
+]

@@ -1,0 +1,110 @@
+"""Actions a seat can take, each with a one-token text form.
+
+The text form is what a bot sends and what a game record stores:
+
+===================  =====================================================
+``AS``               play a card from the hand to the trick (lead or follow)
+``table:AS``         play a melded card lying on the table to the trick
+``royal:KH,QH``      make a meld, naming the cards it takes from the hand
+``pass``             make no (more) meld
+``take:stock``       last two stock cards: take the face-down card
+``take:turnup``      last two stock cards: take the turn-up
+``claim``            claim to have reached the target (if the variant allows)
+===================  =====================================================
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from .cards import Card
+from .melds import parse_type_name, type_name
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow now; the message says why."""
+
+
+@attrs.frozen
+class PlayCard:
+    card: Card
+    from_table: bool = False  # a melded card lying on the table (first phase of two-handed)
+
+    def to_text(self) -> str:
+        return ("table:" if self.from_table else "") + self.card.to_text()
+
+
+@attrs.frozen
+class Meld:
+    kind: str
+    multiplicity: int
+    from_hand: tuple[Card, ...]
+
+    @property
+    def name(self) -> str:
+        return type_name(self.kind, self.multiplicity)
+
+    def to_text(self) -> str:
+        return self.name + ":" + ",".join(c.to_text() for c in self.from_hand)
+
+
+@attrs.frozen
+class Pass:
+    def to_text(self) -> str:
+        return "pass"
+
+
+class StockPick(enum.Enum):
+    STOCK = "stock"
+    TURNUP = "turnup"
+
+
+@attrs.frozen
+class TakeLast:
+    pick: StockPick
+
+    def to_text(self) -> str:
+        return "take:" + self.pick.value
+
+
+@attrs.frozen
+class Claim:
+    def to_text(self) -> str:
+        return "claim"
+
+
+Action = PlayCard | Meld | Pass | TakeLast | Claim
+
+
+def action_from_text(text: str) -> Action:
+    """Parse one action token; raises IllegalActionError with a readable reason."""
+    token = text.strip()
+    low = token.lower()
+    if low == "pass":
+        return Pass()
+    if low == "claim":
+        return Claim()
+    if low.startswith("take:"):
+        try:
+            return TakeLast(StockPick(low[5:]))
+        except ValueError:
+            raise IllegalActionError(f"{token!r}: expected take:stock or take:turnup") from None
+    if low.startswith("table:"):
+        try:
+            return PlayCard(Card.from_text(token[6:]), from_table=True)
+        except ValueError as e:
+            raise IllegalActionError(f"{token!r}: {e}") from None
+    if ":" in token:
+        name, _, rest = token.partition(":")
+        try:
+            kind, mult = parse_type_name(name.lower())
+            hand = tuple(Card.from_text(t) for t in rest.split(",")) if rest else ()
+        except ValueError as e:
+            raise IllegalActionError(f"{token!r}: {e}") from None
+        return Meld(kind, mult, tuple(sorted(hand, key=lambda c: c.sort_key)))
+    try:
+        return PlayCard(Card.from_text(token))
+    except ValueError:
+        raise IllegalActionError(f"{token!r} is not an action (a card like AS, a meld like royal:KH,QH, pass, take:stock, take:turnup, claim)") from None

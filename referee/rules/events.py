@@ -1,0 +1,119 @@
+"""What seats get to see: events, each addressed to the seats that may see it.
+
+The rules engine decides visibility, nowhere else: ``apply`` returns a list of
+:class:`Notice`, each an event and the seats it is shown to. A card drawn
+face down is one notice with the card for the drawer and another without it
+for everybody else.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from .actions import Action
+from .cards import Card
+
+
+class DecisionKind(enum.Enum):
+    LEAD = "lead"
+    FOLLOW = "follow"
+    MELD = "meld"
+    TAKE_LAST = "take"
+
+
+@attrs.frozen
+class Decision:
+    """Whose turn it is, to do what, and every legal action."""
+
+    seat: int
+    kind: DecisionKind
+    legal: tuple[Action, ...]
+
+
+@attrs.frozen
+class HandDealt:
+    hand: int
+    dealer: int
+    turnup: Card
+    cards: tuple[Card, ...]  # the receiving seat's own cards
+
+
+@attrs.frozen
+class Scored:
+    """Points not tied to a meld or trick (002: dealer's dix turn-up)."""
+
+    seat: int
+    points: int
+    reason: str
+
+
+@attrs.frozen
+class Played:
+    seat: int
+    action: Action  # PlayCard, with where the card came from
+
+
+@attrs.frozen
+class TrickWon:
+    seat: int
+    points: int
+
+
+@attrs.frozen
+class Drew:
+    seat: int
+    card: Card | None  # None: drawn face down, not shown to this audience
+
+
+@attrs.frozen
+class Melded:
+    seat: int
+    name: str
+    points: int
+    cards: tuple[Card, ...]  # the cards taken from the hand
+
+
+@attrs.frozen
+class Exchanged:
+    """The first dix melded was exchanged for the turn-up."""
+
+    seat: int
+    dix: Card
+    taken: Card
+
+
+@attrs.frozen
+class PhaseTwo:
+    """The stock is exhausted: melds go back to the hands; strict play from now on."""
+
+    leader: int
+
+
+@attrs.frozen
+class Claimed:
+    seat: int
+    success: bool
+
+
+@attrs.frozen
+class HandEnded:
+    hand: int
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@attrs.frozen
+class GameEnded:
+    totals: tuple[int, ...]
+    returns: tuple[float, ...]  # 1 win, 0 loss, 0.5 each for a two-way draw
+
+
+Event = HandDealt | Scored | Played | TrickWon | Drew | Melded | Exchanged | PhaseTwo | Claimed | HandEnded | GameEnded
+
+
+@attrs.frozen
+class Notice:
+    seats: tuple[int, ...]
+    event: Event

@@ -1,0 +1,282 @@
+"""Melds: what they are, what they score, and how progressive melding works.
+
+A *meld kind* is a pattern of cards (a run in trump, a marriage in one
+suit, aces around...). A *meld type* is a kind at a multiplicity: the
+double pinochle is the pinochle kind twice, the double run the run twice.
+A variant's :class:`MeldTable` gives each kind its value at every
+multiplicity it allows; the names and patterns live here.
+
+Two-handed pinochle with a stock melds *progressively*: one meld after a
+won trick, at least one card from the hand, table cards reusable only in a
+meld of another type. :class:`MeldBoard` keeps one seat's table and
+enumerates and applies those melds.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+from .cards import Card, Rank, Suit
+
+MULTIPLICITY_PREFIX = {1: "", 2: "double-", 3: "triple-", 4: "quadruple-"}
+
+_RUN_RANKS = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK)
+
+# Kind name -> human name. Order is the order of the meld tables in the texts.
+KIND_NAMES = {
+    "run": "run (A T K Q J of trump)",
+    "royal": "royal marriage (K Q of trump)",
+    "marriage": "marriage (K Q of a plain suit)",
+    "dix": "dix (9 of trump)",
+    "aces": "aces around",
+    "kings": "kings around",
+    "queens": "queens around",
+    "jacks": "jacks around",
+    "pinochle": "pinochle (J of diamonds, Q of spades)",
+    "roundhouse": "round house (K Q in every suit)",
+}
+KINDS = tuple(KIND_NAMES)
+_AROUND = {"aces": Rank.ACE, "kings": Rank.KING, "queens": Rank.QUEEN, "jacks": Rank.JACK}
+
+
+@functools.cache
+def kind_patterns(kind: str, trump: Suit) -> tuple[tuple[Card, ...], ...]:
+    """The single (multiplicity 1) card patterns of a kind under ``trump``."""
+    if kind == "run":
+        return (tuple(Card(r, trump) for r in _RUN_RANKS),)
+    if kind == "royal":
+        return ((Card(Rank.KING, trump), Card(Rank.QUEEN, trump)),)
+    if kind == "marriage":
+        return tuple((Card(Rank.KING, s), Card(Rank.QUEEN, s)) for s in Suit if s != trump)
+    if kind == "dix":
+        return ((Card(Rank.NINE, trump),),)
+    if kind in _AROUND:
+        return (tuple(Card(_AROUND[kind], s) for s in Suit),)
+    if kind == "pinochle":
+        return ((Card(Rank.JACK, Suit.DIAMONDS), Card(Rank.QUEEN, Suit.SPADES)),)
+    if kind == "roundhouse":
+        return (tuple(Card(r, s) for s in Suit for r in (Rank.KING, Rank.QUEEN)),)
+    raise ValueError(f"unknown meld kind {kind!r}")
+
+
+def type_name(kind: str, multiplicity: int) -> str:
+    return MULTIPLICITY_PREFIX[multiplicity] + kind
+
+
+def parse_type_name(name: str) -> tuple[str, int]:
+    """``double-pinochle`` -> ("pinochle", 2). Raises ValueError."""
+    for mult in (4, 3, 2):
+        prefix = MULTIPLICITY_PREFIX[mult]
+        if name.startswith(prefix):
+            kind = name[len(prefix):]
+            if kind in KIND_NAMES:
+                return kind, mult
+    if name in KIND_NAMES:
+        return name, 1
+    raise ValueError(f"unknown meld {name!r}")
+
+
+@attrs.frozen
+class MeldTable:
+    """Meld values of one variant: kind -> values at multiplicity 1, 2, 3, 4.
+
+    A kind missing from the table is not a meld in that variant; a value of
+    None means that multiplicity is not a meld ("N/A" in the texts).
+    """
+
+    rows: tuple[tuple[str, tuple[int | None, ...]], ...] = attrs.field(
+        converter=lambda rows: tuple((k, tuple(v)) for k, v in dict(rows).items())
+    )
+
+    @property
+    def values(self) -> dict[str, tuple[int | None, ...]]:
+        return dict(self.rows)
+
+    def value(self, kind: str, multiplicity: int = 1) -> int | None:
+        for k, row in self.rows:
+            if k == kind:
+                return row[multiplicity - 1] if multiplicity <= len(row) else None
+        return None
+
+    def types(self) -> list[tuple[str, int]]:
+        """Every (kind, multiplicity) that is a meld in this table."""
+        return [(k, m) for k, row in self.rows for m, v in enumerate(row, 1) if v is not None]
+
+    def evolve(self, **changes: tuple[int | None, ...] | None) -> MeldTable:
+        values = self.values
+        for kind, row in changes.items():
+            if row is None:
+                values.pop(kind, None)
+            else:
+                values[kind] = row
+        return MeldTable(values)
+
+
+def covered_types(kind: str, multiplicity: int) -> frozenset[str]:
+    """Types a table card can no longer be used in once used in this type.
+
+    A card melded in a type is spent for that type and for the smaller
+    multiplicities of the same kind; a run spends its king and queen for the
+    royal marriage (Hoyle: "the king and queen can't be pulled out of the
+    flush to form a royal marriage"); a round house spends its cards for the
+    kinds it is made of.
+    """
+    spent = {type_name(kind, m) for m in range(1, multiplicity + 1)}
+    if kind == "run":
+        spent |= {type_name("royal", m) for m in range(1, multiplicity + 1)}
+    if kind == "roundhouse":
+        spent |= {"kings", "queens", "marriage", "royal"}
+    return frozenset(spent)
+
+
+def contained_types(kind: str, multiplicity: int) -> frozenset[str]:
+    """Smaller types whose intact meld on the table this type upgrades.
+
+    Upgrading scores only the difference: a royal marriage extended to a run
+    (150 - 40 = +110), a pinochle extended to a double pinochle
+    (300 - 40 = +260).
+    """
+    inner = {type_name(kind, m) for m in range(1, multiplicity)}
+    if kind == "run":
+        inner |= {type_name("royal", m) for m in range(1, multiplicity + 1)}
+    return frozenset(inner)
+
+
+@attrs.define
+class TableCard:
+    card: Card
+    spent: set[str] = attrs.field(factory=set)
+
+
+@attrs.frozen
+class MeldOption:
+    """One legal progressive meld: its type and the cards it takes from the hand."""
+
+    kind: str
+    multiplicity: int
+    from_hand: tuple[Card, ...]
+
+    @property
+    def name(self) -> str:
+        return type_name(self.kind, self.multiplicity)
+
+
+@attrs.define
+class MeldRecord:
+    name: str
+    cards: list[int]  # ids of TableCard slots
+    points: int
+    intact: bool = True
+
+
+@attrs.define
+class MeldBoard:
+    """One seat's melded cards on the table (two-handed progressive melding)."""
+
+    slots: dict[int, TableCard] = attrs.field(factory=dict)
+    melds: list[MeldRecord] = attrs.field(factory=list)
+    next_id: int = 0
+
+    def cards(self) -> list[Card]:
+        return [s.card for s in self.slots.values()]
+
+    def eligible(self, name: str) -> list[int]:
+        """Slots that may still be used in a meld of type ``name``."""
+        return [i for i, s in self.slots.items() if name not in s.spent]
+
+    def options(self, hand: Sequence[Card], table: MeldTable, trump: Suit, kinds: Iterable[tuple[str, int]]) -> list[MeldOption]:
+        """Every distinct legal meld of the given types, identified by the cards it takes from the hand."""
+        hand_count = Counter(hand)
+        found: list[MeldOption] = []
+        for kind, mult in kinds:
+            name = type_name(kind, mult)
+            elig = Counter(self.slots[i].card for i in self.eligible(name))
+            for pattern in kind_patterns(kind, trump):
+                if not any(c in hand_count for c in pattern):
+                    continue
+                need = Counter({c: mult for c in pattern})
+                found.extend(
+                    MeldOption(kind, mult, tuple(sorted(h.elements(), key=lambda c: c.sort_key)))
+                    for h in _hand_splits(need, hand_count, elig)
+                )
+        return found
+
+    def make(self, option: MeldOption, trump: Suit, table: MeldTable) -> tuple[int, list[Card]]:
+        """Put ``option`` on the table; return (points scored, cards taken from the hand).
+
+        Table cards completing the meld are taken from eligible slots, those
+        in no intact smaller meld first, so an upgrade is only charged when
+        it cannot be avoided.
+        """
+        name = option.name
+        need = Counter()
+        for pattern in kind_patterns(option.kind, trump):
+            candidate = Counter({c: option.multiplicity for c in pattern})
+            if not Counter(option.from_hand) - candidate:
+                need = candidate
+                break
+        from_table = need - Counter(option.from_hand)
+        inner = contained_types(option.kind, option.multiplicity)
+        in_inner = {i for m in self.melds if m.intact and m.name in inner for i in m.cards}
+        chosen: list[int] = []
+        for c, n in from_table.items():
+            slots = sorted((i for i in self.eligible(name) if self.slots[i].card == c), key=lambda i: (i in in_inner, i))
+            if len(slots) < n:
+                raise ValueError(f"{name} needs {n} x {c} on the table")
+            chosen.extend(slots[:n])
+        full = table.value(option.kind, option.multiplicity)
+        if full is None:
+            raise ValueError(f"{name} is not a meld in this variant")
+        credit = 0
+        for m in self.melds:
+            if m.intact and m.name in inner and set(m.cards) & set(chosen):
+                credit += m.points if m.points > 0 else 0
+                m.intact = False  # absorbed into the bigger meld
+        points = max(full - credit, 0)
+        spent = covered_types(option.kind, option.multiplicity)
+        ids = list(chosen)
+        for c in option.from_hand:
+            ids.append(self.next_id)
+            self.slots[self.next_id] = TableCard(c)
+            self.next_id += 1
+        for i in ids:
+            self.slots[i].spent |= spent
+        self.melds.append(MeldRecord(name, ids, full))
+        return points, list(option.from_hand)
+
+    def remove(self, c: Card) -> None:
+        """A table card was played to a trick: it leaves, breaking its melds."""
+        for i, s in self.slots.items():
+            if s.card == c:
+                break
+        else:
+            raise ValueError(f"{c} is not on the table")
+        # Prefer the copy that belongs to the fewest intact melds (least damage).
+        copies = [i for i, s in self.slots.items() if s.card == c]
+        i = min(copies, key=lambda j: (sum(1 for m in self.melds if m.intact and j in m.cards), j))
+        del self.slots[i]
+        for m in self.melds:
+            if i in m.cards:
+                m.intact = False
+
+    def clear(self) -> list[Card]:
+        cards = self.cards()
+        self.slots.clear()
+        self.melds.clear()
+        return cards
+
+
+def _hand_splits(need: Counter, hand: Counter, table: Counter) -> list[Counter]:
+    """Ways to take ``need`` from hand and table, at least one card from the hand."""
+    splits: list[Counter] = [Counter()]
+    for c, n in need.items():
+        lo = max(0, n - table[c])
+        hi = min(n, hand[c])
+        if lo > hi:
+            return []
+        splits = [s + Counter({c: k}) if k else Counter(s) for s in splits for k in range(lo, hi + 1)]
+    return [s for s in splits if sum(s.values()) >= 1]

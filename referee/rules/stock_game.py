@@ -1,0 +1,489 @@
+"""Two-handed pinochle with a stock, as a pure state machine.
+
+One :class:`StockGame` is one game (many hands, to the target). Ask it
+``decision()`` for whose turn it is and the legal actions, ``apply(action)``
+to play one (an illegal action raises :class:`IllegalActionError` and
+changes nothing), ``observation(seat)`` for what a seat may see. All
+randomness comes from the seed: the same seed and the same actions give the
+same game.
+
+The hand, following 000 with the options of :mod:`.variants`:
+
+* deal 12 each in threes, turn up the next card for trump, the rest is the
+  stock; the deal alternates;
+* phase 1: the non-dealer leads, the second card is free; the winner draws
+  first, then the loser; the winner may meld (before or after drawing); the
+  winner of the trick that leaves one face-down card and the turn-up takes
+  one of them (or the face-down one, shown);
+* phase 2: the melds return to the hands; follow suit, else trump, and win
+  the trick if able;
+* cards captured count, the last trick adds a bonus; game to the target.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+
+import attrs
+
+from .actions import Action, Claim, IllegalActionError, Meld, Pass, PlayCard, StockPick, TakeLast
+from .cards import Card, Rank, make_deck, sort_cards
+from .events import (
+    Claimed,
+    Decision,
+    DecisionKind,
+    Drew,
+    Exchanged,
+    GameEnded,
+    HandDealt,
+    HandEnded,
+    Melded,
+    Notice,
+    PhaseTwo,
+    Played,
+    Scored,
+    TrickWon,
+)
+from .melds import MeldBoard, MeldOption
+from .tricks import FREE_PLAY, FollowDuty, legal_plays, trick_winner
+from .variants import LastStockCard, MeldTiming, Tiebreak, Variant
+
+
+def shuffled_deck(variant: Variant, seed: int, hand: int) -> list[Card]:
+    """The deck for hand number ``hand`` of the game with this seed.
+
+    Each hand's shuffle is seeded from (seed, hand) through SHA-256, so deals
+    do not depend on how many random numbers earlier hands consumed and a
+    duplicate game with the same seed gets the same cards hand by hand.
+    """
+    digest = hashlib.sha256(f"pinochle-arena:{seed}:{hand}".encode()).digest()
+    deck = list(make_deck(variant.deck_copies, variant.deck_ranks))
+    random.Random(int.from_bytes(digest[:16], "big")).shuffle(deck)
+    return deck
+
+
+@attrs.frozen
+class SeatView:
+    """Everything one seat may know at this moment (OpenSpiel's observer)."""
+
+    seat: int
+    hand_number: int
+    dealer: int
+    trump: str
+    turnup: Card | None
+    stock_size: int
+    phase: int
+    hand: tuple[Card, ...]
+    tables: tuple[tuple[Card, ...], ...]
+    trick: tuple[tuple[int, str], ...]
+    leader: int
+    hand_points: tuple[int, ...]
+    totals: tuple[int, ...]
+    target: int
+
+
+@attrs.define(eq=False)
+class StockGame:
+    variant: Variant
+    seed: int
+    totals: list[int]
+    target: int
+    hand_number: int = 0
+    dealer: int = 0
+    hands: list[list[Card]] = attrs.Factory(list)
+    boards: list[MeldBoard] = attrs.Factory(list)
+    stock: list[Card] = attrs.Factory(list)  # face-down cards, next to draw first
+    turnup: Card | None = None
+    trump: object = None
+    phase: int = 1
+    leader: int = 0
+    trick: list[tuple[int, PlayCard]] = attrs.Factory(list)
+    pending: list[str] = attrs.Factory(list)  # stages left after a first-phase trick
+    last_winner: int = 0
+    meld_points: list[int] = attrs.Factory(list)
+    trick_points: list[int] = attrs.Factory(list)
+    tricks_won: list[int] = attrs.Factory(list)
+    dix_exchanged: bool = False
+    turn_melded: bool = False
+    turn_dix: bool = False
+    decision_cache: Decision | None = None
+    result: GameEnded | None = None
+    deals: list[dict] = attrs.Factory(list)
+    last_hand_points: tuple[int, ...] = ()
+    last_hand_tricks: tuple[int, ...] = ()
+
+    # ---------------------------------------------------------------- set-up
+    @classmethod
+    def new(cls, variant: Variant, seed: int) -> tuple[StockGame, list[Notice]]:
+        if variant.players != 2:
+            raise ValueError("the stock game is for two players")
+        game = cls(variant=variant, seed=seed, totals=[0, 0], target=variant.target)
+        notices: list[Notice] = []
+        game._deal(notices)
+        return game, notices
+
+    @property
+    def seats(self) -> int:
+        return 2
+
+    def _deal(self, notices: list[Notice]) -> None:
+        v = self.variant
+        self.hand_number += 1
+        if self.hand_number > 1:
+            self.dealer = 1 - self.dealer
+        deck = shuffled_deck(v, self.seed, self.hand_number)
+        self.hands = [[], []]
+        pos = 0
+        first = 1 - self.dealer
+        while pos < 2 * v.hand_size:
+            for seat in (first, 1 - first):
+                self.hands[seat].extend(deck[pos : pos + v.deal_packet])
+                pos += v.deal_packet
+        self.turnup = deck[pos]
+        self.trump = self.turnup.suit
+        self.stock = deck[pos + 1 :]
+        self.deals.append(
+            {
+                "hand": self.hand_number,
+                "dealer": self.dealer,
+                "hands": [[c.to_text() for c in h] for h in self.hands],
+                "turnup": self.turnup.to_text(),
+                "stock": [c.to_text() for c in self.stock],
+            }
+        )
+        self.boards = [MeldBoard(), MeldBoard()]
+        self.phase = 1
+        self.leader = first
+        self.trick = []
+        self.pending = []
+        self.meld_points = [0, 0]
+        self.trick_points = [0, 0]
+        self.tricks_won = [0, 0]
+        self.dix_exchanged = False
+        self.decision_cache = None
+        for seat in (0, 1):
+            notices.append(Notice((seat,), HandDealt(self.hand_number, self.dealer, self.turnup, tuple(self.hands[seat]))))
+        if v.dix_turnup_bonus and self.turnup.rank is Rank.NINE:
+            points = v.melds.value("dix") or 0
+            self.meld_points[self.dealer] += points
+            notices.append(Notice((0, 1), Scored(self.dealer, points, "dix-turnup")))
+
+    # ------------------------------------------------------------- questions
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def returns(self) -> tuple[float, ...]:
+        if self.result is None:
+            raise ValueError("the game is not over")
+        return self.result.returns
+
+    def current_seat(self) -> int | None:
+        d = self.decision()
+        return None if d is None else d.seat
+
+    def decision(self) -> Decision | None:
+        if self.result is not None:
+            return None
+        if self.decision_cache is None:
+            self.decision_cache = self._decide()
+        return self.decision_cache
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        d = self.decision()
+        return () if d is None else d.legal
+
+    def _decide(self) -> Decision:
+        claim: tuple[Action, ...] = (Claim(),) if self.variant.claim else ()
+        if self.pending and self.pending[0] == "take":
+            return Decision(self.last_winner, DecisionKind.TAKE_LAST, (TakeLast(StockPick.STOCK), TakeLast(StockPick.TURNUP)))
+        if self.pending and self.pending[0] == "meld":
+            seat = self.last_winner
+            opts = tuple(Meld(o.kind, o.multiplicity, o.from_hand) for o in self._meld_options(seat))
+            return Decision(seat, DecisionKind.MELD, (Pass(),) + opts + claim)
+        seat = (self.leader + len(self.trick)) % 2
+        plays = self._plays(seat)
+        kind = DecisionKind.FOLLOW if self.trick else DecisionKind.LEAD
+        return Decision(seat, kind, tuple(plays) + claim)
+
+    def _plays(self, seat: int) -> list[PlayCard]:
+        played = [p.card for _, p in self.trick]
+        if self.phase == 1:
+            hand = [PlayCard(c) for c in legal_plays(self.hands[seat], played, self.trump, FREE_PLAY)]
+            table = [PlayCard(c, True) for c in dict.fromkeys(self.boards[seat].cards())]
+            return sorted(hand, key=_play_key) + sorted(table, key=_play_key)
+        duty = FollowDuty(must_follow=True, must_trump=True, must_win=self.variant.phase2_must_win)
+        return sorted((PlayCard(c) for c in legal_plays(self.hands[seat], played, self.trump, duty)), key=_play_key)
+
+    def _meld_options(self, seat: int) -> list[MeldOption]:
+        types = self.variant.melds.types()
+        if self.turn_dix:
+            types = [t for t in types if t[0] != "dix"]
+        if self.turn_melded:
+            types = [t for t in types if t[0] == "dix"]
+        return self.boards[seat].options(self.hands[seat], self.variant.melds, self.trump, types)
+
+    def observation(self, seat: int) -> SeatView:
+        return SeatView(
+            seat=seat,
+            hand_number=self.hand_number,
+            dealer=self.dealer,
+            trump=self.trump.value,
+            turnup=self.turnup,
+            stock_size=len(self.stock) + (1 if self.turnup else 0),
+            phase=self.phase,
+            hand=tuple(sort_cards(self.hands[seat])),
+            tables=tuple(tuple(sort_cards(b.cards())) for b in self.boards),
+            trick=tuple((s, p.to_text()) for s, p in self.trick),
+            leader=self.leader,
+            hand_points=tuple(m + t for m, t in zip(self.meld_points, self.trick_points)),
+            totals=tuple(self.totals),
+            target=self.target,
+        )
+
+    # ---------------------------------------------------------------- acting
+    def check(self, action: Action) -> None:
+        """Raise IllegalActionError, with the reason, unless ``action`` is legal now."""
+        d = self.decision()
+        if d is None:
+            raise IllegalActionError("the game is over")
+        if action in d.legal:
+            return
+        raise IllegalActionError(self._why_illegal(d, action))
+
+    def can(self, action: Action) -> bool:
+        d = self.decision()
+        return d is not None and action in d.legal
+
+    def apply(self, action: Action) -> list[Notice]:
+        """Play ``action`` for the seat to act; return what each seat sees."""
+        self.check(action)
+        d = self.decision()
+        self.decision_cache = None
+        notices: list[Notice] = []
+        if isinstance(action, Claim):
+            self._claim(d.seat, notices)
+        elif isinstance(action, PlayCard):
+            self._play(d.seat, action, notices)
+        elif isinstance(action, Meld):
+            self._meld(d.seat, action, notices)
+        elif isinstance(action, Pass):
+            self.pending.pop(0)
+            self.turn_melded = self.turn_dix = False
+            self._advance(notices)
+        elif isinstance(action, TakeLast):
+            self.pending.pop(0)
+            self._draw_last(action.pick, notices)
+            self._advance(notices)
+        return notices
+
+    def _why_illegal(self, d: Decision, action: Action) -> str:
+        seat = d.seat
+        if isinstance(action, Claim):
+            return "this variant does not allow a claim"
+        if d.kind is DecisionKind.MELD and not isinstance(action, (Meld, Pass)):
+            return f"seat {seat} is to meld: send a meld such as royal:KH,QH or pass"
+        if d.kind is DecisionKind.TAKE_LAST and not isinstance(action, TakeLast):
+            return "choose one of the last two stock cards: take:stock or take:turnup"
+        if d.kind in (DecisionKind.LEAD, DecisionKind.FOLLOW):
+            if not isinstance(action, PlayCard):
+                return f"seat {seat} is to play a card to the trick"
+            c = action.card
+            if action.from_table:
+                if self.phase == 2:
+                    return "there are no melded cards on the table in the second phase"
+                return f"{c} is not among your melded cards on the table"
+            if c not in self.hands[seat]:
+                if c in self.boards[seat].cards():
+                    return f"{c} is not in your hand; it lies on the table as meld: play it as table:{c}"
+                return f"{c} is not in your hand"
+            led = self.trick[0][1].card if self.trick else None
+            legal = ", ".join(a.to_text() for a in d.legal if isinstance(a, PlayCard))
+            if led is not None and c.suit != led.suit and any(x.suit == led.suit for x in self.hands[seat]):
+                return f"{c} does not follow suit {led.suit.value} although you hold that suit; legal: {legal}"
+            if led is not None and c.suit not in (led.suit, self.trump) and any(x.suit == self.trump for x in self.hands[seat]):
+                return f"{c} neither follows suit nor trumps although you hold trump; legal: {legal}"
+            return f"{c} does not win the trick although you can; legal: {legal}"
+        if isinstance(action, Meld):
+            if d.kind is not DecisionKind.MELD:
+                return "melding is only allowed right after winning a trick in the first phase"
+            if not action.from_hand:
+                return "a meld must take at least one card from the hand"
+            if self.variant.melds.value(action.kind, action.multiplicity) is None:
+                return f"{action.name} is not a meld in variant {self.variant.name}"
+            if self.turn_melded and action.kind != "dix":
+                return "only one meld per won trick (a dix may go with it)"
+            if self.turn_dix and action.kind == "dix":
+                return "only one dix per won trick"
+            return f"{action.to_text()} is not a legal meld: the cards from the hand and the unused cards on the table do not make a {action.name}"
+        return f"{action.to_text()} is not legal now"
+
+    # ------------------------------------------------------------ mechanics
+    def _play(self, seat: int, action: PlayCard, notices: list[Notice]) -> None:
+        if action.from_table:
+            self.boards[seat].remove(action.card)
+        else:
+            self.hands[seat].remove(action.card)
+        self.trick.append((seat, action))
+        notices.append(Notice((0, 1), Played(seat, action)))
+        if len(self.trick) < 2:
+            return
+        cards = [p.card for _, p in self.trick]
+        winner = trick_winner(self.leader, cards, self.trump, 2)
+        values = self.variant.counter_values
+        points = sum(values[c.rank] for c in cards)
+        self.trick_points[winner] += points
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self.leader = winner
+        self.last_winner = winner
+        notices.append(Notice((0, 1), TrickWon(winner, points)))
+        if self.phase == 1:
+            order = ["draw", "meld"] if self.variant.meld_timing is MeldTiming.AFTER_DRAW else ["meld", "draw"]
+            self.pending = order
+            self._advance(notices)
+        elif not self.hands[0] and not self.hands[1]:
+            self.trick_points[winner] += self.variant.last_trick
+            self._end_hand(notices)
+
+    def _advance(self, notices: list[Notice]) -> None:
+        """Run the automatic stages after a first-phase trick until a seat must decide."""
+        while self.pending:
+            stage = self.pending[0]
+            if stage == "draw":
+                if len(self.stock) >= 2:
+                    self.pending.pop(0)
+                    self._draw(self.last_winner, self.stock.pop(0), public=False, notices=notices)
+                    self._draw(1 - self.last_winner, self.stock.pop(0), public=False, notices=notices)
+                elif self.variant.last_stock_card is LastStockCard.WINNER_CHOOSES:
+                    self.pending[0] = "take"
+                    return
+                else:
+                    self.pending.pop(0)
+                    self._draw_last(StockPick.STOCK, notices, shown=True)
+            elif stage == "meld":
+                if self._meld_options(self.last_winner):
+                    return
+                self.pending.pop(0)
+                self.turn_melded = self.turn_dix = False
+            elif stage == "take":
+                return
+        if not self.stock and self.turnup is None and self.phase == 1:
+            self._start_phase_two(notices)
+
+    def _draw(self, seat: int, card: Card, public: bool, notices: list[Notice]) -> None:
+        self.hands[seat].append(card)
+        if public:
+            notices.append(Notice((0, 1), Drew(seat, card)))
+        else:
+            notices.append(Notice((seat,), Drew(seat, card)))
+            notices.append(Notice((1 - seat,), Drew(seat, None)))
+
+    def _draw_last(self, pick: StockPick, notices: list[Notice], shown: bool = False) -> None:
+        winner = self.last_winner
+        face_down, turnup = self.stock.pop(0), self.turnup
+        self.turnup = None
+        if pick is StockPick.STOCK:
+            self._draw(winner, face_down, public=shown, notices=notices)
+            self._draw(1 - winner, turnup, public=True, notices=notices)
+        else:
+            self._draw(winner, turnup, public=True, notices=notices)
+            self._draw(1 - winner, face_down, public=False, notices=notices)
+
+    def _meld(self, seat: int, action: Meld, notices: list[Notice]) -> None:
+        option = MeldOption(action.kind, action.multiplicity, action.from_hand)
+        if action.kind == "dix" and not self.dix_exchanged and self.turnup is not None:
+            dix = action.from_hand[0]
+            points = self.variant.melds.value("dix") or 0
+            self.hands[seat].remove(dix)
+            taken, self.turnup = self.turnup, dix
+            self.hands[seat].append(taken)
+            self.dix_exchanged = True
+            notices.append(Notice((0, 1), Melded(seat, "dix", points, (dix,))))
+            notices.append(Notice((0, 1), Exchanged(seat, dix, taken)))
+        else:
+            points, from_hand = self.boards[seat].make(option, self.trump, self.variant.melds)
+            for c in from_hand:
+                self.hands[seat].remove(c)
+            if action.kind == "dix":
+                self.dix_exchanged = True
+            notices.append(Notice((0, 1), Melded(seat, action.name, points, tuple(from_hand))))
+        self.meld_points[seat] += points
+        if action.kind == "dix":
+            self.turn_dix = True
+        else:
+            self.turn_melded = True
+        more = self.variant.dix_with_other_meld and not (self.turn_dix and self.turn_melded)
+        if not more or not self._meld_options(seat):
+            self.pending.pop(0)
+            self.turn_melded = self.turn_dix = False
+        self._advance(notices)
+
+    def _start_phase_two(self, notices: list[Notice]) -> None:
+        self.phase = 2
+        for seat in (0, 1):
+            self.hands[seat].extend(self.boards[seat].clear())
+        self.leader = self.last_winner
+        notices.append(Notice((0, 1), PhaseTwo(self.leader)))
+
+    def _hand_points(self) -> list[int]:
+        return [m + t for m, t in zip(self.meld_points, self.trick_points)]
+
+    def _end_hand(self, notices: list[Notice]) -> None:
+        points = self._hand_points()
+        for seat in (0, 1):
+            self.totals[seat] += points[seat]
+        self.last_hand_points = tuple(points)
+        self.last_hand_tricks = tuple(self.tricks_won)
+        notices.append(Notice((0, 1), HandEnded(self.hand_number, tuple(points), tuple(self.totals))))
+        returns = self._game_outcome()
+        if returns is not None:
+            self._finish(returns, notices)
+        else:
+            self._deal(notices)
+
+    def _game_outcome(self) -> tuple[float, ...] | None:
+        v = self.variant
+        reached = [s for s in (0, 1) if self.totals[s] >= self.target]
+        if v.tiebreak is Tiebreak.PLAY_ON:
+            while len(reached) > 1:
+                self.target += v.target_step
+                reached = [s for s in (0, 1) if self.totals[s] >= self.target]
+            if len(reached) == 1:
+                return _win_for(reached[0])
+        elif reached:
+            keys = [(self.totals[s], self.last_hand_points[s], self.last_hand_tricks[s]) for s in (0, 1)]
+            return _by_keys(keys)
+        if self.hand_number >= v.max_hands:
+            return _by_keys([(t,) for t in self.totals])
+        return None
+
+    def _claim(self, seat: int, notices: list[Notice]) -> None:
+        points = self._hand_points()
+        for s in (0, 1):
+            self.totals[s] += points[s]
+        success = self.totals[seat] >= self.target
+        notices.append(Notice((0, 1), Claimed(seat, success)))
+        notices.append(Notice((0, 1), HandEnded(self.hand_number, tuple(points), tuple(self.totals))))
+        self._finish(_win_for(seat if success else 1 - seat), notices)
+
+    def _finish(self, returns: tuple[float, ...], notices: list[Notice]) -> None:
+        self.result = GameEnded(tuple(self.totals), returns)
+        self.decision_cache = None
+        notices.append(Notice((0, 1), self.result))
+
+
+def _play_key(p: PlayCard) -> tuple:
+    return p.card.sort_key
+
+
+def _win_for(seat: int) -> tuple[float, ...]:
+    return (1.0, 0.0) if seat == 0 else (0.0, 1.0)
+
+
+def _by_keys(keys: Sequence[tuple]) -> tuple[float, ...]:
+    best = max(keys)
+    winners = [i for i, k in enumerate(keys) if k == best]
+    share = 1.0 / len(winners)
+    return tuple(share if i in winners else 0.0 for i in range(len(keys)))

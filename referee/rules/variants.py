@@ -1,0 +1,313 @@
+"""Variants are data: one frozen :class:`Variant` per preset, options as named changes.
+
+To add a variant, write a preset: a ``Variant(...)`` with a name, the text
+and section it follows, and its settings, and add it to ``PRESETS``. Options
+(``--option key=value`` on the command line) are named edits of a preset,
+listed in ``OPTIONS`` with their legal values, so ``pinochle-arena
+variants`` can show every one of them.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+
+import attrs
+
+from .cards import Rank
+from .melds import MeldTable
+from .tricks import MustWin
+
+
+class MeldTiming(enum.Enum):
+    """When the winner of a first-phase trick may meld."""
+
+    AFTER_DRAW = "after-draw"  # 000, 002, 004: draw, then meld
+    BEFORE_DRAW = "before-draw"  # 001 (Hoyle): meld, then draw
+
+
+class LastStockCard(enum.Enum):
+    """Who gets what when one face-down card and the turn-up remain."""
+
+    WINNER_CHOOSES = "winner-chooses"  # 000, 004
+    WINNER_TAKES_FACE_DOWN = "shown"  # 001: winner takes the face-down card and shows it
+
+
+class Tiebreak(enum.Enum):
+    """What happens when several seats reach the target on the same hand."""
+
+    PLAY_ON = "play-on"  # 000/001: play on to the next threshold (+step)
+    HIGHEST = "highest"  # 004: highest score, then most points in the last hand, then most tricks
+
+
+# Point values of cards captured in tricks.
+COUNTING = {
+    "11-10-4-3-2": {Rank.ACE: 11, Rank.TEN: 10, Rank.KING: 4, Rank.QUEEN: 3, Rank.JACK: 2, Rank.NINE: 0},
+    "10-10-5-5": {Rank.ACE: 10, Rank.TEN: 10, Rank.KING: 5, Rank.QUEEN: 5, Rank.JACK: 0, Rank.NINE: 0},
+    "10-10-10": {Rank.ACE: 10, Rank.TEN: 10, Rank.KING: 10, Rank.QUEEN: 0, Rank.JACK: 0, Rank.NINE: 0},
+    "1-1-1": {Rank.ACE: 1, Rank.TEN: 1, Rank.KING: 1, Rank.QUEEN: 0, Rank.JACK: 0, Rank.NINE: 0},
+}
+
+# 000's meld values. Only the double pinochle earns a bonus; every other
+# double meld counts twice its single value.
+CLASSIC_MELDS = MeldTable(
+    {
+        "run": (150, 300),
+        "royal": (40, 80),
+        "marriage": (20, 40),
+        "dix": (10,),
+        "aces": (100, 200),
+        "kings": (80, 160),
+        "queens": (60, 120),
+        "jacks": (40, 80),
+        "pinochle": (40, 300),
+    }
+)
+
+# 004's two-player table ("Value" and "2x" columns), on the unit scale.
+UNIT_MELDS = MeldTable(
+    {
+        "run": (15, 150),
+        "royal": (4, 8),
+        "marriage": (2, 4),
+        "dix": (1,),
+        "aces": (10, 100),
+        "kings": (8, 80),
+        "queens": (6, 60),
+        "jacks": (4, 40),
+        "pinochle": (4, 30),
+        "roundhouse": (24,),
+    }
+)
+
+
+@attrs.frozen
+class Variant:
+    """Every setting of a game. Presets are instances; options are edits."""
+
+    name: str
+    summary: str
+    source: str
+    players: int = 2
+    family: str = "stock"  # which state machine plays it: "stock" (two-handed with a stock)
+    deck_copies: int = 2
+    deck_ranks: tuple[Rank, ...] = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE)
+    hand_size: int = 12
+    deal_packet: int = 3
+    melds: MeldTable = CLASSIC_MELDS
+    counting: str = "11-10-4-3-2"
+    last_trick: int = 10
+    target: int = 1000
+    target_step: int = 250
+    tiebreak: Tiebreak = Tiebreak.PLAY_ON
+    meld_timing: MeldTiming = MeldTiming.AFTER_DRAW
+    last_stock_card: LastStockCard = LastStockCard.WINNER_CHOOSES
+    phase2_must_win: MustWin = MustWin.ALWAYS
+    dix_turnup_bonus: bool = False
+    dix_with_other_meld: bool = True
+    claim: bool = False
+    max_hands: int = 200  # a safety net: a game that has not ended by then is scored as it stands
+
+    @property
+    def counter_values(self) -> Mapping[Rank, int]:
+        return COUNTING[self.counting]
+
+    @property
+    def deck_size(self) -> int:
+        return self.deck_copies * 4 * len(self.deck_ranks)
+
+    @property
+    def trick_points_per_hand(self) -> int:
+        """Counter points in the deck plus the last trick: constant for every hand."""
+        per_copy = sum(self.counter_values[r] for r in self.deck_ranks) * 4
+        return per_copy * self.deck_copies + self.last_trick
+
+    def settings(self) -> dict[str, str]:
+        """The option values of this variant, as text (what the protocol and records carry)."""
+        return {key: opt.read(self) for key, opt in OPTIONS.items() if opt.applies(self)}
+
+
+@attrs.frozen
+class Option:
+    key: str
+    help: str
+    choices: tuple[str, ...] | None  # None: a whole number
+    read: Callable[[Variant], str]
+    write: Callable[[Variant, str], Variant]
+    families: tuple[str, ...] = ("stock",)
+
+    def applies(self, variant: Variant) -> bool:
+        return variant.family in self.families
+
+
+def _enum_option(key: str, field: str, enum_type: type[enum.Enum], help: str) -> Option:
+    return Option(
+        key,
+        help,
+        tuple(e.value for e in enum_type),
+        lambda v: getattr(v, field).value,
+        lambda v, text: attrs.evolve(v, **{field: enum_type(text)}),
+    )
+
+
+def _bool_option(key: str, field: str, help: str) -> Option:
+    return Option(
+        key,
+        help,
+        ("yes", "no"),
+        lambda v: "yes" if getattr(v, field) else "no",
+        lambda v, text: attrs.evolve(v, **{field: text == "yes"}),
+    )
+
+
+def _int_option(key: str, field: str, help: str) -> Option:
+    return Option(key, help, None, lambda v: str(getattr(v, field)), lambda v, text: attrs.evolve(v, **{field: int(text)}))
+
+
+def _read_double_pinochle(v: Variant) -> str:
+    single, double = v.melds.value("pinochle", 1), v.melds.value("pinochle", 2)
+    return "bonus" if double != 2 * single else "twice"
+
+
+def _write_double_pinochle(v: Variant, text: str) -> Variant:
+    single = v.melds.value("pinochle", 1)
+    bonus = 300 if _read_scale(v) == "classic" else 30
+    double = bonus if text == "bonus" else 2 * single
+    return attrs.evolve(v, melds=v.melds.evolve(pinochle=(single, double)))
+
+
+def _read_roundhouse(v: Variant) -> str:
+    return "yes" if v.melds.value("roundhouse") else "no"
+
+
+def _write_roundhouse(v: Variant, text: str) -> Variant:
+    kings, queens = v.melds.value("kings"), v.melds.value("queens")
+    royal, marriage = v.melds.value("royal"), v.melds.value("marriage")
+    sum_of_parts = kings + queens + royal + 3 * marriage
+    return attrs.evolve(v, melds=v.melds.evolve(roundhouse=(sum_of_parts,) if text == "yes" else None))
+
+
+def _read_scale(v: Variant) -> str:
+    return "unit" if v.melds.value("run") < 100 else "classic"
+
+
+def _write_scale(v: Variant, text: str) -> Variant:
+    if text == _read_scale(v):
+        return v
+    if text == "unit":
+        return attrs.evolve(v, melds=UNIT_MELDS, counting="1-1-1", last_trick=1, target=150, target_step=25)
+    return attrs.evolve(v, melds=CLASSIC_MELDS, counting="11-10-4-3-2", last_trick=10, target=1000, target_step=250)
+
+
+OPTIONS: dict[str, Option] = {
+    o.key: o
+    for o in (
+        Option(
+            "scale",
+            "meld and card values: classic (000: run 150, game 1000) or unit (004: run 15, 25 trick points, game 150); "
+            "sets melds, counting, last-trick and target together",
+            ("classic", "unit"),
+            _read_scale,
+            _write_scale,
+        ),
+        Option(
+            "counting",
+            "points for captured cards, A-T-K-Q-J (000's three countings, and 004's unit scale)",
+            tuple(COUNTING),
+            lambda v: v.counting,
+            lambda v, text: attrs.evolve(v, counting=text),
+        ),
+        _int_option("last-trick", "last_trick", "points for the last trick of a hand"),
+        _int_option("target", "target", "points that win the game (000: 1000, 1200 or 1500)"),
+        _int_option("target-step", "target_step", "when several seats reach the target together, the next threshold is this much higher"),
+        _enum_option("tiebreak", "tiebreak", Tiebreak, "several seats reach the target on one hand: play on (000/001) or highest score (004)"),
+        _enum_option("meld-timing", "meld_timing", MeldTiming, "the trick winner melds after drawing (000) or before (001)"),
+        _enum_option("last-stock-card", "last_stock_card", LastStockCard, "last two stock cards: winner chooses (000, 004) or takes the face-down one and shows it (001)"),
+        _enum_option("must-win", "phase2_must_win", MustWin, "second phase: the follower must win the trick always (000) or only when trump is led (001)"),
+        _bool_option("dix-turnup-bonus", "dix_turnup_bonus", "the dealer scores a dix when the turn-up is a dix (002)"),
+        _bool_option("dix-with-meld", "dix_with_other_meld", "a dix may be melded together with another meld after one trick (002, 001)"),
+        Option(
+            "double-pinochle",
+            "double pinochle scores a bonus (000: 300) or twice a pinochle (002: 'most players now')",
+            ("bonus", "twice"),
+            _read_double_pinochle,
+            _write_double_pinochle,
+        ),
+        Option("roundhouse", "round house (K Q in every suit) as one meld (002)", ("yes", "no"), _read_roundhouse, _write_roundhouse),
+        _bool_option("claim", "claim", "a player may claim to have reached the target, winning if right and losing if wrong (001)"),
+    )
+}
+
+
+TWO_HANDED = Variant(
+    name="two-handed",
+    summary="Two-handed with a stock, progressive melding after won tricks (000's rules).",
+    source="000 (primary); 002 for the dix with another meld; game to 1000 (000 also names 1200 and 1500)",
+)
+
+TWO_HANDED_HOYLE = attrs.evolve(
+    TWO_HANDED,
+    name="two-handed-hoyle",
+    summary="Two-handed, Hoyle's choices: meld before drawing, last stock card shown, must win only on a trump lead, claim.",
+    source="001 (Hoyle): melds before drawing, shows the last face-down stock card, claim of 1000, play on to 1250/1500/1750",
+    meld_timing=MeldTiming.BEFORE_DRAW,
+    last_stock_card=LastStockCard.WINNER_TAKES_FACE_DOWN,
+    phase2_must_win=MustWin.TRUMP_LED,
+    melds=CLASSIC_MELDS.evolve(pinochle=(40, 80)),
+    claim=True,
+)
+
+TWO_HANDED_150 = attrs.evolve(
+    TWO_HANDED,
+    name="two-handed-150",
+    summary="Two-handed on 004's unit scale: run 15, 25 trick points, game to 150, highest score wins ties.",
+    source="004, two-player section: unit meld table with its 2x column, A/T/K count 1, last trick 1, game to 150, its tiebreaks",
+    melds=UNIT_MELDS,
+    counting="1-1-1",
+    last_trick=1,
+    target=150,
+    target_step=25,
+    tiebreak=Tiebreak.HIGHEST,
+)
+
+PRESETS: dict[str, Variant] = {v.name: v for v in (TWO_HANDED, TWO_HANDED_HOYLE, TWO_HANDED_150)}
+
+
+class VariantError(ValueError):
+    """A bad preset name or option, with a message fit for a user."""
+
+
+def get_variant(name: str, options: Mapping[str, str] | None = None) -> Variant:
+    """A preset with options applied; raises VariantError naming the problem."""
+    try:
+        variant = PRESETS[name]
+    except KeyError:
+        raise VariantError(f"unknown variant {name!r}; known: {', '.join(PRESETS)}") from None
+    for key, value in (options or {}).items():
+        variant = apply_option(variant, key, value)
+    return variant
+
+
+def apply_option(variant: Variant, key: str, value: str) -> Variant:
+    opt = OPTIONS.get(key)
+    if opt is None or not opt.applies(variant):
+        known = ", ".join(k for k, o in OPTIONS.items() if o.applies(variant))
+        raise VariantError(f"variant {variant.name} has no option {key!r}; its options: {known}")
+    value = str(value).strip().lower()
+    if opt.choices is not None and value not in opt.choices:
+        raise VariantError(f"option {key}={value!r} is not one of: {', '.join(opt.choices)}")
+    if opt.choices is None:
+        try:
+            number = int(value)
+        except ValueError:
+            raise VariantError(f"option {key}={value!r} must be a whole number") from None
+        if number < 0:
+            raise VariantError(f"option {key}={value!r} must not be negative")
+    return opt.write(variant, value)
+
+
+def parse_option_text(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key or not value:
+        raise VariantError(f"option {text!r} should look like key=value, e.g. target=1200")
+    return key.strip(), value.strip()

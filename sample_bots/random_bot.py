@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""random: plays a uniformly random legal action.
+
+The smallest complete pinochle-arena bot, Python standard library only.
+Copy it and replace the line marked CHOOSE with your own thinking.
+Usage: random_bot.py [SEED]
+"""
+
+import random
+import sys
+
+
+def main() -> None:
+    rng = random.Random(sys.argv[1] if len(sys.argv) > 1 else None)
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "pinochle":  # greeting: say who we are, then ready
+            print("id name random")
+            print("id author pinochle-arena sample bots")
+            print("ready", flush=True)
+        elif words[0] == "go":  # go <decision> <time-left-ms> <bank-ms> <legal actions...>
+            print(rng.choice(words[4:]), flush=True)  # CHOOSE
+        elif words[0] == "ping":
+            print("pong", words[1], flush=True)
+        elif words[0] == "quit":
+            return
+        # every other message (deal, play, trick, draw, meld...) is news we ignore
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""Replay game records through the rules engine and report every mismatch.
+
+A record is consistent when, starting from its variant, options and seed:
+the deals are the ones recorded, every recorded action is legal for the
+recorded seat, the melds, hand points, totals and result come out the same,
+and a game that ended on a fault stopped where the record says it did
+(an illegal action really is illegal).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .record import GameRecord, Termination
+from .rules import IllegalActionError, VariantError, action_from_text, get_variant, new_game
+from .rules import events as ev
+
+
+@attrs.frozen
+class ReplayReport:
+    game_id: str
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def replay_record(record: GameRecord) -> ReplayReport:
+    problems: list[str] = []
+
+    def report() -> ReplayReport:
+        return ReplayReport(record.game_id, tuple(problems))
+
+    try:
+        variant = get_variant(record.variant, record.options)
+    except VariantError as e:
+        problems.append(f"variant: {e}")
+        return report()
+    if variant.settings() != record.options:
+        problems.append("options: the record's options do not rebuild the same variant")
+    if record.seats and len(record.seats) != variant.players:
+        problems.append(f"seats: {len(record.seats)} recorded, variant has {variant.players}")
+        return report()
+    game, notices = new_game(variant, record.seed)
+    melds: list[dict] = []
+    hands: list[dict] = []
+
+    def collect(items: list) -> None:
+        for n in items:
+            e = n.event
+            if isinstance(e, ev.Melded):
+                melds.append({"hand": len(hands) + 1, "seat": e.seat, "meld": e.name, "points": e.points,
+                              "cards": [c.to_text() for c in e.cards]})
+            elif isinstance(e, ev.HandEnded):
+                hands.append({"hand": e.hand, "points": list(e.points), "totals": list(e.totals)})
+
+    collect(notices)
+    faulted_last = record.termination is Termination.ILLEGAL_ACTION
+    for i, entry in enumerate(record.actions):
+        where = f"action {i + 1} ({entry.seat}: {entry.action})"
+        if game.is_terminal():
+            problems.append(f"{where}: the game was already over")
+            break
+        seat = game.current_seat()
+        if entry.seat != seat:
+            problems.append(f"{where}: seat {seat} was to act, not seat {entry.seat}")
+            break
+        is_last = i == len(record.actions) - 1
+        try:
+            action = action_from_text(entry.action)
+            game.check(action)
+        except IllegalActionError as e:
+            if not (is_last and faulted_last):
+                problems.append(f"{where}: illegal: {e}")
+            break
+        if is_last and faulted_last:
+            problems.append(f"{where}: recorded as illegal, but the rules accept it")
+            break
+        collect(game.apply(action))
+    if game.deals[: len(record.deals)] != record.deals or len(game.deals) != len(record.deals):
+        problems.append("deals: the seed does not give the recorded deals")
+    if melds != record.melds:
+        problems.append(f"melds: replay gives {len(melds)} melds, record has {len(record.melds)}"
+                        + _first_difference(melds, record.melds))
+    if hands != record.hands:
+        problems.append("hands: hand points or totals differ" + _first_difference(hands, record.hands))
+    if record.termination is Termination.COMPLETED:
+        if not game.is_terminal():
+            problems.append("result: the record says completed, but the game is not over after its actions")
+        elif tuple(game.returns()) != tuple(record.result) or tuple(game.totals) != tuple(record.totals):
+            problems.append(f"result: replay gives {game.returns()} with totals {tuple(game.totals)}, "
+                            f"record has {record.result} with totals {record.totals}")
+    else:
+        if game.is_terminal():
+            problems.append(f"termination: the record says {record.termination.value}, but the game was complete")
+        if record.culprit is None:
+            problems.append(f"termination: {record.termination.value} names no seat at fault")
+        elif not faulted_last and record.actions and game.current_seat() != record.culprit and record.termination is Termination.TIMEOUT:
+            problems.append(f"termination: seat {record.culprit} timed out, but seat {game.current_seat()} was to act")
+        if record.culprit is not None and len(record.result) == variant.players and record.result[record.culprit] != 0.0:
+            problems.append("result: the seat at fault did not lose")
+    return report()
+
+
+def _first_difference(mine: list, theirs: list) -> str:
+    for i, (a, b) in enumerate(zip(mine, theirs)):
+        if a != b:
+            return f"; first difference at #{i + 1}: replay {a}, record {b}"
+    return ""

@@ -1,0 +1,65 @@
+"""The sample bots shipped in sample_bots/, addressable by name on the command line."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import attrs
+
+from .transport import BotCommand, BotStartError
+
+SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_bots"
+
+
+@attrs.frozen
+class SampleBot:
+    name: str
+    language: str
+    summary: str
+    argv: tuple[str, ...]
+
+    def command(self) -> BotCommand:
+        return BotCommand(self.argv)
+
+
+def _python(script: str) -> tuple[str, ...]:
+    return (sys.executable, str(SAMPLE_DIR / script))
+
+
+SAMPLES: dict[str, SampleBot] = {
+    b.name: b
+    for b in (
+        SampleBot("random", "Python", "a uniformly random legal action (the template to copy)", _python("random_bot.py")),
+        SampleBot("greedy", "Python", "highest meld, cheap wins of counters, keeps trumps and meld cards", _python("greedy_bot.py")),
+        SampleBot("tactician", "JavaScript (node)", "card counting, and exact search of the second phase",
+                  ("node", str(SAMPLE_DIR / "js" / "tactician.js"))),
+    )
+}
+
+
+def resolve_bot(text: str) -> tuple[str, BotCommand]:
+    """A sample bot's name or a command line -> (entrant name, command)."""
+    sample = SAMPLES.get(text)
+    if sample is not None:
+        if sample.argv[0] == "node" and shutil.which("node") is None:
+            raise BotStartError(f"sample bot {text!r} needs node (Node.js) on PATH")
+        return sample.name, sample.command()
+    command = BotCommand.from_text(text)
+    command.check()
+    return Path(command.argv[-1] if len(command.argv) > 1 and _is_interpreter(command.argv[0]) else command.argv[0]).stem, command
+
+
+def _is_interpreter(program: str) -> bool:
+    return Path(program).name.rstrip("0123456789.") in {"python", "node", "ruby", "perl", "java", "sh", "bash"}
+
+
+def unique_names(names: list[str]) -> list[str]:
+    """Make entrant names unique: random, random -> random, random-2."""
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if seen[n] == 1 else f"{n}-{seen[n]}")
+    return out

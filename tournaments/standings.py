@@ -1,0 +1,61 @@
+"""Per-entrant totals from game records: games, wins, draws, losses, score, faults."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+import attrs
+
+from referee.record import GameRecord, Termination
+
+
+@attrs.define
+class Standing:
+    entrant: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    score: float = 0.0
+    points: int = 0  # game points (totals) summed over games
+    faults: Counter = attrs.Factory(Counter)
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.score / self.games if self.games else 0.0
+
+
+def standings(records: Iterable[GameRecord]) -> list[Standing]:
+    """One row per entrant, best score first."""
+    table: dict[str, Standing] = {}
+    for r in records:
+        for seat, info in enumerate(r.seats):
+            row = table.setdefault(info.entrant, Standing(info.entrant))
+            row.games += 1
+            share = r.result[seat]
+            row.score += share
+            best = max(r.result)
+            if share == best and r.result.count(best) == 1:
+                row.wins += 1
+            elif share == best:
+                row.draws += 1
+            else:
+                row.losses += 1
+            if seat < len(r.totals):
+                row.points += r.totals[seat]
+            if r.culprit == seat and r.termination is not Termination.COMPLETED:
+                row.faults[r.termination.value] += 1
+    return sorted(table.values(), key=lambda s: (-s.percent, s.entrant))
+
+
+def standings_rows(rows: list[Standing]) -> list[list]:
+    out = []
+    for s in rows:
+        faults = ", ".join(f"{k} {v}" for k, v in sorted(s.faults.items())) or "-"
+        out.append([s.entrant, s.games, s.wins, s.draws, s.losses, f"{s.score:g}", f"{s.percent:.1f}%",
+                    round(s.points / s.games) if s.games else 0, faults])
+    return out
+
+
+STANDINGS_HEADERS = ["bot", "games", "won", "drawn", "lost", "score", "score %", "avg points", "faults"]

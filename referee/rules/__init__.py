@@ -24,9 +24,12 @@ from .variants import OPTIONS, PRESETS, Variant, VariantError, get_variant
 FAMILIES = {"stock": StockGame}
 
 
-def new_game(variant: Variant, seed: int):
-    """Start a game: returns (state, notices of the first deal)."""
-    return FAMILIES[variant.family].new(variant, seed)
+def new_game(variant: Variant, seed: int, decks=()):
+    """Start a game: returns (state, notices of the first deal).
+
+    ``decks`` fixes the shuffled deck of the first hands (tests, worked examples).
+    """
+    return FAMILIES[variant.family].new(variant, seed, decks)
 
 
 __all__ = [

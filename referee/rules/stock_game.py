@@ -105,6 +105,7 @@ class StockGame:
     meld_points: list[int] = attrs.Factory(list)
     trick_points: list[int] = attrs.Factory(list)
     tricks_won: list[int] = attrs.Factory(list)
+    captured: list[list[Card]] = attrs.Factory(list)  # cards won in tricks this hand, per seat
     dix_exchanged: bool = False
     turn_melded: bool = False
     turn_dix: bool = False
@@ -113,13 +114,16 @@ class StockGame:
     deals: list[dict] = attrs.Factory(list)
     last_hand_points: tuple[int, ...] = ()
     last_hand_tricks: tuple[int, ...] = ()
+    fixed_decks: tuple[tuple[Card, ...], ...] = ()  # tests and worked examples: the deck of each hand, in order
 
     # ---------------------------------------------------------------- set-up
     @classmethod
-    def new(cls, variant: Variant, seed: int) -> tuple[StockGame, list[Notice]]:
+    def new(cls, variant: Variant, seed: int, decks: Sequence[Sequence[Card]] = ()) -> tuple[StockGame, list[Notice]]:
+        """A new game. ``decks`` (for tests) fixes the shuffled deck of the first hands."""
         if variant.players != 2:
             raise ValueError("the stock game is for two players")
-        game = cls(variant=variant, seed=seed, totals=[0, 0], target=variant.target)
+        game = cls(variant=variant, seed=seed, totals=[0, 0], target=variant.target,
+                   fixed_decks=tuple(tuple(d) for d in decks))
         notices: list[Notice] = []
         game._deal(notices)
         return game, notices
@@ -133,7 +137,12 @@ class StockGame:
         self.hand_number += 1
         if self.hand_number > 1:
             self.dealer = 1 - self.dealer
-        deck = shuffled_deck(v, self.seed, self.hand_number)
+        if self.hand_number <= len(self.fixed_decks):
+            deck = list(self.fixed_decks[self.hand_number - 1])
+            if sorted(deck, key=lambda c: c.sort_key) != sorted(make_deck(v.deck_copies, v.deck_ranks), key=lambda c: c.sort_key):
+                raise ValueError(f"fixed deck for hand {self.hand_number} is not a full {v.deck_size}-card deck")
+        else:
+            deck = shuffled_deck(v, self.seed, self.hand_number)
         self.hands = [[], []]
         pos = 0
         first = 1 - self.dealer
@@ -161,6 +170,7 @@ class StockGame:
         self.meld_points = [0, 0]
         self.trick_points = [0, 0]
         self.tricks_won = [0, 0]
+        self.captured = [[], []]
         self.dix_exchanged = False
         self.decision_cache = None
         for seat in (0, 1):
@@ -282,6 +292,8 @@ class StockGame:
         seat = d.seat
         if isinstance(action, Claim):
             return "this variant does not allow a claim"
+        if isinstance(action, Meld) and d.kind is not DecisionKind.MELD:
+            return "melding is only allowed right after winning a trick in the first phase"
         if d.kind is DecisionKind.MELD and not isinstance(action, (Meld, Pass)):
             return f"seat {seat} is to meld: send a meld such as royal:KH,QH or pass"
         if d.kind is DecisionKind.TAKE_LAST and not isinstance(action, TakeLast):
@@ -306,8 +318,6 @@ class StockGame:
                 return f"{c} neither follows suit nor trumps although you hold trump; legal: {legal}"
             return f"{c} does not win the trick although you can; legal: {legal}"
         if isinstance(action, Meld):
-            if d.kind is not DecisionKind.MELD:
-                return "melding is only allowed right after winning a trick in the first phase"
             if not action.from_hand:
                 return "a meld must take at least one card from the hand"
             if self.variant.melds.value(action.kind, action.multiplicity) is None:
@@ -335,6 +345,7 @@ class StockGame:
         points = sum(values[c.rank] for c in cards)
         self.trick_points[winner] += points
         self.tricks_won[winner] += 1
+        self.captured[winner].extend(cards)
         self.trick = []
         self.leader = winner
         self.last_winner = winner

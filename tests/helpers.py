@@ -1,0 +1,45 @@
+"""Shared test helpers: stacked decks and random playouts."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from referee.rules import cards, new_game
+from referee.rules.cards import Card, make_deck
+
+
+def stacked_deck(variant, non_dealer: str, dealer: str, turnup: str, stock: str = "") -> list[Card]:
+    """A deck that deals the given hands (in threes, non-dealer first), the turn-up and the
+    stock (top first); the rest of the stock is filled with the remaining cards."""
+    first, second = cards(non_dealer), cards(dealer)
+    packet = variant.deal_packet
+    deck: list[Card] = []
+    for i in range(0, variant.hand_size, packet):
+        deck += first[i:i + packet] + second[i:i + packet]
+    deck.append(cards(turnup)[0])
+    deck += cards(stock)
+    rest = Counter(make_deck(variant.deck_copies, variant.deck_ranks))
+    rest.subtract(Counter(deck))
+    if any(n < 0 for n in rest.values()):
+        raise ValueError(f"stacked deck uses a card too often: {[c for c, n in rest.items() if n < 0]}")
+    deck += sorted(rest.elements(), key=lambda c: c.sort_key)
+    return deck
+
+
+def random_playout(variant, seed: int, rng: random.Random | None = None, on_step=None):
+    """Play a whole game with uniformly random legal actions; return (game, actions, all notices)."""
+    rng = rng or random.Random(seed)
+    game, notices = new_game(variant, seed)
+    log = list(notices)
+    actions = []
+    while not game.is_terminal():
+        decision = game.decision()
+        assert decision.legal, "a seat to act must have a legal action"
+        action = rng.choice(decision.legal)
+        actions.append((decision.seat, action))
+        produced = game.apply(action)
+        log.extend(produced)
+        if on_step is not None:
+            on_step(game, decision, action, produced)
+    return game, actions, log

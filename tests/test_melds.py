@@ -1,0 +1,119 @@
+"""Progressive melding in two-handed pinochle: the texts' worked examples, literally."""
+
+from referee.rules import cards
+from referee.rules.cards import Suit
+from referee.rules.melds import MeldBoard, MeldOption
+from referee.rules.variants import CLASSIC_MELDS, UNIT_MELDS, get_variant
+
+H, S = Suit.HEARTS, Suit.SPADES
+
+
+def meld(board, hand, name_kind, mult, from_hand, trump=H, table=CLASSIC_MELDS):
+    option = MeldOption(name_kind, mult, tuple(sorted(cards(from_hand), key=lambda c: c.sort_key)))
+    legal = board.options(hand, table, trump, table.types())
+    assert option in legal, f"{option} not among {legal}"
+    points, used = board.make(option, trump, table)
+    for c in used:
+        hand.remove(c)
+    return points
+
+
+def test_royal_marriage_extended_to_run_scores_110():  # 000
+    board, hand = MeldBoard(), cards("KH QH AH TH JH 9C")
+    assert meld(board, hand, "royal", 1, "KH QH") == 40
+    assert meld(board, hand, "run", 1, "AH TH JH") == 110
+
+
+def test_fresh_run_scores_150_and_spends_the_royal_marriage():  # 001: K and Q can't be pulled out of the flush
+    board, hand = MeldBoard(), cards("AH TH KH QH JH")
+    assert meld(board, hand, "run", 1, "AH TH KH QH JH") == 150
+    assert not [o for o in board.options(hand, CLASSIC_MELDS, H, CLASSIC_MELDS.types()) if o.kind == "royal"]
+
+
+def test_pinochle_extended_to_double_pinochle_scores_260():  # 000
+    board, hand = MeldBoard(), cards("JD QS JD QS")
+    assert meld(board, hand, "pinochle", 1, "JD QS") == 40
+    assert meld(board, hand, "pinochle", 2, "JD QS") == 260
+
+
+def test_second_pinochle_after_the_first_was_broken_scores_40():  # 000
+    board, hand = MeldBoard(), cards("JD QS JD QS")
+    assert meld(board, hand, "pinochle", 1, "JD QS") == 40
+    board.remove(cards("QS")[0])  # the queen of spades was played to a trick
+    options = board.options(hand, CLASSIC_MELDS, H, CLASSIC_MELDS.types())
+    assert MeldOption("pinochle", 1, tuple(cards("JD QS"))) in options
+    assert not [o for o in options if o.multiplicity == 2]  # no double pinochle without four cards
+    assert meld(board, hand, "pinochle", 1, "JD QS") == 40
+
+
+def test_the_220_point_progressive_sequence():  # 002
+    # Four kings and four queens cannot be melded at once as marriages: 80 + 40 + 20 + 20 + 60.
+    board, hand = MeldBoard(), cards("KH KS KD KC QH QS QD QC")
+    assert meld(board, hand, "kings", 1, "KH KS KD KC") == 80
+    assert meld(board, hand, "royal", 1, "QH") == 40
+    assert meld(board, hand, "marriage", 1, "QS") == 20
+    assert meld(board, hand, "marriage", 1, "QD") == 20
+    assert meld(board, hand, "queens", 1, "QC") == 60
+    assert hand == []
+
+
+def test_each_meld_needs_a_card_from_the_hand():
+    board, hand = MeldBoard(), cards("KS QS JD")
+    assert meld(board, hand, "marriage", 1, "KS QS") == 20
+    assert meld(board, hand, "pinochle", 1, "JD") == 40  # reuses the queen of spades: another kind
+    hand += cards("KS")
+    options = board.options(hand, CLASSIC_MELDS, H, CLASSIC_MELDS.types())
+    # a second marriage of spades may not reuse the melded queen (same kind)
+    assert not [o for o in options if o.kind == "marriage"]
+
+
+def test_a_card_on_the_table_is_reused_only_in_another_kind():  # 000's example
+    board, hand = MeldBoard(), cards("KS QS KH KD KC QH QD QC JD")
+    meld(board, hand, "marriage", 1, "KS QS")
+    assert meld(board, hand, "kings", 1, "KH KD KC") == 80
+    assert meld(board, hand, "queens", 1, "QH QD QC") == 60
+    assert meld(board, hand, "pinochle", 1, "JD") == 40
+
+
+def test_playing_a_melded_card_breaks_its_melds():
+    board, hand = MeldBoard(), cards("KH QH AH TH JH")
+    meld(board, hand, "royal", 1, "KH QH")
+    board.remove(cards("QH")[0])
+    hand += cards("QH")
+    # the royal marriage is broken: a run through its king is a new run, 150
+    assert meld(board, hand, "run", 1, "AH TH QH JH") == 150
+
+
+def test_unit_scale_upgrade_is_eleven():  # 004, two-player: 4 + 11 = 15
+    board, hand = MeldBoard(), cards("KH QH AH TH JH")
+    assert meld(board, hand, "royal", 1, "KH QH", table=UNIT_MELDS) == 4
+    assert meld(board, hand, "run", 1, "AH TH JH", table=UNIT_MELDS) == 11
+
+
+def test_double_meld_values_follow_the_table():
+    board, hand = MeldBoard(), cards("AH AS AD AC AH AS AD AC")
+    assert meld(board, hand, "aces", 2, "AH AS AD AC AH AS AD AC") == 200  # 000: double aces count 200
+    board, hand = MeldBoard(), cards("AH AS AD AC AH AS AD AC")
+    assert meld(board, hand, "aces", 2, "AH AS AD AC AH AS AD AC", table=UNIT_MELDS) == 100  # 004's 2x column
+
+
+def test_double_pinochle_option_twice():
+    variant = get_variant("two-handed", {"double-pinochle": "twice"})
+    board, hand = MeldBoard(), cards("JD QS JD QS")
+    assert meld(board, hand, "pinochle", 2, "JD QS JD QS", table=variant.melds) == 80
+
+
+def test_roundhouse_option_is_the_sum_of_its_parts():
+    variant = get_variant("two-handed", {"roundhouse": "yes"})
+    board, hand = MeldBoard(), cards("KH KS KD KC QH QS QD QC")
+    assert meld(board, hand, "roundhouse", 1, "KH KS KD KC QH QS QD QC", table=variant.melds) == 240
+    # its kings and queens are spent for kings, queens and marriages
+    hand += cards("KS")
+    options = board.options(hand, variant.melds, H, variant.melds.types())
+    assert not [o for o in options if o.kind in ("kings", "marriage")]
+
+
+def test_marriage_suit_follows_trump():
+    board, hand = MeldBoard(), cards("KS QS")
+    options = board.options(hand, CLASSIC_MELDS, S, CLASSIC_MELDS.types())
+    assert [o.kind for o in options] == ["royal"]

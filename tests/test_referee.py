@@ -1,0 +1,158 @@
+"""The referee against real bot processes, well-behaved and not."""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+
+from referee.clock import Clock, TimeControl
+from referee.match import Entrant, MatchPlan, Player, play_game, run_match
+from referee.record import Termination, read_records
+from referee.replay import replay_record
+from referee.rules import get_variant
+from referee.samples import SAMPLES
+from referee.transport import BotCommand
+
+BOTS = Path(__file__).parent / "bots"
+FAST = TimeControl(bank_ms=20_000, increment_ms=0, move_ms=500, grace_ms=100)
+V = get_variant("two-handed")
+
+
+def faulty(mode, n=1, tc=FAST):
+    return Entrant(f"faulty-{mode}", BotCommand((sys.executable, str(BOTS / "faulty.py"), mode, str(n))), tc)
+
+
+def sample(name, tc=FAST):
+    return Entrant(name, SAMPLES[name].command(), tc)
+
+
+async def one_game(entrants, seed=5, tmp=None):
+    async with trio.open_nursery() as nursery:
+        players = [Player(e, (tmp / f"{e.name}.log") if tmp else None, startup_timeout=3) for e in entrants]
+        with trio.fail_after(30):  # the referee must never hang
+            record = await play_game(nursery, players, V, seed, "g1")
+        for p in players:
+            await p.close()
+        nursery.cancel_scope.cancel()
+    return record, players
+
+
+@pytest.mark.parametrize(
+    "mode, n, termination",
+    [
+        ("sleep", 1, Termination.TIMEOUT),
+        ("sleep", 30, Termination.TIMEOUT),
+        ("slow", 10, Termination.TIMEOUT),
+        ("exit", 10, Termination.CRASH),
+        ("segfault", 10, Termination.CRASH),
+        ("garbage", 5, Termination.PROTOCOL_ERROR),
+        ("nonsense", 5, Termination.ILLEGAL_ACTION),
+        ("illegal", 5, Termination.ILLEGAL_ACTION),
+        ("badutf8", 5, Termination.PROTOCOL_ERROR),
+        ("nohandshake", 1, Termination.TIMEOUT),
+    ],
+)
+def test_misbehaving_bot_loses_with_the_right_termination(mode, n, termination, tmp_path):
+    for seat in (0, 1):
+        entrants = [sample("random"), faulty(mode, n)]
+        if seat == 0:
+            entrants.reverse()
+        record, players = trio.run(one_game, entrants, 5, tmp_path)
+        assert record.termination is termination, record.detail
+        assert record.culprit == seat
+        assert record.result[seat] == 0.0 and record.result[1 - seat] == 1.0
+        assert record.detail
+        assert replay_record(record).ok, replay_record(record).problems
+        for p in players:  # every process is gone: no zombie, no orphan
+            assert p.client is None
+
+
+def test_illegal_action_is_recorded_with_the_reason(tmp_path):
+    record, _ = trio.run(one_game, [sample("random"), faulty("illegal", 3)], 5, tmp_path)
+    assert record.termination is Termination.ILLEGAL_ACTION
+    assert record.actions[-1].seat == 1
+    assert "not in your hand" in record.detail or "does not" in record.detail
+
+
+def test_replying_twice_is_a_protocol_error(tmp_path):
+    record, _ = trio.run(one_game, [sample("random"), faulty("twice", 3)], 5, tmp_path)
+    assert record.termination is Termination.PROTOCOL_ERROR
+    assert record.culprit == 1
+    assert "nobody asked" in record.detail
+
+
+def test_bot_that_never_starts(tmp_path):
+    entrants = [sample("random"), Entrant("ghost", BotCommand((str(tmp_path / "no-such-bot"),)), FAST)]
+    record, _ = trio.run(one_game, entrants, 5, tmp_path)
+    assert record.termination is Termination.CRASH and record.culprit == 1
+    assert "not found" in record.detail
+
+
+def test_clean_game_between_samples_is_complete_and_replays(tmp_path):
+    record, players = trio.run(one_game, [sample("greedy"), sample("random")], 11, tmp_path)
+    assert record.termination is Termination.COMPLETED
+    assert record.culprit is None
+    assert max(record.totals) >= 1000
+    assert sorted(record.result) == [0.0, 1.0]
+    assert record.seats[0].bot_name == "greedy"
+    assert all(a.ms is not None and a.ms >= 0 for a in record.actions)
+    assert replay_record(record).ok
+
+
+def test_match_writes_records_and_restarts_a_crashed_bot(tmp_path):
+    plan = MatchPlan((sample("random"), faulty("exit", 40)), V, 4, 3, tmp_path)
+    records = trio.run(run_match, plan)
+    assert len(records) == 4
+    on_disk = list(read_records(tmp_path / "games.jsonl"))
+    assert [r.game_id for r in on_disk] == ["g1", "g2", "g3", "g4"]
+    assert all(r.termination is Termination.CRASH for r in on_disk)
+    # the crashed bot was started again for every game
+    assert (tmp_path / "logs" / "faulty-exit.stderr.log").read_text().count("=== pinochle-arena: start") == 4
+    # games go in pairs with the same deals and the seats swapped
+    assert on_disk[0].seed == on_disk[1].seed and on_disk[0].seats[0].entrant == on_disk[1].seats[1].entrant
+
+
+def test_stderr_goes_to_a_capped_log(tmp_path):
+    script = tmp_path / "noisy.py"
+    script.write_text(
+        "import sys\n"
+        "sys.stderr.write('x' * 3_000_000)\n"
+        "sys.stderr.flush()\n"
+        "exec(open(sys.argv[1]).read())\n"
+    )
+    entrant = Entrant("noisy", BotCommand((sys.executable, str(script), str(SAMPLES["random"].argv[1]))), FAST)
+    record, _ = trio.run(one_game, [entrant, sample("random")], 2, tmp_path)
+    assert record.termination is Termination.COMPLETED
+    log = (tmp_path / "noisy.log").read_bytes()
+    assert len(log) < 1_100_000 and b"stderr capped" in log
+
+
+def test_clock_charges_and_increments():
+    clock = Clock(TimeControl(bank_ms=1000, increment_ms=100, move_ms=300, grace_ms=50))
+    assert clock.allowance_ms() == 300 and clock.deadline_ms() == 350
+    assert clock.charge(340)  # within grace
+    assert clock.bank_ms == 1000 - 340 + 100
+    assert not clock.charge(351)
+    clock = Clock(TimeControl(bank_ms=200, increment_ms=0, move_ms=None, grace_ms=0))
+    assert clock.allowance_ms() == 200
+    clock.charge(150)
+    assert clock.allowance_ms() == 50  # the bank, not a per-move limit, binds
+
+
+def test_no_processes_left_behind(tmp_path):
+    def children():
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    stat = (entry / "stat").read_text()
+                except OSError:
+                    continue
+                if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid():
+                    found.append(entry.name)
+        return found
+
+    trio.run(one_game, [faulty("sleep", 3), sample("random")], 5, tmp_path)
+    assert children() == []

@@ -59,6 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_time_arguments(p)
     p.add_argument("--out", type=Path, default=None, help="output directory (default results/match-TIMESTAMP)")
     p.add_argument("--no-legal", action="store_true", help="do not send the legal actions with each request")
+    p.add_argument("--transcripts", action="store_true",
+                   help="write every protocol line to OUT/logs/BOT.protocol.log ('>' to the bot, '<' from it)")
     p.set_defaults(handler=cmd_match)
 
     p = sub.add_parser("variants", help="list variants and their options, or show one variant's settings")
@@ -137,7 +139,7 @@ def cmd_match(args) -> int:
     out = args.out or default_out("match")
     if (out / "games.jsonl").exists():
         raise UsageError(f"{out / 'games.jsonl'} already exists; choose another --out")
-    plan = MatchPlan(entrants, variant, args.games, seed, out, not args.no_legal, args.startup_timeout)
+    plan = MatchPlan(entrants, variant, args.games, seed, out, not args.no_legal, args.startup_timeout, args.transcripts)
     print(f"match: {' vs '.join(names)}, {variant.name}, {args.games} games, seed {seed}, records in {out}/games.jsonl")
     progress = Progress(args.games)
     records: list[GameRecord] = []

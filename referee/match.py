@@ -50,6 +50,7 @@ class Player:
     entrant: Entrant
     log_path: Path | None = None
     startup_timeout: float = 10.0
+    transcript_path: Path | None = None
     client: BotClient | None = None
     starts: int = 0
     last_start_error: BotError | None = None
@@ -62,7 +63,8 @@ class Player:
                 with open(self.log_path, "ab") as f:
                     f.write(f"=== pinochle-arena: start {self.starts} of {self.entrant.command.to_text()}\n".encode())
             try:
-                self.client = await BotClient.start(nursery, self.entrant.command, self.log_path, self.startup_timeout)
+                self.client = await BotClient.start(nursery, self.entrant.command, self.log_path, self.startup_timeout,
+                                                    self.transcript_path)
             except BotError as e:
                 self.last_start_error = e
                 raise
@@ -138,7 +140,8 @@ async def play_game(
         await _deliver(clients, notices, record)
         while not game.is_terminal():
             decision = game.decision()
-            seat, clock = decision.seat, clocks[seat]
+            seat = decision.seat
+            clock = clocks[seat]
             request = request_message(decision, clock.allowance_ms(), int(clock.bank_ms), send_legal)
             text, used = await _at(seat, clients[seat].request(request, clock.deadline_ms()))
             if not clock.charge(used):
@@ -223,6 +226,7 @@ class MatchPlan:
     out_dir: Path
     send_legal: bool = True
     startup_timeout: float = 10.0
+    transcripts: bool = False  # write every protocol line to logs/<entrant>.protocol.log
 
 
 def match_schedule(plan: MatchPlan) -> list[tuple[int, int, tuple[int, ...]]]:
@@ -246,7 +250,9 @@ async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | Non
     path = plan.out_dir / "games.jsonl"
     logs = plan.out_dir / "logs"
     async with trio.open_nursery() as nursery:
-        players = [Player(e, logs / f"{_file_safe(e.name)}.stderr.log", plan.startup_timeout) for e in plan.entrants]
+        players = [Player(e, logs / f"{_file_safe(e.name)}.stderr.log", plan.startup_timeout,
+                          logs / f"{_file_safe(e.name)}.protocol.log" if plan.transcripts else None)
+                   for e in plan.entrants]
         try:
             for number, seed, seating in match_schedule(plan):
                 seated = [players[i] for i in seating]

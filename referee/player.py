@@ -14,7 +14,7 @@ import trio
 from protocol import ProtocolError, parse_bot_line
 from protocol import messages as m
 
-from .transport import BotCommand, BotProcess, BotProtocolError, BotTimeout, Line
+from .transport import BotCommand, BotError, BotProcess, BotProtocolError, BotTimeout, Line
 
 MAX_INFO_KEPT = 50
 
@@ -28,9 +28,9 @@ class BotClient:
 
     @classmethod
     async def start(cls, nursery: trio.Nursery, command: BotCommand, stderr_path: Path | None = None,
-                    startup_timeout: float = 10.0) -> BotClient:
+                    startup_timeout: float = 10.0, transcript_path: Path | None = None) -> BotClient:
         """Start the process and complete the handshake (greeting, id lines, ready)."""
-        process = await BotProcess.start(nursery, command, stderr_path)
+        process = await BotProcess.start(nursery, command, stderr_path, transcript_path)
         client = cls(process, name=Path(command.argv[-1]).name)
         try:
             await client._handshake(startup_timeout)
@@ -117,6 +117,6 @@ class BotClient:
         with trio.move_on_after(grace):
             try:
                 await self.process.send_line(m.Quit().to_text(), timeout=grace)
-            except Exception:
+            except BotError:
                 pass
         return await self.process.stop(grace)

@@ -21,6 +21,7 @@ import shutil
 import signal
 import subprocess
 from pathlib import Path
+from typing import TextIO
 
 import attrs
 import trio
@@ -106,11 +107,17 @@ class BotProcess:
     process: trio.Process
     lines: trio.MemoryReceiveChannel
     stderr_path: Path | None
+    transcript: TextIO | None = None
     _failure: BotError | None = None
 
     @classmethod
-    async def start(cls, nursery: trio.Nursery, command: BotCommand, stderr_path: Path | None = None) -> BotProcess:
-        """Spawn the bot; its reader and stderr tasks run in ``nursery``."""
+    async def start(cls, nursery: trio.Nursery, command: BotCommand, stderr_path: Path | None = None,
+                    transcript_path: Path | None = None) -> BotProcess:
+        """Spawn the bot; its reader and stderr tasks run in ``nursery``.
+
+        With ``transcript_path``, every line is appended there: ``> `` sent to
+        the bot, ``< `` received from it.
+        """
         command.check()
         env = dict(os.environ)
         env.update(dict(command.env))
@@ -128,7 +135,8 @@ class BotProcess:
         except OSError as e:
             raise BotStartError(f"cannot start bot {command.to_text()!r}: {e.strerror or e}") from None
         send, receive = trio.open_memory_channel(LINE_QUEUE)
-        bot = cls(command, process, receive, stderr_path)
+        transcript = open(transcript_path, "a", encoding="utf-8") if transcript_path else None
+        bot = cls(command, process, receive, stderr_path, transcript)
         nursery.start_soon(bot._read_stdout, send)
         nursery.start_soon(bot._drain_stderr)
         return bot
@@ -163,7 +171,10 @@ class BotProcess:
                     break
                 raw = bytes(buffer[:cut])
                 del buffer[: cut + 1]
-                await send.send(self._decode(raw, now))
+                item = self._decode(raw, now)
+                if self.transcript is not None and isinstance(item, Line):
+                    self.transcript.write("< " + item.text + "\n")
+                await send.send(item)
             if len(buffer) > MAX_LINE:
                 await send.send(BotProtocolError(f"line longer than {MAX_LINE} bytes without a newline"))
                 return
@@ -250,6 +261,8 @@ class BotProcess:
         if self._failure is not None:
             raise self._failure
         data = (text + "\n").encode("utf-8")
+        if self.transcript is not None:
+            self.transcript.write("> " + text + "\n")
         with trio.move_on_after(timeout):
             try:
                 await self.process.stdin.send_all(data)
@@ -293,6 +306,9 @@ class BotProcess:
                         pass
                     break
             self.lines.close()
+            if self.transcript is not None:
+                self.transcript.close()
+                self.transcript = None
             for stream in (self.process.stdout, self.process.stderr):
                 try:
                     await stream.aclose()

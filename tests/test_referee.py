@@ -156,3 +156,31 @@ def test_no_processes_left_behind(tmp_path):
 
     trio.run(one_game, [faulty("sleep", 3), sample("random")], 5, tmp_path)
     assert children() == []
+
+
+def test_each_seat_is_charged_on_its_own_clock(tmp_path):
+    """The first request to each bot shows its full bank; later ones show the bank after its own replies."""
+    tc = TimeControl(bank_ms=30_000, increment_ms=0, move_ms=5_000, grace_ms=100)
+    plan = MatchPlan((sample("random", tc), sample("greedy", tc)), V, 1, 4, tmp_path, transcripts=True)
+    trio.run(run_match, plan)
+    for name in ("random", "greedy"):
+        banks = [int(line.split()[4]) for line in (tmp_path / "logs" / f"{name}.protocol.log").read_text().splitlines()
+                 if line.startswith("> go ")]
+        assert banks[0] == 30_000
+        assert banks == sorted(banks, reverse=True)  # no increment: a bank only goes down
+        assert banks[-1] > 25_000  # fast bots: a few ms per reply
+
+
+def test_transcript_shows_the_conversation(tmp_path):
+    plan = MatchPlan((sample("random"), sample("greedy")), V, 1, 4, tmp_path, transcripts=True)
+    trio.run(run_match, plan)
+    lines = (tmp_path / "logs" / "random.protocol.log").read_text().splitlines()
+    assert lines[:4] == ["> pinochle 1", "< id name random", "< id author pinochle-arena sample bots", "< ready"]
+    assert lines[4].startswith("> game g1 two-handed 0 2 ")
+    assert lines[5].startswith("> deal 1 0 ")
+    assert lines[-2:] == ["> matchend", "> quit"]
+    # every request is answered by exactly one action line, and the reply is one of the legal actions
+    for i, line in enumerate(lines):
+        if line.startswith("> go "):
+            assert lines[i + 1].startswith("< ")
+            assert lines[i + 1][2:] in line.split()[5:]

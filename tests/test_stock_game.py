@@ -285,3 +285,25 @@ def test_same_seed_same_game():
     assert a.deals == b.deals
     c, _ = new_game(V, 43)
     assert a.deals != c.deals
+
+
+def test_an_exchanged_dix_drawn_again_does_not_score_twice():
+    game, _ = game_with()
+    act(game, "AS")
+    act(game, "JS")
+    act(game, "dix:9H")  # seat 1 exchanges: 9H is now the turn-up, already scored
+    act(game, "pass")
+    d = run_to_last_two(game)
+    taker = d.seat
+    game.apply(TakeLast(StockPick.TURNUP))
+    assert card("9H") in game.hands[taker]
+    d = game.decision()
+    if d is not None and d.kind is DecisionKind.MELD:
+        held = sum(1 for c in game.hands[taker] if c == card("9H"))
+        dix_options = [a for a in d.legal if isinstance(a, Meld) and a.kind == "dix"]
+        assert len(dix_options) == (1 if held == 2 else 0)  # only an unscored second nine may score
+    assert game.dix_spent[taker] == 1
+    held = sum(1 for c in game.hands[taker] if c == card("9H"))
+    assert game._unscored_dix(taker) == held - 1
+    if held == 1:
+        assert not [o for o in game._meld_options(taker) if o.kind == "dix"]

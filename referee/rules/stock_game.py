@@ -107,6 +107,8 @@ class StockGame:
     tricks_won: list[int] = attrs.Factory(list)
     captured: list[list[Card]] = attrs.Factory(list)  # cards won in tricks this hand, per seat
     dix_exchanged: bool = False
+    turnup_scored: bool = False  # the turn-up is a dix that has scored already (exchanged, or 002's bonus)
+    dix_spent: list[int] = attrs.Factory(list)  # per seat: nines of trump in hand that have scored already
     turn_melded: bool = False
     turn_dix: bool = False
     decision_cache: Decision | None = None
@@ -172,12 +174,15 @@ class StockGame:
         self.tricks_won = [0, 0]
         self.captured = [[], []]
         self.dix_exchanged = False
+        self.turnup_scored = False
+        self.dix_spent = [0, 0]
         self.decision_cache = None
         for seat in (0, 1):
             notices.append(Notice((seat,), HandDealt(self.hand_number, self.dealer, self.turnup, tuple(self.hands[seat]))))
         if v.dix_turnup_bonus and self.turnup.rank is Rank.NINE:
             points = v.melds.value("dix") or 0
             self.meld_points[self.dealer] += points
+            self.turnup_scored = True
             notices.append(Notice((0, 1), Scored(self.dealer, points, "dix-turnup")))
 
     # ------------------------------------------------------------- questions
@@ -232,7 +237,15 @@ class StockGame:
             types = [t for t in types if t[0] != "dix"]
         if self.turn_melded:
             types = [t for t in types if t[0] == "dix"]
-        return self.boards[seat].options(self.hands[seat], self.variant.melds, self.trump, types)
+        options = self.boards[seat].options(self.hands[seat], self.variant.melds, self.trump, types)
+        if any(o.kind == "dix" for o in options) and not self._unscored_dix(seat):
+            options = [o for o in options if o.kind != "dix"]
+        return options
+
+    def _unscored_dix(self, seat: int) -> int:
+        """Nines of trump in the hand that may still score: each dix scores once per hand."""
+        held = sum(1 for c in self.hands[seat] if c.suit == self.trump and c.rank is Rank.NINE)
+        return held - self.dix_spent[seat]
 
     def observation(self, seat: int) -> SeatView:
         return SeatView(
@@ -335,6 +348,9 @@ class StockGame:
             self.boards[seat].remove(action.card)
         else:
             self.hands[seat].remove(action.card)
+            c = action.card
+            if c.rank is Rank.NINE and c.suit == self.trump and self.dix_spent[seat]:
+                self.dix_spent[seat] -= 1  # a scored dix goes first, keeping the one that may still score
         self.trick.append((seat, action))
         notices.append(Notice((0, 1), Played(seat, action)))
         if len(self.trick) < 2:
@@ -395,6 +411,9 @@ class StockGame:
         winner = self.last_winner
         face_down, turnup = self.stock.pop(0), self.turnup
         self.turnup = None
+        taker = 1 - winner if pick is StockPick.STOCK else winner
+        if self.turnup_scored:
+            self.dix_spent[taker] += 1
         if pick is StockPick.STOCK:
             self._draw(winner, face_down, public=shown, notices=notices)
             self._draw(1 - winner, turnup, public=True, notices=notices)
@@ -410,6 +429,9 @@ class StockGame:
             self.hands[seat].remove(dix)
             taken, self.turnup = self.turnup, dix
             self.hands[seat].append(taken)
+            if self.turnup_scored:  # 002's bonus dix, now in this hand, has scored already
+                self.dix_spent[seat] += 1
+            self.turnup_scored = True
             self.dix_exchanged = True
             notices.append(Notice((0, 1), Melded(seat, "dix", points, (dix,))))
             notices.append(Notice((0, 1), Exchanged(seat, dix, taken)))

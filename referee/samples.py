@@ -48,11 +48,21 @@ def resolve_bot(text: str) -> tuple[str, BotCommand]:
         return sample.name, sample.command()
     command = BotCommand.from_text(text)
     command.check()
-    return Path(command.argv[-1] if len(command.argv) > 1 and _is_interpreter(command.argv[0]) else command.argv[0]).stem, command
+    return entrant_name(command.argv), command
+
+
+def entrant_name(argv: tuple[str, ...]) -> str:
+    """A short name for a bot command: the script an interpreter runs, else the program."""
+    program = argv[0]
+    if _is_interpreter(program):
+        for arg in argv[1:]:
+            if not arg.startswith("-"):
+                return Path(arg).stem or Path(program).name
+    return Path(program).stem or program
 
 
 def _is_interpreter(program: str) -> bool:
-    return Path(program).name.rstrip("0123456789.") in {"python", "node", "ruby", "perl", "java", "sh", "bash"}
+    return Path(program).name.rstrip("0123456789.") in {"python", "node", "ruby", "perl", "java", "sh", "bash", "pypy"}
 
 
 def unique_names(names: list[str]) -> list[str]:

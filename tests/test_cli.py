@@ -1,0 +1,96 @@
+"""The command line, run as a user would run it."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def arena(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, cwd=cwd or ROOT,
+                          timeout=300)
+
+
+def test_match_plays_records_and_prints_standings(tmp_path):
+    out = tmp_path / "m"
+    run = arena("match", "greedy", "random", "--games", "4", "--seed", "9", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    assert "| greedy" in run.stdout and "| random" in run.stdout
+    lines = (out / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 4
+    first = json.loads(lines[0])
+    assert first["variant"] == "two-handed" and first["termination"] == "completed"
+    assert first["seats"][0]["entrant"] == "greedy"
+    assert "4/4" in run.stderr  # progress
+    replay = arena("replay", str(out / "games.jsonl"))
+    assert replay.returncode == 0 and "4 consistent, 0 with mismatches" in replay.stdout
+
+
+def test_match_with_a_command_line_bot(tmp_path):
+    bot = f"{sys.executable} {ROOT / 'sample_bots' / 'random_bot.py'} 5"
+    run = arena("match", bot, "random", "--games", "2", "--seed", "1", "--out", str(tmp_path / "m"),
+                "--variant", "two-handed-150")
+    assert run.returncode == 0, run.stderr
+    assert "random_bot" in run.stdout and "random " in run.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["match", "./no-such-bot", "random"], "bot program './no-such-bot' not found"),
+        (["match", "nonexistent-program-xyz", "random"], "not found on PATH"),
+        (["match", "greedy"], "seats 2 players; got 1 bots"),
+        (["match", "greedy", "random", "--variant", "four-handed-foo"], "unknown variant 'four-handed-foo'"),
+        (["match", "greedy", "random", "--option", "target"], "should look like key=value"),
+        (["match", "greedy", "random", "--option", "colour=red"], "has no option 'colour'"),
+        (["match", "greedy", "random", "--option", "must-win=sometimes"], "is not one of"),
+        (["match", "greedy", "random", "--option", "target=lots"], "must be a whole number"),
+        (["match", "greedy", "'unclosed", "--games", "1"], "bad bot command"),
+    ],
+)
+def test_bad_input_gets_a_clear_message(args, message, tmp_path):
+    run = arena(*args, "--out", str(tmp_path / "x"))
+    assert run.returncode == 2
+    assert message in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_variants_lists_presets_and_options():
+    run = arena("variants")
+    assert run.returncode == 0
+    for name in ("two-handed", "two-handed-hoyle", "two-handed-150", "meld-timing", "double-pinochle"):
+        assert name in run.stdout
+    one = arena("variants", "two-handed-hoyle")
+    assert "before-draw" in one.stdout and "| claim" in one.stdout
+
+
+def test_replay_reports_a_tampered_record(tmp_path):
+    out = tmp_path / "m"
+    assert arena("match", "random", "random", "--games", "2", "--seed", "3", "--out", str(out)).returncode == 0
+    path = out / "games.jsonl"
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    records[1]["totals"] = [records[1]["totals"][0] + 1, records[1]["totals"][1]]
+    records[0]["actions"][3][1] = "AS" if records[0]["actions"][3][1] != "AS" else "KS"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    run = arena("replay", str(path))
+    assert run.returncode == 1
+    assert "g1:" in run.stdout and "g2: result" in run.stdout
+
+
+def test_replay_names_the_bad_line_of_a_corrupt_file(tmp_path):
+    path = tmp_path / "games.jsonl"
+    path.write_text('{"format": 1}\nnot json\n')
+    run = arena("replay", str(path))
+    assert run.returncode == 2
+    assert f"{path}:1: not a valid game record: missing field" in run.stderr
+
+
+def test_refuses_to_overwrite_results(tmp_path):
+    out = tmp_path / "m"
+    assert arena("match", "random", "random", "--games", "1", "--out", str(out)).returncode == 0
+    run = arena("match", "random", "random", "--games", "1", "--out", str(out))
+    assert run.returncode == 2 and "already exists" in run.stderr

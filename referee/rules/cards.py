@@ -57,29 +57,65 @@ class Rank(enum.Enum):
 _STRENGTH = {Rank.ACE: 6, Rank.TEN: 5, Rank.KING: 4, Rank.QUEEN: 3, Rank.JACK: 2, Rank.NINE: 1}
 
 
-@attrs.frozen(order=False, cache_hash=True)
 class Card:
+    """One card face, e.g. the ace of spades. Immutable and interned.
+
+    There is exactly one ``Card`` object per face: ``Card(Rank.ACE,
+    Suit.SPADES) is card("AS")``. Equality and hashing are therefore by
+    identity, which keeps the rules engine's hot loops (hand counting, meld
+    search) fast. It behaves as a frozen value: attributes cannot be set.
+    """
+
+    __slots__ = ("rank", "suit", "strength", "sort_key", "_text")
+    _interned: dict[tuple[Rank, Suit], Card] = {}
+
     rank: Rank
     suit: Suit
+    strength: int  # higher is stronger within a suit
+    sort_key: tuple[str, int]
+
+    def __new__(cls, rank: Rank, suit: Suit) -> Card:
+        found = cls._interned.get((rank, suit))
+        if found is not None:
+            return found
+        if not isinstance(rank, Rank) or not isinstance(suit, Suit):
+            raise TypeError(f"Card(rank, suit) takes a Rank and a Suit, got {rank!r}, {suit!r}")
+        self = object.__new__(cls)
+        for name, value in (("rank", rank), ("suit", suit), ("strength", rank.strength),
+                            ("sort_key", (suit.value, -rank.strength)), ("_text", rank.value + suit.value)):
+            object.__setattr__(self, name, value)
+        cls._interned[(rank, suit)] = self
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("cards are immutable")
+
+    def __reduce__(self):
+        return (Card, (self.rank, self.suit))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Card:
+        return self
 
     @classmethod
     def from_text(cls, text: str) -> Card:
+        found = _BY_TEXT.get(text.upper()) if len(text) == 2 else None
+        if found is not None:
+            return found
         if len(text) != 2:
             raise ValueError(f"not a card: {text!r} (expected rank then suit, like AS or 9D)")
-        return _BY_TEXT.get(text.upper()) or cls(Rank.from_text(text[0]), Suit.from_text(text[1]))
+        return cls(Rank.from_text(text[0]), Suit.from_text(text[1]))
 
     def to_text(self) -> str:
-        return self.rank.value + self.suit.value
+        return self._text
 
     def __str__(self) -> str:
-        return self.to_text()
+        return self._text
 
     def __repr__(self) -> str:
-        return f"Card({self.to_text()})"
-
-    @property
-    def sort_key(self) -> tuple[str, int]:
-        return (self.suit.value, -self.rank.strength)
+        return f"Card({self._text})"
 
 
 ALL_FACES: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)

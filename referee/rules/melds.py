@@ -15,6 +15,7 @@ enumerates and applies those melds.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
@@ -45,7 +46,11 @@ _AROUND = {"aces": Rank.ACE, "kings": Rank.KING, "queens": Rank.QUEEN, "jacks": 
 
 @functools.cache
 def kind_patterns(kind: str, trump: Suit) -> tuple[tuple[Card, ...], ...]:
-    """The single (multiplicity 1) card patterns of a kind under ``trump``."""
+    """The single (multiplicity 1) card patterns of a kind under ``trump``, each in card order."""
+    return tuple(tuple(sorted(p, key=lambda c: c.sort_key)) for p in _patterns(kind, trump))
+
+
+def _patterns(kind: str, trump: Suit) -> tuple[tuple[Card, ...], ...]:
     if kind == "run":
         return (tuple(Card(r, trump) for r in _RUN_RANKS),)
     if kind == "royal":
@@ -190,19 +195,33 @@ class MeldBoard:
 
     def options(self, hand: Sequence[Card], table: MeldTable, trump: Suit, kinds: Iterable[tuple[str, int]]) -> list[MeldOption]:
         """Every distinct legal meld of the given types, identified by the cards it takes from the hand."""
-        hand_count = Counter(hand)
+        in_hand: dict[Card, int] = {}
+        for c in hand:
+            in_hand[c] = in_hand.get(c, 0) + 1
+        slots = list(self.slots.values())
         found: list[MeldOption] = []
         for kind, mult in kinds:
-            name = type_name(kind, mult)
-            elig = Counter(self.slots[i].card for i in self.eligible(name))
+            eligible: dict[Card, int] | None = None
             for pattern in kind_patterns(kind, trump):
-                if not any(c in hand_count for c in pattern):
-                    continue
-                need = Counter({c: mult for c in pattern})
-                found.extend(
-                    MeldOption(kind, mult, tuple(sorted(h.elements(), key=lambda c: c.sort_key)))
-                    for h in _hand_splits(need, hand_count, elig)
-                )
+                if not any(c in in_hand for c in pattern):
+                    continue  # at least one card must come from the hand
+                if eligible is None:
+                    name = type_name(kind, mult)
+                    eligible = {}
+                    for s in slots:
+                        if name not in s.spent:
+                            eligible[s.card] = eligible.get(s.card, 0) + 1
+                ranges = []
+                for c in pattern:
+                    lo, hi = max(0, mult - eligible.get(c, 0)), min(mult, in_hand.get(c, 0))
+                    if lo > hi:
+                        break
+                    ranges.append(range(lo, hi + 1))
+                else:
+                    for counts in itertools.product(*ranges):
+                        if any(counts):
+                            from_hand = tuple(c for c, k in zip(pattern, counts) for _ in range(k))
+                            found.append(MeldOption(kind, mult, from_hand))
         return found
 
     def make(self, option: MeldOption, trump: Suit, table: MeldTable) -> tuple[int, list[Card]]:
@@ -268,15 +287,3 @@ class MeldBoard:
         self.slots.clear()
         self.melds.clear()
         return cards
-
-
-def _hand_splits(need: Counter, hand: Counter, table: Counter) -> list[Counter]:
-    """Ways to take ``need`` from hand and table, at least one card from the hand."""
-    splits: list[Counter] = [Counter()]
-    for c, n in need.items():
-        lo = max(0, n - table[c])
-        hi = min(n, hand[c])
-        if lo > hi:
-            return []
-        splits = [s + Counter({c: k}) if k else Counter(s) for s in splits for k in range(lo, hi + 1)]
-    return [s for s in splits if sum(s.values()) >= 1]

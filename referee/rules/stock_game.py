@@ -22,6 +22,7 @@ The hand, following 000 with the options of :mod:`.variants`:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 from collections.abc import Sequence
@@ -214,13 +215,16 @@ class StockGame:
         if self.pending and self.pending[0] == "take":
             return Decision(self.last_winner, DecisionKind.TAKE_LAST, (TakeLast(StockPick.STOCK), TakeLast(StockPick.TURNUP)))
         if self.pending and self.pending[0] == "meld":
-            seat = self.last_winner
-            opts = tuple(Meld(o.kind, o.multiplicity, o.from_hand) for o in self._meld_options(seat))
-            return Decision(seat, DecisionKind.MELD, (Pass(),) + opts + claim)
+            return self._meld_decision(self.last_winner, self._meld_options(self.last_winner))
         seat = (self.leader + len(self.trick)) % 2
         plays = self._plays(seat)
         kind = DecisionKind.FOLLOW if self.trick else DecisionKind.LEAD
         return Decision(seat, kind, tuple(plays) + claim)
+
+    def _meld_decision(self, seat: int, options: list[MeldOption]) -> Decision:
+        claim: tuple[Action, ...] = (Claim(),) if self.variant.claim else ()
+        melds = tuple(Meld(o.kind, o.multiplicity, o.from_hand) for o in options)
+        return Decision(seat, DecisionKind.MELD, (Pass(),) + melds + claim)
 
     def _plays(self, seat: int) -> list[PlayCard]:
         played = [p.card for _, p in self.trick]
@@ -232,7 +236,7 @@ class StockGame:
         return sorted((PlayCard(c) for c in legal_plays(self.hands[seat], played, self.trump, duty)), key=_play_key)
 
     def _meld_options(self, seat: int) -> list[MeldOption]:
-        types = self.variant.melds.types()
+        types = _meld_types(self.variant.melds)
         if self.turn_dix:
             types = [t for t in types if t[0] != "dix"]
         if self.turn_melded:
@@ -390,7 +394,9 @@ class StockGame:
                     self.pending.pop(0)
                     self._draw_last(StockPick.STOCK, notices, shown=True)
             elif stage == "meld":
-                if self._meld_options(self.last_winner):
+                options = self._meld_options(self.last_winner)
+                if options:
+                    self.decision_cache = self._meld_decision(self.last_winner, options)
                     return
                 self.pending.pop(0)
                 self.turn_melded = self.turn_dix = False
@@ -505,6 +511,11 @@ class StockGame:
         self.result = GameEnded(tuple(self.totals), returns)
         self.decision_cache = None
         notices.append(Notice((0, 1), self.result))
+
+
+@functools.lru_cache(maxsize=64)
+def _meld_types(table) -> tuple[tuple[str, int], ...]:
+    return tuple(table.types())
 
 
 def _play_key(p: PlayCard) -> tuple:

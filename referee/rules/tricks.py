@@ -49,7 +49,7 @@ def beats(challenger: Card, best: Card, led: Suit, trump: Suit) -> bool:
     wins, so an equal card does not beat.
     """
     if challenger.suit == best.suit:
-        return challenger.rank.strength > best.rank.strength
+        return challenger.strength > best.strength
     if challenger.suit == trump:
         return True
     return False

@@ -309,9 +309,9 @@ class BotProcess:
             if self.transcript is not None:
                 self.transcript.close()
                 self.transcript = None
-            for stream in (self.process.stdout, self.process.stderr):
+            for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
                 try:
                     await stream.aclose()
-                except Exception:
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     pass
         return self.process.returncode

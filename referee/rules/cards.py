@@ -11,7 +11,6 @@ import enum
 from collections import Counter
 from collections.abc import Iterable
 
-import attrs
 
 
 class Suit(enum.Enum):

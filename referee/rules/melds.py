@@ -253,7 +253,7 @@ class MeldBoard:
         credit = 0
         for m in self.melds:
             if m.intact and m.name in inner and set(m.cards) & set(chosen):
-                credit += m.points if m.points > 0 else 0
+                credit += m.points
                 m.intact = False  # absorbed into the bigger meld
         points = max(full - credit, 0)
         spent = covered_types(option.kind, option.multiplicity)
@@ -268,14 +268,13 @@ class MeldBoard:
         return points, list(option.from_hand)
 
     def remove(self, c: Card) -> None:
-        """A table card was played to a trick: it leaves, breaking its melds."""
-        for i, s in self.slots.items():
-            if s.card == c:
-                break
-        else:
+        """A table card was played to a trick: it leaves, breaking its melds.
+
+        Of two identical table cards, the one in the fewest intact melds goes.
+        """
+        copies = [i for i, s in self.slots.items() if s.card is c]
+        if not copies:
             raise ValueError(f"{c} is not on the table")
-        # Prefer the copy that belongs to the fewest intact melds (least damage).
-        copies = [i for i, s in self.slots.items() if s.card == c]
         i = min(copies, key=lambda j: (sum(1 for m in self.melds if m.intact and j in m.cards), j))
         del self.slots[i]
         for m in self.melds:

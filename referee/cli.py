@@ -63,6 +63,48 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write every protocol line to OUT/logs/BOT.protocol.log ('>' to the bot, '<' from it)")
     p.set_defaults(handler=cmd_match)
 
+    p = sub.add_parser("tournament", help="run a round robin or gauntlet (default: the sample bots)", description=(
+        "Run a tournament from a TOML configuration, or with no configuration the embedded default: a "
+        "duplicate round robin of every sample bot. Finished games are saved at once; --resume continues "
+        "an interrupted tournament. See tournaments/*.toml for examples."))
+    p.add_argument("config", nargs="?", type=Path, help="tournament configuration (TOML)")
+    p.add_argument("--resume", action="store_true", help="continue the tournament in the output directory")
+    p.add_argument("--out", type=Path, default=None, help="output directory (default: from the configuration)")
+    p.add_argument("--concurrency", type=positive_int, default=None, help="games at once (default: cores)")
+    p.add_argument("--no-duplicate", action="store_true", help="independent deals instead of duplicate pairs")
+    p.add_argument("--games", type=positive_int, default=None, help="games per pairing (overrides the configuration)")
+    p.add_argument("--seed", type=int, default=None, help="tournament seed (overrides the configuration)")
+    p.add_argument("--bootstrap", type=nonneg_int, default=300, help="bootstrap samples for intervals (default 300)")
+    p.add_argument("--transcripts", action="store_true", help="log every protocol line per bot")
+    p.set_defaults(handler=cmd_tournament)
+
+    p = sub.add_parser("ratings", help="ratings, head-to-head statistics and crosstable of recorded games")
+    p.add_argument("results", type=Path, help="a games.jsonl file, or a directory holding one")
+    p.add_argument("--anchor", default=None, help="fix this bot's rating (default: pool average 0)")
+    p.add_argument("--anchor-rating", type=float, default=0.0, help="the anchor's rating (default 0)")
+    p.add_argument("--bootstrap", type=nonneg_int, default=300, help="bootstrap samples for intervals (default 300)")
+    p.add_argument("--pgn", type=Path, default=None, help="also write the results as PGN (for Ordo or BayesElo)")
+    p.add_argument("--out", type=Path, default=None, help="write ratings.csv, headtohead.csv, crosstable.csv, ratings.json here")
+    p.set_defaults(handler=cmd_ratings)
+
+    p = sub.add_parser("sprt", help="is NEW stronger than OLD? play duplicate pairs until the SPRT decides", description=(
+        "Sequential probability ratio test (GSPRT on duplicate pair scores, as fishtest): plays pairs of games "
+        "until H1 (NEW is at least ELO1 stronger) or H0 (at most ELO0) is accepted. Exit status: 0 when H1 "
+        "is accepted, 1 when H0 is accepted, 3 when --max-pairs ran out undecided, 2 on bad input."))
+    p.add_argument("new", metavar="NEW", help="the candidate bot")
+    p.add_argument("old", metavar="OLD", help="the baseline bot")
+    p.add_argument("--elo0", type=float, default=0.0, help="H0: NEW is at most this much stronger (default 0)")
+    p.add_argument("--elo1", type=float, default=5.0, help="H1: NEW is at least this much stronger (default 5)")
+    p.add_argument("--alpha", type=float, default=0.05, help="false positive rate (default 0.05)")
+    p.add_argument("--beta", type=float, default=0.05, help="false negative rate (default 0.05)")
+    p.add_argument("--max-pairs", type=positive_int, default=20000, help="give up undecided after this many pairs")
+    add_variant_arguments(p)
+    p.add_argument("--seed", type=int, default=None, help="seed for the deals (default: from the clock)")
+    p.add_argument("--concurrency", type=positive_int, default=None, help="pairs at once (default: cores)")
+    add_time_arguments(p)
+    p.add_argument("--out", type=Path, default=None, help="output directory (default results/sprt-TIMESTAMP)")
+    p.set_defaults(handler=cmd_sprt)
+
     p = sub.add_parser("variants", help="list variants and their options, or show one variant's settings")
     p.add_argument("name", nargs="?", help="a variant to show in full")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="show the variant with this option")
@@ -207,3 +249,177 @@ def cmd_replay(args) -> int:
                 print(f"{path}: {record.game_id}: ok ({len(record.actions)} actions, {record.termination.value})")
     print(f"replayed {total} game(s): {total - bad} consistent, {bad} with mismatches")
     return 1 if bad else 0
+
+
+def cmd_tournament(args) -> int:
+    from tournaments.config import ConfigError, default_config, load_config
+    from tournaments.schedule import schedule
+    from tournaments.store import ResultStore, StoreError
+
+    try:
+        if args.config is not None:
+            config = load_config(args.config, args.out, args.concurrency)
+        else:
+            config = default_config(args.out, args.concurrency)
+    except ConfigError as e:
+        raise UsageError(str(e)) from None
+    changes = {}
+    if args.no_duplicate:
+        changes["duplicate"] = False
+    if args.games is not None:
+        if (not args.no_duplicate and config.duplicate) and args.games % 2:
+            raise UsageError("--games must be even with duplicate deals (games come in pairs)")
+        changes["games_per_pairing"] = args.games
+    if args.seed is not None:
+        changes["seed"] = args.seed
+    if changes:
+        import attrs
+
+        config = attrs.evolve(config, **changes)
+    store = ResultStore(config.output)
+    try:
+        if args.resume:
+            recovery = store.resume(config.fingerprint())
+        else:
+            store.start(config.fingerprint())
+            recovery = None
+    except StoreError as e:
+        raise UsageError(str(e)) from None
+    specs = schedule(config)
+    done = set()
+    if recovery is not None:
+        for number, reason in recovery.bad_lines:
+            print(f"warning: {store.games_path}:{number}: set aside ({reason}); kept in {store.games_path.name}.bad",
+                  file=sys.stderr)
+        done = {r.game_id for r in recovery.records}
+        print(f"resuming: {len(done)} of {len(specs)} games already played")
+    todo = [s for s in specs if s.game_id not in done]
+    names = [e.name for e in config.entrants]
+    print(f"tournament '{config.name}': {config.format}, {config.variant.name}, {', '.join(names)}; "
+          f"{config.games_per_pairing} games per pairing, {'duplicate' if config.duplicate else 'independent'} deals, "
+          f"seed {config.seed}, concurrency {config.concurrency}; results in {store.games_path}")
+    progress = Progress(len(specs))
+    finished = len(done)
+    live = list(recovery.records) if recovery is not None else []
+
+    def on_game(record: GameRecord) -> None:
+        nonlocal finished
+        finished += 1
+        live.append(record)
+        progress.update(finished, f"leader: {_leader(live)}  last: {_game_line(record)}")
+
+    from tournaments.runner import run_games
+
+    try:
+        trio.run(run_games, config, todo, store, on_game, args.transcripts)
+    except KeyboardInterrupt:
+        progress.close()
+        how = f"pinochle-arena tournament {args.config or ''} --resume".replace("  ", " ")
+        if args.out is not None:
+            how += f" --out {args.out}"
+        print(f"\nstopped: {finished} of {len(specs)} games are saved in {store.games_path}.\nTo continue: {how}",
+              file=sys.stderr)
+        return 130
+    progress.close()
+    records = store.recover().records
+    _print_report(records, config.output, anchor=config.anchor, bootstrap=args.bootstrap,
+                  title=f"\n{config.name}: {len(records)} games")
+    return 0
+
+
+def _leader(records: list[GameRecord]) -> str:
+    from tournaments.standings import standings
+
+    rows = standings(records)
+    return f"{rows[0].entrant} {rows[0].percent:.0f}%" if rows else "-"
+
+
+def _print_report(records: list[GameRecord], out: Path | None, anchor: str | None, bootstrap: int, title: str = "",
+                  anchor_rating: float = 0.0) -> None:
+    from tournaments.report import analyse, render, write_files
+
+    if not records:
+        print("no games to rate")
+        return
+    try:
+        report = analyse(records, anchor=anchor, bootstrap=bootstrap)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    print(render(report, title))
+    if out is not None:
+        files = write_files(report, out)
+        print(f"\nwritten: {', '.join(str(f) for f in files)}")
+
+
+def cmd_ratings(args) -> int:
+    path = args.results / "games.jsonl" if args.results.is_dir() else args.results
+    records = list(read_records(path))
+    if not records:
+        raise UsageError(f"{path} holds no games")
+    names = {s.entrant for r in records for s in r.seats}
+    if args.anchor is not None and args.anchor not in names:
+        raise UsageError(f"--anchor {args.anchor!r} played no game; bots: {', '.join(sorted(names))}")
+    from tournaments.report import analyse, render, to_pgn, write_files
+
+    report = analyse(records, anchor=args.anchor, bootstrap=args.bootstrap)
+    if args.anchor_rating:
+        shift = args.anchor_rating
+        report.ratings.ratings.update({p: v + shift for p, v in report.ratings.ratings.items()})
+    print(render(report, f"{path}: {len(records)} games"))
+    if args.out is not None:
+        files = write_files(report, args.out)
+        print(f"\nwritten: {', '.join(str(f) for f in files)}")
+    if args.pgn is not None:
+        args.pgn.write_text(to_pgn(records), encoding="utf-8")
+        print(f"PGN written to {args.pgn} (seat 0 as White); for Ordo: ordo -p {args.pgn} -z 200.24094022767414 -a 0")
+    return 0
+
+
+def cmd_sprt(args) -> int:
+    from tournaments.config import default_concurrency
+    from tournaments.sprt_runner import run_sprt
+    from tournaments.stats import Sprt, elo_estimate
+
+    variant = variant_from_args(args)
+    if variant.players != 2:
+        raise UsageError("sprt compares two bots; choose a two-player variant")
+    try:
+        test = Sprt(args.elo0, args.elo1, args.alpha, args.beta)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    (new_name, new_cmd), (old_name, old_cmd) = resolve_bot(args.new), resolve_bot(args.old)
+    new_name, old_name = unique_names([new_name, old_name])
+    tc = time_control_from_args(args)
+    new, old = Entrant(new_name, new_cmd, tc), Entrant(old_name, old_cmd, tc)
+    seed = args.seed if args.seed is not None else int(datetime.datetime.now().timestamp())
+    out = args.out or default_out("sprt")
+    if (out / "games.jsonl").exists():
+        raise UsageError(f"{out / 'games.jsonl'} already exists; choose another --out")
+    print(f"sprt: {new_name} vs {old_name}, H0: elo <= {args.elo0:g}, H1: elo >= {args.elo1:g}, "
+          f"alpha {args.alpha:g}, beta {args.beta:g}; LLR bounds [{test.lower:.2f}, {test.upper:.2f}]; "
+          f"seed {seed}; games in {out}/games.jsonl")
+    live = sys.stderr.isatty()
+
+    def on_pair(state) -> None:
+        e = elo_estimate(state.penta)
+        line = (f"pairs {state.pairs}  pentanomial {state.penta}  Elo {e.elo:+.1f} +/- {e.elo95:.1f}  "
+                f"LLR {state.llr():+.2f} [{test.lower:.2f}, {test.upper:.2f}]")
+        sys.stderr.write(("\r" + line + "   ") if live else line + "\n")
+        sys.stderr.flush()
+
+    concurrency = args.concurrency or default_concurrency()
+    try:
+        state = trio.run(run_sprt, new, old, variant, test, seed, concurrency, args.max_pairs, out, on_pair)
+    finally:
+        if live:
+            sys.stderr.write("\n")
+    e = elo_estimate(state.penta) if state.pairs else None
+    summary = f"{state.pairs} pairs, Elo {e.elo:+.1f} +/- {e.elo95:.1f}, LLR {state.llr():+.2f}" if e else "no pairs"
+    if state.verdict == "H1":
+        print(f"H1 accepted: {new_name} is stronger ({summary})")
+        return 0
+    if state.verdict == "H0":
+        print(f"H0 accepted: {new_name} is not stronger by {args.elo1:g} Elo ({summary})")
+        return 1
+    print(f"undecided after --max-pairs {args.max_pairs} ({summary})")
+    return 3

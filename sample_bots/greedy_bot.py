@@ -11,8 +11,13 @@
 
 It keeps track of its hand, its melded cards and the trick from the
 protocol's events, which makes it a worked example of that bookkeeping.
+
+Usage: greedy_bot.py [--noise P]   (with --noise, a random legal action with
+probability P: a slightly weaker opponent for statistics experiments; the
+randomness is seeded from the game id, so games replay the same way)
 """
 
+import random
 import sys
 
 RANKS = "ATKQJ9"
@@ -26,7 +31,9 @@ DOUBLE = {"double-": 2, "triple-": 3, "quadruple-": 4}
 
 
 class Bot:
-    def __init__(self):
+    def __init__(self, noise=0.0):
+        self.noise = noise
+        self.rng = random.Random(0)
         self.seat = 0
         self.options = {}
         self.trump = None
@@ -35,6 +42,7 @@ class Bot:
 
     # ----------------------------------------------------------- bookkeeping
     def on_game(self, words):
+        self.rng = random.Random(words[1])
         self.seat = int(words[3])
         self.options = dict(w.split("=", 1) for w in words[5:] if "=" in w)
 
@@ -96,6 +104,8 @@ class Bot:
         return best
 
     def choose(self, decision, legal):
+        if self.noise and self.rng.random() < self.noise:
+            return self.rng.choice(legal)
         if decision == "meld":
             melds = [a for a in legal if ":" in a]
             return max(melds, key=self.meld_value) if melds else "pass"
@@ -130,7 +140,8 @@ class Bot:
 
 
 def main():
-    bot = Bot()
+    noise = float(sys.argv[sys.argv.index("--noise") + 1]) if "--noise" in sys.argv else 0.0
+    bot = Bot(noise)
     bot.last_turnup = None
     for line in sys.stdin:
         words = line.split()
@@ -138,7 +149,8 @@ def main():
             continue
         verb = words[0]
         if verb == "pinochle":
-            print("id name greedy\nid author pinochle-arena sample bots\nready", flush=True)
+            name = f"greedy-noise{bot.noise:g}" if bot.noise else "greedy"
+            print(f"id name {name}\nid author pinochle-arena sample bots\nready", flush=True)
         elif verb == "game":
             bot.on_game(words)
         elif verb == "deal":

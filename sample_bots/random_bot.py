@@ -3,7 +3,8 @@
 
 The smallest complete pinochle-arena bot, Python standard library only.
 Copy it and replace the line marked CHOOSE with your own thinking.
-Usage: random_bot.py [SEED]
+Usage: random_bot.py [SEED]   (with a SEED, each game's choices depend only on
+the seed and the game id, so a replayed or resumed game plays the same way)
 """
 
 import random
@@ -11,12 +12,15 @@ import sys
 
 
 def main() -> None:
-    rng = random.Random(sys.argv[1] if len(sys.argv) > 1 else None)
+    seed = sys.argv[1] if len(sys.argv) > 1 else None
+    rng = random.Random(seed)
     for line in sys.stdin:
         words = line.split()
         if not words:
             continue
-        if words[0] == "pinochle":  # greeting: say who we are, then ready
+        if words[0] == "game" and seed is not None:  # game <id> ...: the same game plays the same way
+            rng = random.Random(f"{seed}:{words[1]}")
+        elif words[0] == "pinochle":  # greeting: say who we are, then ready
             print("id name random")
             print("id author pinochle-arena sample bots")
             print("ready", flush=True)

@@ -1,0 +1,67 @@
+"""Pool ratings: Ordo's maximum-likelihood model."""
+
+import random
+
+import pytest
+
+from tournaments.ratings import Outcome, expected_scores, needs_prior, pool_ratings, solve
+from tournaments.stats import elo_from_score
+
+
+def games(a, b, wins, draws, losses):
+    return [Outcome(a, b, 1.0)] * wins + [Outcome(a, b, 0.5)] * draws + [Outcome(a, b, 0.0)] * losses
+
+
+def test_two_players_rating_difference_is_the_elo_of_the_score():
+    outcomes = games("x", "y", 30, 10, 20)
+    r = solve(outcomes)
+    assert r["x"] - r["y"] == pytest.approx(elo_from_score(35 / 60), abs=1e-6)
+    assert r["x"] + r["y"] == pytest.approx(0)  # pool average 0
+
+
+def test_maximum_likelihood_condition_expected_equals_actual():
+    rng = random.Random(3)
+    strength = {"a": 0, "b": 80, "c": 200, "d": -120, "e": 30}
+    outcomes = []
+    for _ in range(600):
+        a, b = rng.sample(sorted(strength), 2)
+        p = 1 / (1 + 10 ** ((strength[b] - strength[a]) / 400))
+        u = rng.random()
+        outcomes.append(Outcome(a, b, 1.0 if u < p * 0.9 else 0.5 if u < p * 0.9 + 0.1 else 0.0))
+    ratings = solve(outcomes)
+    expected = expected_scores(outcomes, ratings)
+    actual = {p: 0.0 for p in strength}
+    for o in outcomes:
+        actual[o.a] += o.score
+        actual[o.b] += 1 - o.score
+    for p in strength:
+        assert expected[p] == pytest.approx(actual[p], abs=1e-6)
+    assert sum(ratings.values()) == pytest.approx(0, abs=1e-6)
+
+
+def test_anchor_pins_one_rating():
+    outcomes = games("x", "y", 30, 10, 20) + games("y", "z", 25, 5, 30)
+    free = solve(outcomes)
+    pinned = solve(outcomes, anchor="z", anchor_rating=1500)
+    assert pinned["z"] == 1500
+    assert pinned["x"] - pinned["y"] == pytest.approx(free["x"] - free["y"])
+
+
+def test_perfect_score_needs_a_prior_and_gets_finite_ratings():
+    outcomes = games("x", "y", 10, 0, 0) + games("y", "z", 5, 2, 3)
+    assert needs_prior(outcomes)
+    assert not needs_prior(games("x", "y", 9, 0, 1))
+    result = pool_ratings([[o] for o in outcomes], bootstrap=50)
+    assert result.prior == 1.0
+    assert all(abs(v) < 2000 for v in result.ratings.values())
+    assert result.players[0] == "x"
+
+
+def test_intervals_and_los_from_the_bootstrap():
+    outcomes = games("x", "y", 60, 20, 40)
+    result = pool_ratings([[o] for o in outcomes], bootstrap=200, seed=5)
+    assert result.prior == 0
+    assert 10 < result.errors["x"] < 80
+    assert result.los[("x", "y")] > 0.9 and result.los[("y", "x")] < 0.1
+    again = pool_ratings([[o] for o in outcomes], bootstrap=200, seed=5)
+    assert again.errors == result.errors  # reproducible

@@ -1,0 +1,267 @@
+"""Tournament configuration: a TOML file, or the embedded default.
+
+```toml
+[tournament]
+format = "round-robin"        # or "gauntlet" (needs candidate = "NAME")
+variant = "two-handed"
+games_per_pairing = 40        # even: duplicate deals come in pairs
+seed = 1
+concurrency = 2               # games at once; default: number of cores
+duplicate = true
+output = "results/my-tournament"
+anchor = "random"             # optional: this bot's rating is fixed at 0
+
+[tournament.options]          # rule options of the variant
+target = 1200
+
+[time]                        # default time control, milliseconds
+bank = 60000
+increment = 100
+move = 5000
+grace = 100
+
+[[bot]]
+name = "greedy"
+sample = "greedy"             # a sample bot ...
+
+[[bot]]
+name = "mine"
+command = "./mybot --fast"    # ... or any command line
+cwd = "bots/mine"             # optional, relative to the config file
+env = { MYBOT_LEVEL = "3" }   # optional
+time = { move = 2000 }        # optional: per-bot time control
+```
+
+Every mistake is reported as a :class:`ConfigError` naming the key.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from referee.clock import TimeControl
+from referee.match import Entrant
+from referee.rules import VariantError, get_variant
+from referee.rules.variants import Variant
+from referee.samples import SAMPLES
+from referee.transport import BotCommand, BotStartError
+
+FORMATS = ("round-robin", "gauntlet")
+
+
+class ConfigError(ValueError):
+    """A bad configuration; the message names the file, the key and the problem."""
+
+
+@attrs.frozen
+class TournamentConfig:
+    name: str
+    format: str
+    variant: Variant
+    entrants: tuple[Entrant, ...]
+    games_per_pairing: int
+    seed: int
+    concurrency: int
+    duplicate: bool
+    output: Path
+    candidate: str | None = None
+    anchor: str | None = None
+    source: str = "embedded default"
+
+    def fingerprint(self) -> dict:
+        """Everything that decides which games are played and how: kept with the results for --resume."""
+        return {
+            "name": self.name,
+            "format": self.format,
+            "variant": self.variant.name,
+            "options": self.variant.settings(),
+            "entrants": [{"name": e.name, "command": e.command.to_text(), "time": e.time_control.to_dict()}
+                         for e in self.entrants],
+            "games_per_pairing": self.games_per_pairing,
+            "seed": self.seed,
+            "duplicate": self.duplicate,
+            "candidate": self.candidate,
+        }
+
+
+def default_config(output: Path | None = None, concurrency: int | None = None) -> TournamentConfig:
+    """The embedded default: a duplicate round robin of every sample bot."""
+    entrants = tuple(Entrant(name, sample.command(), TimeControl()) for name, sample in SAMPLES.items())
+    return TournamentConfig(
+        name="sample bots",
+        format="round-robin",
+        variant=get_variant("two-handed"),
+        entrants=entrants,
+        games_per_pairing=40,
+        seed=1,
+        concurrency=concurrency or default_concurrency(),
+        duplicate=True,
+        output=output or Path("results") / "tournament",
+        anchor="random",
+    )
+
+
+def default_concurrency() -> int:
+    return max(os.cpu_count() or 1, 1)
+
+
+def load_config(path: Path, output: Path | None = None, concurrency: int | None = None) -> TournamentConfig:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    return parse_config(data, path, output, concurrency)
+
+
+def parse_config(data: dict, path: Path, output: Path | None = None, concurrency: int | None = None) -> TournamentConfig:
+    where = str(path)
+    base = path.parent
+    _only(data, {"tournament", "time", "bot"}, where, "")
+    t = _table(data, "tournament", where, required=False)
+    _only(t, {"name", "format", "variant", "options", "games_per_pairing", "seed", "concurrency", "duplicate",
+              "output", "candidate", "anchor"}, where, "tournament.")
+    fmt = _get(t, "format", str, "round-robin", where, "tournament.")
+    if fmt not in FORMATS:
+        raise ConfigError(f"{where}: tournament.format: {fmt!r} is not one of {', '.join(FORMATS)}")
+    options = _table(t, "options", where, required=False, prefix="tournament.")
+    try:
+        variant = get_variant(_get(t, "variant", str, "two-handed", where, "tournament."),
+                              {k: ("yes" if v else "no") if isinstance(v, bool) else str(v) for k, v in options.items()})
+    except VariantError as e:
+        raise ConfigError(f"{where}: tournament: {e}") from None
+    games = _get(t, "games_per_pairing", int, 20, where, "tournament.")
+    duplicate = _get(t, "duplicate", bool, True, where, "tournament.")
+    if games < 1:
+        raise ConfigError(f"{where}: tournament.games_per_pairing must be at least 1")
+    if duplicate and games % 2:
+        raise ConfigError(f"{where}: tournament.games_per_pairing must be even with duplicate deals (games come in pairs)")
+    default_time = _time_control(_table(data, "time", where, required=False), TimeControl(), where, "time.")
+    bots = data.get("bot")
+    if not isinstance(bots, list) or not bots:
+        raise ConfigError(f"{where}: no bots: add [[bot]] tables with a name and a command or sample")
+    entrants = []
+    for i, bot in enumerate(bots, 1):
+        entrants.append(_entrant(bot, i, default_time, base, where))
+    names = [e.name for e in entrants]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ConfigError(f"{where}: bot names must be unique; repeated: {', '.join(duplicates)}")
+    if len(entrants) < variant.players:
+        raise ConfigError(f"{where}: {variant.name} needs at least {variant.players} bots, the config has {len(entrants)}")
+    candidate = _get(t, "candidate", str, None, where, "tournament.")
+    if fmt == "gauntlet":
+        if candidate is None:
+            raise ConfigError(f"{where}: tournament.candidate: a gauntlet needs the name of the bot that plays everyone")
+        if candidate not in names:
+            raise ConfigError(f"{where}: tournament.candidate: no bot named {candidate!r}; bots: {', '.join(names)}")
+    elif candidate is not None:
+        raise ConfigError(f"{where}: tournament.candidate only applies to format = \"gauntlet\"")
+    anchor = _get(t, "anchor", str, None, where, "tournament.")
+    if anchor is not None and anchor not in names:
+        raise ConfigError(f"{where}: tournament.anchor: no bot named {anchor!r}; bots: {', '.join(names)}")
+    conc = concurrency or _get(t, "concurrency", int, default_concurrency(), where, "tournament.")
+    if conc < 1:
+        raise ConfigError(f"{where}: tournament.concurrency must be at least 1")
+    out = output or _resolve(base, _get(t, "output", str, str(Path("results") / path.stem), where, "tournament."))
+    return TournamentConfig(
+        name=_get(t, "name", str, path.stem, where, "tournament."),
+        format=fmt,
+        variant=variant,
+        entrants=tuple(entrants),
+        games_per_pairing=games,
+        seed=_get(t, "seed", int, 1, where, "tournament."),
+        concurrency=conc,
+        duplicate=duplicate,
+        output=Path(os.path.normpath(out)),
+        candidate=candidate,
+        anchor=anchor,
+        source=where,
+    )
+
+
+def _entrant(bot: Any, i: int, default_time: TimeControl, base: Path, where: str) -> Entrant:
+    prefix = f"bot[{i}]."
+    if not isinstance(bot, dict):
+        raise ConfigError(f"{where}: bot[{i}] should be a table with name and command")
+    _only(bot, {"name", "command", "sample", "cwd", "env", "time"}, where, prefix)
+    name = _get(bot, "name", str, None, where, prefix)
+    if not name:
+        raise ConfigError(f"{where}: {prefix}name is missing")
+    if not all(ch.isalnum() or ch in "-_." for ch in name):
+        raise ConfigError(f"{where}: {prefix}name {name!r}: use letters, digits, '-', '_' and '.' only")
+    command_text = _get(bot, "command", str, None, where, prefix)
+    sample = _get(bot, "sample", str, None, where, prefix)
+    if (command_text is None) == (sample is None):
+        raise ConfigError(f"{where}: {prefix}: give exactly one of command (a command line) or sample "
+                          f"(one of {', '.join(SAMPLES)})")
+    cwd = _get(bot, "cwd", str, None, where, prefix)
+    env = _table(bot, "env", where, required=False, prefix=prefix)
+    if not all(isinstance(v, str) for v in env.values()):
+        raise ConfigError(f"{where}: {prefix}env values must be strings")
+    if sample is not None:
+        if sample not in SAMPLES:
+            raise ConfigError(f"{where}: {prefix}sample: no sample bot {sample!r}; samples: {', '.join(SAMPLES)}")
+        command = attrs.evolve(SAMPLES[sample].command(), env=tuple(sorted(env.items())))
+    else:
+        try:
+            command = BotCommand.from_text(command_text, str(_resolve(base, cwd)) if cwd else None, env)
+            command.check()
+        except BotStartError as e:
+            raise ConfigError(f"{where}: {prefix}command: {e}") from None
+    time = _time_control(_table(bot, "time", where, required=False, prefix=prefix), default_time, where, prefix + "time.")
+    return Entrant(name, command, time)
+
+
+def _time_control(table: dict, default: TimeControl, where: str, prefix: str) -> TimeControl:
+    _only(table, {"bank", "increment", "move", "grace"}, where, prefix)
+    values = {
+        "bank_ms": _get(table, "bank", int, default.bank_ms, where, prefix),
+        "increment_ms": _get(table, "increment", int, default.increment_ms, where, prefix),
+        "move_ms": _get(table, "move", int, default.move_ms, where, prefix),
+        "grace_ms": _get(table, "grace", int, default.grace_ms, where, prefix),
+    }
+    try:
+        return TimeControl(**values)
+    except ValueError as e:
+        raise ConfigError(f"{where}: {prefix.rstrip('.')}: {e}") from None
+
+
+def _resolve(base: Path, text: str) -> Path:
+    p = Path(text).expanduser()
+    return p if p.is_absolute() else base / p
+
+
+def _only(table: dict, allowed: set[str], where: str, prefix: str) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {prefix}{unknown[0]}; allowed here: {', '.join(sorted(allowed))}")
+
+
+def _table(data: dict, key: str, where: str, required: bool = True, prefix: str = "") -> dict:
+    value = data.get(key)
+    if value is None:
+        if required:
+            raise ConfigError(f"{where}: missing table [{prefix}{key}]")
+        return {}
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: {prefix}{key} should be a table")
+    return value
+
+
+def _get(table: dict, key: str, kind: type, default: Any, where: str, prefix: str) -> Any:
+    if key not in table:
+        return default
+    value = table[key]
+    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+        names = {int: "a whole number", str: "a string", bool: "true or false"}
+        raise ConfigError(f"{where}: {prefix}{key} should be {names[kind]}, got {value!r}")
+    return value

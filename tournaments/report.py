@@ -1,0 +1,255 @@
+"""From game records to tables: pool ratings, head-to-head statistics, crosstable, PGN.
+
+Everything here reads finished records; nothing knows about processes.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+import attrs
+from tabulate import tabulate
+
+from referee.record import GameRecord, Termination
+
+from .ratings import Outcome, PoolRatings, pool_ratings
+from .stats import EloEstimate, elo_estimate, mean_interval
+
+
+@attrs.frozen
+class HeadToHead:
+    a: str
+    b: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    estimate: EloEstimate
+    pentanomial: tuple[int, ...] | None  # [LL, LD, WL+DD, WD, WW] for a, over complete duplicate pairs
+    margin: float  # a's mean point margin per hand (per deal pair with duplicate deals)
+    margin95: float
+    faults: int  # games of this pairing that ended on a fault
+
+
+def _two_player(records: Sequence[GameRecord]) -> list[GameRecord]:
+    return [r for r in records if len(r.seats) == 2 and len(r.result) == 2]
+
+
+def units(records: Sequence[GameRecord]) -> list[list[Outcome]]:
+    """Games grouped into resampling units: a duplicate pair (same entrants, same seed) is one unit."""
+    groups: dict[tuple, list[Outcome]] = defaultdict(list)
+    for r in _two_player(records):
+        a, b = r.seats[0].entrant, r.seats[1].entrant
+        groups[(tuple(sorted((a, b))), r.seed)].append(Outcome(a, b, r.result[0]))
+    # a canonical order (not the order games finished in), so the bootstrap gives the same
+    # intervals for the same games however they were scheduled or resumed
+    return [sorted(groups[k], key=lambda o: (o.a, o.b, o.score)) for k in sorted(groups)]
+
+
+def _pair_key(r: GameRecord) -> tuple:
+    return (frozenset(s.entrant for s in r.seats), r.seed)
+
+
+def head_to_head(records: Sequence[GameRecord]) -> list[HeadToHead]:
+    by_pairing: dict[tuple[str, str], list[GameRecord]] = defaultdict(list)
+    for r in _two_player(records):
+        pairing = tuple(r.extra.get("pairing") or sorted(s.entrant for s in r.seats))
+        by_pairing[pairing].append(r)
+    rows = []
+    for (a, b), games in sorted(by_pairing.items()):
+        wdl = [0, 0, 0]  # losses, draws, wins for a
+        per_pair: dict[tuple, list[GameRecord]] = defaultdict(list)
+        faults = 0
+        for r in games:
+            seat = 0 if r.seats[0].entrant == a else 1
+            wdl[int(r.result[seat] * 2)] += 1
+            per_pair[_pair_key(r)].append(r)
+            faults += r.termination is not Termination.COMPLETED
+        penta = [0] * 5
+        complete = 0
+        margins: list[float] = []
+        for pair in per_pair.values():
+            swapped = len(pair) == 2 and pair[0].seats[0].entrant != pair[1].seats[0].entrant
+            if swapped:
+                complete += 1
+                penta[int(sum(g.result[0 if g.seats[0].entrant == a else 1] for g in pair) * 2)] += 1
+                margins.extend(_paired_margins(pair, a))
+            else:
+                for g in pair:
+                    margins.extend(_hand_margins(g, a))
+        use_penta = complete > 0 and complete * 2 == len(games)
+        estimate = elo_estimate(penta if use_penta else [wdl[0], wdl[1], wdl[2]])
+        margin, margin95 = mean_interval(margins)
+        rows.append(HeadToHead(a, b, len(games), wdl[2], wdl[1], wdl[0], estimate,
+                               tuple(penta) if use_penta else None, margin, margin95, faults))
+    return rows
+
+
+def _hand_margins(r: GameRecord, a: str) -> list[float]:
+    seat = 0 if r.seats[0].entrant == a else 1
+    return [h["points"][seat] - h["points"][1 - seat] for h in r.hands]
+
+
+def _paired_margins(pair: list[GameRecord], a: str) -> list[float]:
+    """Margins of the hands dealt from the same cards in both games of a pair, averaged per deal."""
+    first, second = (_hand_margins(g, a) for g in pair)
+    return [(x + y) / 2 for x, y in zip(first, second, strict=False)]
+
+
+def crosstable(records: Sequence[GameRecord], players: Sequence[str]) -> list[list[str]]:
+    score: dict[tuple[str, str], float] = defaultdict(float)
+    games: dict[tuple[str, str], int] = defaultdict(int)
+    for r in _two_player(records):
+        a, b = r.seats[0].entrant, r.seats[1].entrant
+        score[(a, b)] += r.result[0]
+        score[(b, a)] += r.result[1]
+        games[(a, b)] += 1
+        games[(b, a)] += 1
+    rows = []
+    for p in players:
+        row = [p]
+        for q in players:
+            row.append("" if p == q else (f"{score[(p, q)]:g}/{games[(p, q)]}" if games[(p, q)] else "-"))
+        rows.append(row)
+    return rows
+
+
+@attrs.frozen
+class Report:
+    ratings: PoolRatings
+    pairs: list[HeadToHead]
+    cross: list[list[str]]
+    games: int
+    faults: dict[str, int]
+
+
+def analyse(records: Sequence[GameRecord], anchor: str | None = None, bootstrap: int = 300) -> Report:
+    rated = units(records)
+    ratings = pool_ratings(rated, anchor=anchor, bootstrap=bootstrap)
+    faults: dict[str, int] = defaultdict(int)
+    for r in records:
+        if r.culprit is not None:
+            faults[r.seats[r.culprit].entrant] += 1
+    return Report(ratings, head_to_head(records), crosstable(records, ratings.players), len(records), dict(faults))
+
+
+def ratings_rows(report: Report) -> list[list]:
+    r = report.ratings
+    rows = []
+    for rank, p in enumerate(r.players, 1):
+        err = r.errors[p]
+        rows.append([rank, p, f"{r.ratings[p]:+.1f}", "-" if err != err or err == float("inf") else f"{err:.1f}",
+                     r.games[p], f"{r.scores[p]:g}", f"{100 * r.scores[p] / r.games[p]:.1f}%", report.faults.get(p, 0)])
+    return rows
+
+
+RATINGS_HEADERS = ["rank", "bot", "Elo", "+/- 95%", "games", "score", "score %", "faults"]
+PAIR_HEADERS = ["pairing", "games", "W-D-L", "score %", "Elo", "+/- 95%", "LOS", "nElo", "model", "margin/hand", "faults"]
+
+
+def pair_rows(report: Report) -> list[list]:
+    rows = []
+    for h in report.pairs:
+        e = h.estimate
+        rows.append([f"{h.a} vs {h.b}", h.games, f"{h.wins}-{h.draws}-{h.losses}", f"{100 * e.score:.1f}%",
+                     f"{e.elo:+.1f}", f"{e.elo95:.1f}", f"{100 * e.los:.1f}%", _nelo_text(h),
+                     e.model, f"{h.margin:+.1f} +/- {h.margin95:.1f}", h.faults])
+    return rows
+
+
+def _nelo_text(h: HeadToHead) -> str:
+    cells = h.pentanomial if h.pentanomial is not None else (h.losses, h.draws, h.wins)
+    if sum(1 for c in cells if c) < 2:
+        return "-"  # every unit has the same result: no spread, so no normalized Elo
+    return f"{h.estimate.nelo:+.1f} +/- {h.estimate.nelo95:.1f}"
+
+
+def los_rows(report: Report) -> list[list[str]]:
+    r = report.ratings
+    return [[p] + ["" if p == q else f"{100 * r.los.get((p, q), 0.5):.0f}" for q in r.players] for p in r.players]
+
+
+def render(report: Report, title: str = "") -> str:
+    r = report.ratings
+    parts = []
+    if title:
+        parts.append(title)
+    anchor = f"anchor {r.anchor} = 0" if r.anchor else "pool average 0"
+    parts.append(f"Ratings ({report.games} games; maximum likelihood, logistic Elo, {anchor}; "
+                 f"95% intervals by bootstrap over deal pairs)")
+    if r.prior:
+        parts.append("note: a bot won or lost every game, so no finite maximum exists; one virtual draw per "
+                     "pairing was added (as BayesElo does) to give finite ratings")
+    parts.append(tabulate(ratings_rows(report), headers=RATINGS_HEADERS, tablefmt="github", disable_numparse=True))
+    parts.append("\nHead to head (first bot's view)")
+    parts.append(tabulate(pair_rows(report), headers=PAIR_HEADERS, tablefmt="github", disable_numparse=True))
+    parts.append("\nCrosstable (row bot's score against column bot)")
+    parts.append(tabulate(report.cross, headers=["bot", *r.players], tablefmt="github", disable_numparse=True))
+    parts.append("\nLikelihood of superiority, % (row bot stronger than column bot)")
+    parts.append(tabulate(los_rows(report), headers=["bot", *r.players], tablefmt="github", disable_numparse=True))
+    return "\n".join(parts)
+
+
+def write_files(report: Report, directory: Path) -> list[Path]:
+    """ratings.csv, headtohead.csv, crosstable.csv and ratings.json in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+
+    def table(name: str, headers: list[str], rows: list[list]) -> None:
+        path = directory / name
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(headers)
+            w.writerows(rows)
+        written.append(path)
+
+    table("ratings.csv", RATINGS_HEADERS, ratings_rows(report))
+    table("headtohead.csv", PAIR_HEADERS, pair_rows(report))
+    table("crosstable.csv", ["bot", *report.ratings.players], report.cross)
+    r = report.ratings
+    data = {
+        "games": report.games,
+        "anchor": r.anchor,
+        "prior_virtual_draws": r.prior,
+        "ratings": [{"bot": p, "elo": r.ratings[p], "error95": r.errors[p],
+                     "games": r.games[p], "score": r.scores[p], "faults": report.faults.get(p, 0)} for p in r.players],
+        "los": {p: {q: r.los.get((p, q)) for q in r.players if q != p} for p in r.players},
+        "head_to_head": [{"a": h.a, "b": h.b, "games": h.games, "wins": h.wins, "draws": h.draws, "losses": h.losses,
+                          "score": h.estimate.score, "elo": h.estimate.elo, "elo95": h.estimate.elo95,
+                          "los": h.estimate.los, "nelo": h.estimate.nelo, "nelo95": h.estimate.nelo95,
+                          "model": h.estimate.model, "pentanomial": h.pentanomial, "margin": h.margin,
+                          "margin95": h.margin95, "faults": h.faults} for h in report.pairs],
+    }
+    path = directory / "ratings.json"
+    path.write_text(json.dumps(_finite(data), indent=2, allow_nan=False) + "\n", encoding="utf-8")
+    written.append(path)
+    return written
+
+
+def _finite(value):
+    """JSON has no infinity: undefined intervals (a single deal pair, say) become null."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def to_pgn(records: Sequence[GameRecord]) -> str:
+    """Results as PGN (seat 0 as White), for cross-checking in Ordo or BayesElo."""
+    out = []
+    for i, r in enumerate(_two_player(records), 1):
+        result = {1.0: "1-0", 0.0: "0-1", 0.5: "1/2-1/2"}[r.result[0]]
+        pair = r.extra.get("pair", i)
+        out.append(
+            f'[Event "pinochle-arena {r.variant}"]\n[Site "pinochle-arena"]\n[Round "{pair}"]\n'
+            f'[White "{r.seats[0].entrant}"]\n[Black "{r.seats[1].entrant}"]\n[Result "{result}"]\n'
+            f'[GameId "{r.game_id}"]\n[Termination "{r.termination.value}"]\n\n{result}\n'
+        )
+    return "\n".join(out)

@@ -1,0 +1,212 @@
+"""Match statistics in the conventions of fishtest and fastchess. Pure math.
+
+Results come as frequency lists of length 2n+1 for units of n games:
+
+* trinomial ``[losses, draws, wins]`` for single games,
+* pentanomial ``[LL, LD+DL, WL+LW+DD, WD+DW, WW]`` for duplicate pairs
+  (the same deal played twice with the seats swapped).
+
+The pentanomial model counts each pair as one observation, so the strong
+correlation between the two games of a pair (same cards!) is used instead of
+ignored: card luck cancels and intervals shrink.
+
+Formulas (Elo from the mean score, its 95% interval from the normal
+approximation, LOS, normalized Elo, the generalized SPRT's log-likelihood
+ratio with the exact multinomial MLE) follow fishtest's published statistics
+(``stat_util.py``, ``LLRcalc.py``); the numbers match fishtest's examples
+(see tests/test_stats.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from statistics import NormalDist
+
+import attrs
+
+_NORMAL = NormalDist()
+Z975 = _NORMAL.inv_cdf(0.975)
+NELO_PER_T = 800 / math.log(10)  # normalized Elo per unit of t-value (per game)
+
+
+def phi(q: float) -> float:
+    return _NORMAL.cdf(q)
+
+
+def elo_from_score(score: float, clamp: float = 1e-3) -> float:
+    """Logistic Elo difference for an expected score (clamped away from 0 and 1)."""
+    score = min(max(score, clamp), 1 - clamp)
+    return -400 * math.log10(1 / score - 1)
+
+
+def score_from_elo(elo: float) -> float:
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def regularize(results: Sequence[float]) -> list[float]:
+    """Replace empty cells with a tiny count so logs and variances stay finite."""
+    return [r if r > 0 else 1e-3 for r in results]
+
+
+def results_to_pdf(results: Sequence[float]) -> tuple[float, list[tuple[float, float]]]:
+    """(number of units, [(score of the unit in 0..1, probability)])."""
+    results = regularize(results)
+    n = sum(results)
+    last = len(results) - 1
+    return n, [(i / last, r / n) for i, r in enumerate(results)]
+
+
+def moments(pdf: Sequence[tuple[float, float]]) -> tuple[float, float, float, float]:
+    """Mean, variance, skewness and excess kurtosis of a discrete distribution."""
+    mean = sum(p * a for a, p in pdf)
+    var = sum(p * (a - mean) ** 2 for a, p in pdf)
+    m3 = sum(p * (a - mean) ** 3 for a, p in pdf)
+    m4 = sum(p * (a - mean) ** 4 for a, p in pdf)
+    return mean, var, m3 / var**1.5, m4 / var**2 - 3
+
+
+@attrs.frozen
+class EloEstimate:
+    games: float
+    score: float  # mean score per game, 0..1
+    elo: float
+    elo95: float  # half-width of the 95% interval
+    los: float  # likelihood of superiority, 0..1
+    nelo: float  # normalized Elo
+    nelo95: float
+    model: str  # "trinomial" or "pentanomial"
+
+    @property
+    def low(self) -> float:
+        return self.elo - self.elo95
+
+    @property
+    def high(self) -> float:
+        return self.elo + self.elo95
+
+
+def elo_estimate(results: Sequence[float]) -> EloEstimate:
+    """Elo, its 95% interval, LOS and normalized Elo from trinomial or pentanomial frequencies."""
+    if len(results) not in (3, 5):
+        raise ValueError("results must be trinomial (3 cells) or pentanomial (5 cells)")
+    reg = regularize(results)
+    units = sum(reg)
+    per_unit = (len(reg) - 1) / 2  # games per unit: 1 or 2
+    games = units * per_unit
+    mu = sum(r * (i / 2) for i, r in enumerate(reg)) / games
+    unit_mean = per_unit * mu
+    var = sum(r * (i / 2 - unit_mean) ** 2 for i, r in enumerate(reg)) / games  # per game
+    stderr = math.sqrt(var / games)
+    elo = elo_from_score(mu)
+    elo95 = (elo_from_score(mu + Z975 * stderr) - elo_from_score(mu - Z975 * stderr)) / 2
+    los = phi((mu - 0.5) / stderr) if stderr > 0 else (1.0 if mu > 0.5 else 0.0 if mu < 0.5 else 0.5)
+    nelo, nelo95 = _normalized_elo(results)
+    return EloEstimate(sum(results) * per_unit, mu, elo, elo95, los, nelo, nelo95,
+                       "trinomial" if len(results) == 3 else "pentanomial")
+
+
+def _normalized_elo(results: Sequence[float]) -> tuple[float, float]:
+    """Normalized Elo (fishtest): the t-value of the score, scaled so it does not depend on draws."""
+    n, pdf = results_to_pdf(results)
+    mean, var, skew, exkurt = moments(pdf)
+    t = (mean - 0.5) / math.sqrt(var)
+    var_t = max(1 - t * skew + 0.25 * t * t * (exkurt + 2), 0)
+    coeff = NELO_PER_T if len(results) == 3 else NELO_PER_T / math.sqrt(2)
+    return coeff * t, coeff * Z975 * math.sqrt(var_t / n)
+
+
+def los_from_wdl(wins: float, losses: float) -> float:
+    """The classic likelihood of superiority from decisive games only."""
+    if wins + losses == 0:
+        return 0.5
+    return phi((wins - losses) / math.sqrt(wins + losses))
+
+
+# ------------------------------------------------------------ generalized SPRT
+def _secular(pdf: Sequence[tuple[float, float]]) -> float:
+    """Solve sum p_i a_i / (1 + x a_i) = 0 for x (the a_i have both signs)."""
+    values = [a for a, _ in pdf]
+    lo, hi = -1 / max(values), -1 / min(values)
+    eps = 1e-12
+
+    def f(x: float) -> float:
+        return sum(p * a / (1 + x * a) for a, p in pdf)
+
+    lo, hi = lo + eps * (hi - lo), hi - eps * (hi - lo)
+    flo = f(lo)
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        fm = f(mid)
+        if (fm > 0) == (flo > 0):
+            lo, flo = mid, fm
+        else:
+            hi = mid
+        if hi - lo < 1e-15:
+            break
+    return (lo + hi) / 2
+
+
+def _mle_with_mean(pdf: Sequence[tuple[float, float]], s: float) -> list[tuple[float, float]]:
+    """The distribution closest (in likelihood) to ``pdf`` whose mean is ``s``."""
+    shifted = [(a - s, p) for a, p in pdf]
+    if min(a for a, _ in shifted) >= 0 or max(a for a, _ in shifted) <= 0:
+        raise ValueError("the hypothesised score lies outside the possible scores")
+    x = _secular(shifted)
+    return [(a, p / (1 + x * (a - s))) for a, p in pdf]
+
+
+def llr_logistic(elo0: float, elo1: float, results: Sequence[float]) -> float:
+    """Generalized log-likelihood ratio of H1 (elo = elo1) against H0 (elo = elo0), logistic Elo."""
+    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
+    n, pdf = results_to_pdf(results)
+    p0, p1 = _mle_with_mean(pdf, s0), _mle_with_mean(pdf, s1)
+    return n * sum(p * (math.log(q1) - math.log(q0)) for (_, p), (_, q0), (_, q1) in zip(pdf, p0, p1, strict=True))
+
+
+@attrs.frozen
+class Sprt:
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __attrs_post_init__(self) -> None:
+        if not self.elo0 < self.elo1:
+            raise ValueError("elo0 must be smaller than elo1")
+        if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
+            raise ValueError("alpha and beta must lie between 0 and 0.5")
+
+    @property
+    def lower(self) -> float:
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        return math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, results: Sequence[float]) -> float:
+        if sum(results) == 0:
+            return 0.0
+        return llr_logistic(self.elo0, self.elo1, results)
+
+    def verdict(self, results: Sequence[float]) -> str | None:
+        """"H1" (accept: at least elo1), "H0" (reject: at most elo0), or None (play on)."""
+        llr = self.llr(results)
+        if llr >= self.upper:
+            return "H1"
+        if llr <= self.lower:
+            return "H0"
+        return None
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% interval (normal approximation)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, math.inf
+    mean = sum(values) / n
+    if n == 1:
+        return mean, math.inf
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, Z975 * math.sqrt(var / n)

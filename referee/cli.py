@@ -41,6 +41,17 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def run_trio(function, *args):
+    """trio.run, with Ctrl-C coming out as a plain KeyboardInterrupt even from inside nurseries."""
+    try:
+        return trio.run(function, *args)
+    except BaseExceptionGroup as group:
+        _, rest = group.split(KeyboardInterrupt)
+        if rest is None:
+            raise KeyboardInterrupt from None
+        raise
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pinochle-arena",
@@ -191,7 +202,7 @@ def cmd_match(args) -> int:
         progress.update(len(records), _game_line(record))
 
     try:
-        trio.run(run_match, plan, on_game)
+        run_trio(run_match, plan, on_game)
     finally:
         progress.close()
     print_standings(records)
@@ -311,7 +322,7 @@ def cmd_tournament(args) -> int:
     from tournaments.runner import run_games
 
     try:
-        trio.run(run_games, config, todo, store, on_game, args.transcripts)
+        run_trio(run_games, config, todo, store, on_game, args.transcripts)
     except KeyboardInterrupt:
         progress.close()
         how = f"pinochle-arena tournament {args.config or ''} --resume".replace("  ", " ")
@@ -409,7 +420,7 @@ def cmd_sprt(args) -> int:
 
     concurrency = args.concurrency or default_concurrency()
     try:
-        state = trio.run(run_sprt, new, old, variant, test, seed, concurrency, args.max_pairs, out, on_pair)
+        state = run_trio(run_sprt, new, old, variant, test, seed, concurrency, args.max_pairs, out, on_pair)
     finally:
         if live:
             sys.stderr.write("\n")

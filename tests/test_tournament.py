@@ -1,0 +1,237 @@
+"""Tournaments: configuration, schedule, a real run, kill and resume, ratings, SPRT."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tournaments.config import ConfigError, default_config, parse_config
+from tournaments.schedule import schedule
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM = f"{sys.executable} {ROOT / 'sample_bots' / 'random_bot.py'} 11"  # seeded: replays the same way
+
+
+def arena(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=kw.pop("timeout", 300), **kw)
+
+
+def write_config(tmp_path, games=4, extra="", name="t.toml"):
+    path = tmp_path / name
+    path.write_text(f"""
+[tournament]
+name = "test"
+games_per_pairing = {games}
+seed = 5
+concurrency = 2
+{extra}
+
+[[bot]]
+name = "greedy"
+sample = "greedy"
+
+[[bot]]
+name = "tactician"
+sample = "tactician"
+
+[[bot]]
+name = "rnd"
+command = "{RANDOM}"
+""")
+    return path
+
+
+BASE = {"tournament": {"games_per_pairing": 4}, "bot": [{"name": "a", "sample": "random"}, {"name": "b", "sample": "greedy"}]}
+
+
+def with_(**changes):
+    data = json.loads(json.dumps(BASE))
+    for dotted, value in changes.items():
+        node = data
+        keys = dotted.split("__")
+        for k in keys[:-1]:
+            node = node.setdefault(k, {})
+        node[keys[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (with_(tournament__format="swiss"), "tournament.format: 'swiss' is not one of"),
+        (with_(tournament__games_per_pairing=3), "must be even with duplicate deals"),
+        (with_(tournament__games_per_pairing="many"), "tournament.games_per_pairing should be a whole number"),
+        (with_(tournament__variant="nine-handed"), "unknown variant 'nine-handed'"),
+        (with_(tournament__options={"target": "x"}), "target='x' must be a whole number"),
+        (with_(tournament__colour="red"), "unknown key tournament.colour"),
+        (with_(tournament__format="gauntlet"), "a gauntlet needs the name"),
+        (with_(tournament__format="gauntlet", tournament__candidate="zz"), "tournament.candidate: no bot named 'zz'"),
+        (with_(tournament__anchor="zz"), "tournament.anchor: no bot named 'zz'"),
+        (with_(tournament__concurrency=0), "concurrency must be at least 1"),
+        (with_(time__move=-5), "time: time per move must be positive"),
+        ({"tournament": {}, "bot": [{"name": "a", "sample": "random"}, {"name": "a", "sample": "greedy"}]}, "repeated: a"),
+        ({"tournament": {}, "bot": [{"name": "a", "sample": "random"}]}, "needs at least 2 bots"),
+        ({"tournament": {}}, "no bots"),
+        ({"bot": [{"name": "a"}, {"name": "b", "sample": "greedy"}]}, "bot[1].: give exactly one of command"),
+        ({"bot": [{"name": "a", "sample": "chess"}, {"name": "b", "sample": "greedy"}]}, "bot[1].sample: no sample bot 'chess'"),
+        ({"bot": [{"name": "a", "command": "./nope"}, {"name": "b", "sample": "greedy"}]}, "bot[1].command: bot program './nope' not found"),
+        ({"bot": [{"name": "a b", "sample": "random"}, {"name": "b", "sample": "greedy"}]}, "use letters, digits"),
+        ({"bot": [{"name": "a", "sample": "random", "time": {"move": "fast"}}, {"name": "b", "sample": "greedy"}]},
+         "bot[1].time.move should be a whole number"),
+    ],
+)
+def test_bad_configs_name_the_key(data, message, tmp_path):
+    with pytest.raises(ConfigError) as err:
+        parse_config(data, tmp_path / "x.toml")
+    assert message in str(err.value)
+    assert str(tmp_path / "x.toml") in str(err.value)
+
+
+def test_config_file_that_is_not_toml(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text("[tournament\nname = 1")
+    run = arena("tournament", str(path))
+    assert run.returncode == 2 and "not valid TOML" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_duplicate_schedule_pairs_deals_and_swaps_seats():
+    config = default_config()
+    games = schedule(config)
+    assert len(games) == 3 * config.games_per_pairing
+    assert len({g.game_id for g in games}) == len(games)
+    by_id = {g.game_id: g for g in games}
+    a, b = by_id["random-greedy-1a"], by_id["random-greedy-1b"]
+    assert a.seed == b.seed and a.seating == tuple(reversed(b.seating))
+    # every pairing plays the same deals
+    assert by_id["greedy-tactician-1a"].seed == a.seed
+    assert by_id["random-greedy-2a"].seed != a.seed
+
+
+def test_independent_schedule_and_gauntlet():
+    import attrs
+
+    config = attrs.evolve(default_config(), duplicate=False, games_per_pairing=4)
+    seeds = [g.seed for g in schedule(config)]
+    assert len(set(seeds)) == len(seeds)
+    gauntlet = attrs.evolve(default_config(), format="gauntlet", candidate="greedy")
+    assert {g.pairing for g in schedule(gauntlet)} == {("greedy", "random"), ("greedy", "tactician")}
+
+
+def test_tournament_runs_and_reports(tmp_path):
+    out = tmp_path / "out"
+    run = arena("tournament", str(write_config(tmp_path)), "--out", str(out), "--bootstrap", "50")
+    assert run.returncode == 0, run.stderr
+    assert "Ratings (12 games" in run.stdout and "Crosstable" in run.stdout and "Head to head" in run.stdout
+    assert "12/12" in run.stderr
+    for name in ("games.jsonl", "tournament.json", "ratings.csv", "headtohead.csv", "crosstable.csv", "ratings.json"):
+        assert (out / name).exists(), name
+    data = json.loads((out / "ratings.json").read_text())
+    assert {r["bot"] for r in data["ratings"]} == {"greedy", "tactician", "rnd"}
+    assert all(h["model"] == "pentanomial" for h in data["head_to_head"])
+    again = arena("tournament", str(write_config(tmp_path)), "--out", str(out))
+    assert again.returncode == 2 and "already holds a tournament" in again.stderr
+
+
+def read_results(out):
+    records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    return sorted((r["game_id"], tuple(r["result"]), tuple(r["totals"]), len(r["actions"])) for r in records)
+
+
+def test_sigkill_then_resume_gives_the_same_results(tmp_path):
+    config = write_config(tmp_path, games=8)
+    full = tmp_path / "full"
+    assert arena("tournament", str(config), "--out", str(full), "--bootstrap", "50").returncode == 0
+
+    cut = tmp_path / "cut"
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", str(config), "--out", str(cut)],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    games = cut / "games.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if games.exists() and games.read_text().count("\n") >= 6:
+            break
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    played = games.read_text().count("\n")
+    assert 6 <= played < 24, "the kill should land mid-tournament"
+
+    resumed = arena("tournament", str(config), "--out", str(cut), "--resume", "--bootstrap", "50")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"resuming: {played} of 24 games already played" in resumed.stdout
+    assert read_results(cut) == read_results(full)  # nothing repeated, nothing skipped, same games
+    assert json.loads((cut / "ratings.json").read_text()) == json.loads((full / "ratings.json").read_text())
+
+
+def test_resume_sets_aside_a_cut_short_line(tmp_path):
+    config = write_config(tmp_path, games=2)
+    out = tmp_path / "out"
+    assert arena("tournament", str(config), "--out", str(out)).returncode == 0
+    path = out / "games.jsonl"
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:50])  # the last game half written
+    resumed = arena("tournament", str(config), "--out", str(out), "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "cut short" in resumed.stderr and "resuming: 5 of 6" in resumed.stdout
+    assert len(path.read_text().splitlines()) == 6
+    assert (out / "games.jsonl.bad").exists()
+
+
+def test_resume_refuses_a_changed_configuration(tmp_path):
+    out = tmp_path / "out"
+    assert arena("tournament", str(write_config(tmp_path, games=2)), "--out", str(out)).returncode == 0
+    run = arena("tournament", str(write_config(tmp_path, games=4)), "--out", str(out), "--resume")
+    assert run.returncode == 2 and "configuration changed" in run.stderr and "games_per_pairing" in run.stderr
+
+
+def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
+    config = write_config(tmp_path, games=20)
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", str(config), "--out", str(out)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    games = out / "games.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (games.exists() and games.read_text().count("\n") >= 2):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "--resume" in err and "games are saved" in err
+    assert "Traceback" not in err
+
+
+def test_ratings_command_writes_tables_and_pgn(tmp_path):
+    out = tmp_path / "out"
+    assert arena("tournament", str(write_config(tmp_path, games=2)), "--out", str(out)).returncode == 0
+    pgn = tmp_path / "games.pgn"
+    run = arena("ratings", str(out), "--anchor", "rnd", "--pgn", str(pgn), "--out", str(tmp_path / "tables"))
+    assert run.returncode == 0, run.stderr
+    assert "anchor rnd = 0" in run.stdout
+    text = pgn.read_text()
+    assert text.count("[White ") == 6 and '[Result "' in text
+    assert (tmp_path / "tables" / "ratings.csv").read_text().startswith("rank,bot,Elo")
+    bad = arena("ratings", str(out), "--anchor", "nobody")
+    assert bad.returncode == 2 and "played no game" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    "new, old, status, verdict",
+    [("greedy", "random", 0, "H1 accepted"), ("random", "greedy", 1, "H0 accepted")],
+)
+def test_sprt_decides_and_exits_with_a_status(new, old, status, verdict, tmp_path):
+    run = arena("sprt", new, old, "--elo0", "0", "--elo1", "100", "--seed", "3", "--out", str(tmp_path / "s"),
+                "--concurrency", "2")
+    assert run.returncode == status, run.stdout + run.stderr
+    assert verdict in run.stdout
+    assert "LLR" in run.stderr
+
+
+def test_sprt_undecided_after_max_pairs(tmp_path):
+    run = arena("sprt", "greedy", "greedy", "--max-pairs", "2", "--concurrency", "1", "--out", str(tmp_path / "s"))
+    assert run.returncode == 3 and "undecided" in run.stdout

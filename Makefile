@@ -1,12 +1,13 @@
 # Two commands do all set-up on a fresh machine (Python 3.11+, make, gcc, node):
-#   make demo   create .venv, install, run the sample bots against each other
+#   make demo   create .venv, install, run the embedded default tournament (the sample bots)
 #   make test   same set-up, run the whole test suite
+#   make bench  same set-up, run the benchmarks in bench/ (they print figures, assert nothing)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test install clean
+.PHONY: demo test bench install clean
 
 install: $(STAMP)
 
@@ -17,9 +18,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/pinochle-arena match greedy random --games 20 --seed 1 --out results/demo-greedy-random
-	$(BIN)/pinochle-arena match tactician random --games 20 --seed 1 --out results/demo-tactician-random
-	$(BIN)/pinochle-arena match tactician greedy --games 20 --seed 1 --out results/demo-tactician-greedy
+	rm -rf results/demo
+	$(BIN)/pinochle-arena tournament --out results/demo
+
+bench: $(STAMP)
+	$(BIN)/python bench/duplicate_vs_independent.py
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -65,3 +65,16 @@ def test_intervals_and_los_from_the_bootstrap():
     assert result.los[("x", "y")] > 0.9 and result.los[("y", "x")] < 0.1
     again = pool_ratings([[o] for o in outcomes], bootstrap=200, seed=5)
     assert again.errors == result.errors  # reproducible
+
+
+def test_three_engine_example_with_exact_ratings():
+    # Kai Laskos's check of rating programs (TalkChess, 2012): 75%, 75% and 90% over equal numbers of
+    # games have an exact maximum-likelihood fixed point at +191, 0, -191 (75% is 190.85 Elo, 90% twice that).
+    # EloStat compresses it to +-180; Ordo, which fits this model, reproduces it.
+    outcomes = (games("Houdini", "Komodo", 24, 6, 0) + games("Houdini", "Strelka", 18, 9, 3)
+                + games("Strelka", "Komodo", 18, 9, 3))
+    r = solve(outcomes)
+    assert r["Houdini"] == pytest.approx(elo_from_score(0.75), abs=0.01)
+    assert r["Strelka"] == pytest.approx(0, abs=0.01)
+    assert r["Komodo"] == pytest.approx(-elo_from_score(0.75), abs=0.01)
+    assert round(r["Houdini"]) == 191

@@ -72,3 +72,13 @@ def test_mean_interval():
     mean, half = mean_interval([1, 2, 3, 4, 5])
     assert mean == 3
     assert half == pytest.approx(1.959964 * math.sqrt(2.5 / 5))
+
+
+def test_normalized_elo_is_the_scaled_t_value():
+    # nElo = 800 / ln 10 * (score - 0.5) / sd per game; for fishtest's W136 L96 D111: 49.77
+    e = elo_estimate([96, 111, 136])
+    n = 343
+    mean = (136 + 0.5 * 111) / n
+    sd = math.sqrt((136 * (1 - mean) ** 2 + 111 * (0.5 - mean) ** 2 + 96 * mean**2) / n)
+    assert e.nelo == pytest.approx(800 / math.log(10) * (mean - 0.5) / sd)
+    assert round(e.nelo, 2) == 49.77

@@ -102,7 +102,6 @@ def default_config(output: Path | None = None, concurrency: int | None = None) -
         concurrency=concurrency or default_concurrency(),
         duplicate=True,
         output=output or Path("results") / "tournament",
-        anchor="random",
     )
 
 

@@ -54,10 +54,14 @@ def _pair_key(r: GameRecord) -> tuple:
     return (frozenset(s.entrant for s in r.seats), r.seed)
 
 
-def head_to_head(records: Sequence[GameRecord]) -> list[HeadToHead]:
+def head_to_head(records: Sequence[GameRecord], order: Sequence[str] = ()) -> list[HeadToHead]:
+    """One row per pairing; with ``order`` (best first), each pairing is seen from its better-ranked bot."""
+    rank = {name: i for i, name in enumerate(order)}
     by_pairing: dict[tuple[str, str], list[GameRecord]] = defaultdict(list)
     for r in _two_player(records):
         pairing = tuple(r.extra.get("pairing") or sorted(s.entrant for s in r.seats))
+        if rank and rank.get(pairing[0], 0) > rank.get(pairing[1], 0):
+            pairing = (pairing[1], pairing[0])
         by_pairing[pairing].append(r)
     rows = []
     for (a, b), games in sorted(by_pairing.items()):
@@ -134,7 +138,8 @@ def analyse(records: Sequence[GameRecord], anchor: str | None = None, bootstrap:
     for r in records:
         if r.culprit is not None:
             faults[r.seats[r.culprit].entrant] += 1
-    return Report(ratings, head_to_head(records), crosstable(records, ratings.players), len(records), dict(faults))
+    return Report(ratings, head_to_head(records, ratings.players), crosstable(records, ratings.players), len(records),
+                  dict(faults))
 
 
 def ratings_rows(report: Report) -> list[list]:
@@ -185,7 +190,7 @@ def render(report: Report, title: str = "") -> str:
         parts.append("note: a bot won or lost every game, so no finite maximum exists; one virtual draw per "
                      "pairing was added (as BayesElo does) to give finite ratings")
     parts.append(tabulate(ratings_rows(report), headers=RATINGS_HEADERS, tablefmt="github", disable_numparse=True))
-    parts.append("\nHead to head (first bot's view)")
+    parts.append("\nHead to head (from the better-rated bot's side)")
     parts.append(tabulate(pair_rows(report), headers=PAIR_HEADERS, tablefmt="github", disable_numparse=True))
     parts.append("\nCrosstable (row bot's score against column bot)")
     parts.append(tabulate(report.cross, headers=["bot", *r.players], tablefmt="github", disable_numparse=True))

@@ -78,6 +78,19 @@ def _section(parts: list[str], start: int, word: str) -> int:
     return start + 1
 
 
+def _per_seat(parts: list[str], start: int, word: str, parse) -> tuple[tuple, tuple[int, ...]]:
+    """``WORD v0 v1 ... totals t0 t1 ...`` from position ``start``: one value and one total per seat."""
+    i = _section(parts, start, word)
+    j = parts.index("totals", i) if "totals" in parts[i:] else -1
+    if j < 0:
+        raise ProtocolError(f"'{parts[0]}': expected 'totals'")
+    values = tuple(parse(t) for t in parts[i:j])
+    totals = tuple(_int(t, "total") for t in parts[j + 1:])
+    if len(values) != len(totals) or not values:
+        raise ProtocolError(f"'{parts[0]}': as many totals as {word}, at least one")
+    return values, totals
+
+
 def _split_line(line: str) -> list[str]:
     if "\n" in line or "\r" in line:
         raise ProtocolError("a message is one line")
@@ -148,27 +161,13 @@ def parse_referee_line(line: str):
     if verb == "handend":
         _arity(parts, 5, -1)
         hand = _nonneg(args[0], "hand")
-        i = _section(parts, 2, "points")
-        j = parts.index("totals", i) if "totals" in parts[i:] else -1
-        if j < 0:
-            raise ProtocolError("'handend': expected 'totals'")
-        points = tuple(_int(t, "points") for t in parts[i:j])
-        totals = tuple(_int(t, "total") for t in parts[j + 1:])
-        if len(points) != len(totals) or not points:
-            raise ProtocolError("'handend': as many totals as points, at least one")
+        points, totals = _per_seat(parts, 2, "points", lambda t: _int(t, "points"))
         return m.HandEnd(hand, points, totals)
     if verb == "gameover":
         _arity(parts, 6, -1)
         termination = _token(args[0], "termination")
         culprit = None if args[1] == "-" else _nonneg(args[1], "seat at fault")
-        i = _section(parts, 3, "result")
-        j = parts.index("totals", i) if "totals" in parts[i:] else -1
-        if j < 0:
-            raise ProtocolError("'gameover': expected 'totals'")
-        result = tuple(_num(t, "result") for t in parts[i:j])
-        totals = tuple(_int(t, "total") for t in parts[j + 1:])
-        if len(result) != len(totals) or not result:
-            raise ProtocolError("'gameover': as many totals as results, at least one")
+        result, totals = _per_seat(parts, 3, "result", lambda t: _num(t, "result"))
         return m.GameOver(termination, culprit, result, totals)
     if verb == "go":
         _arity(parts, 3, -1)

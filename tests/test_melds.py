@@ -2,14 +2,14 @@
 
 from referee.rules import cards
 from referee.rules.cards import Suit
-from referee.rules.melds import MeldBoard, MeldOption
+from referee.rules.melds import MeldBoard, Meld
 from referee.rules.variants import CLASSIC_MELDS, UNIT_MELDS, get_variant
 
 H, S = Suit.HEARTS, Suit.SPADES
 
 
 def meld(board, hand, name_kind, mult, from_hand, trump=H, table=CLASSIC_MELDS):
-    option = MeldOption(name_kind, mult, tuple(sorted(cards(from_hand), key=lambda c: c.sort_key)))
+    option = Meld(name_kind, mult, tuple(sorted(cards(from_hand), key=lambda c: c.sort_key)))
     legal = board.options(hand, table, trump, table.types())
     assert option in legal, f"{option} not among {legal}"
     points, used = board.make(option, trump, table)
@@ -41,7 +41,7 @@ def test_second_pinochle_after_the_first_was_broken_scores_40():  # 000
     assert meld(board, hand, "pinochle", 1, "JD QS") == 40
     board.remove(cards("QS")[0])  # the queen of spades was played to a trick
     options = board.options(hand, CLASSIC_MELDS, H, CLASSIC_MELDS.types())
-    assert MeldOption("pinochle", 1, tuple(cards("JD QS"))) in options
+    assert Meld("pinochle", 1, tuple(cards("JD QS"))) in options
     assert not [o for o in options if o.multiplicity == 2]  # no double pinochle without four cards
     assert meld(board, hand, "pinochle", 1, "JD QS") == 40
 

@@ -20,7 +20,7 @@ import enum
 import attrs
 
 from .cards import Card
-from .melds import parse_type_name, type_name
+from .melds import Meld, parse_type_name
 
 
 class IllegalActionError(ValueError):
@@ -34,20 +34,6 @@ class PlayCard:
 
     def to_text(self) -> str:
         return ("table:" if self.from_table else "") + self.card.to_text()
-
-
-@attrs.frozen
-class Meld:
-    kind: str
-    multiplicity: int
-    from_hand: tuple[Card, ...]
-
-    @property
-    def name(self) -> str:
-        return type_name(self.kind, self.multiplicity)
-
-    def to_text(self) -> str:
-        return self.name + ":" + ",".join(c.to_text() for c in self.from_hand)
 
 
 @attrs.frozen

@@ -158,8 +158,8 @@ class TableCard:
 
 
 @attrs.frozen
-class MeldOption:
-    """One legal progressive meld: its type and the cards it takes from the hand."""
+class Meld:
+    """A meld as an action: its type and the cards it takes from the hand (text ``royal:KH,QH``)."""
 
     kind: str
     multiplicity: int
@@ -168,6 +168,9 @@ class MeldOption:
     @property
     def name(self) -> str:
         return type_name(self.kind, self.multiplicity)
+
+    def to_text(self) -> str:
+        return self.name + ":" + ",".join(c.to_text() for c in self.from_hand)
 
 
 @attrs.define
@@ -193,13 +196,13 @@ class MeldBoard:
         """Slots that may still be used in a meld of type ``name``."""
         return [i for i, s in self.slots.items() if name not in s.spent]
 
-    def options(self, hand: Sequence[Card], table: MeldTable, trump: Suit, kinds: Iterable[tuple[str, int]]) -> list[MeldOption]:
+    def options(self, hand: Sequence[Card], table: MeldTable, trump: Suit, kinds: Iterable[tuple[str, int]]) -> list[Meld]:
         """Every distinct legal meld of the given types, identified by the cards it takes from the hand."""
         in_hand: dict[Card, int] = {}
         for c in hand:
             in_hand[c] = in_hand.get(c, 0) + 1
         slots = list(self.slots.values())
-        found: list[MeldOption] = []
+        found: list[Meld] = []
         for kind, mult in kinds:
             eligible: dict[Card, int] | None = None
             for pattern in kind_patterns(kind, trump):
@@ -221,10 +224,10 @@ class MeldBoard:
                     for counts in itertools.product(*ranges):
                         if any(counts):
                             from_hand = tuple(c for c, k in zip(pattern, counts) for _ in range(k))
-                            found.append(MeldOption(kind, mult, from_hand))
+                            found.append(Meld(kind, mult, from_hand))
         return found
 
-    def make(self, option: MeldOption, trump: Suit, table: MeldTable) -> tuple[int, list[Card]]:
+    def make(self, option: Meld, trump: Suit, table: MeldTable) -> tuple[int, list[Card]]:
         """Put ``option`` on the table; return (points scored, cards taken from the hand).
 
         Table cards completing the meld are taken from eligible slots, those

@@ -47,7 +47,7 @@ from .events import (
     Scored,
     TrickWon,
 )
-from .melds import MeldBoard, MeldOption
+from .melds import MeldBoard
 from .tricks import FREE_PLAY, FollowDuty, legal_plays, trick_winner
 from .variants import LastStockCard, MeldTiming, Tiebreak, Variant
 
@@ -221,10 +221,9 @@ class StockGame:
         kind = DecisionKind.FOLLOW if self.trick else DecisionKind.LEAD
         return Decision(seat, kind, tuple(plays) + claim)
 
-    def _meld_decision(self, seat: int, options: list[MeldOption]) -> Decision:
+    def _meld_decision(self, seat: int, options: list[Meld]) -> Decision:
         claim: tuple[Action, ...] = (Claim(),) if self.variant.claim else ()
-        melds = tuple(Meld(o.kind, o.multiplicity, o.from_hand) for o in options)
-        return Decision(seat, DecisionKind.MELD, (Pass(),) + melds + claim)
+        return Decision(seat, DecisionKind.MELD, (Pass(),) + tuple(options) + claim)
 
     def _plays(self, seat: int) -> list[PlayCard]:
         played = [p.card for _, p in self.trick]
@@ -235,7 +234,7 @@ class StockGame:
         duty = FollowDuty(must_follow=True, must_trump=True, must_win=self.variant.phase2_must_win)
         return sorted((PlayCard(c) for c in legal_plays(self.hands[seat], played, self.trump, duty)), key=_play_key)
 
-    def _meld_options(self, seat: int) -> list[MeldOption]:
+    def _meld_options(self, seat: int) -> list[Meld]:
         types = _meld_types(self.variant.melds)
         if self.turn_dix:
             types = [t for t in types if t[0] != "dix"]
@@ -428,7 +427,6 @@ class StockGame:
             self._draw(1 - winner, face_down, public=False, notices=notices)
 
     def _meld(self, seat: int, action: Meld, notices: list[Notice]) -> None:
-        option = MeldOption(action.kind, action.multiplicity, action.from_hand)
         if action.kind == "dix" and not self.dix_exchanged and self.turnup is not None:
             dix = action.from_hand[0]
             points = self.variant.melds.value("dix") or 0
@@ -442,7 +440,7 @@ class StockGame:
             notices.append(Notice((0, 1), Melded(seat, "dix", points, (dix,))))
             notices.append(Notice((0, 1), Exchanged(seat, dix, taken)))
         else:
-            points, from_hand = self.boards[seat].make(option, self.trump, self.variant.melds)
+            points, from_hand = self.boards[seat].make(action, self.trump, self.variant.melds)
             for c in from_hand:
                 self.hands[seat].remove(c)
             if action.kind == "dix":

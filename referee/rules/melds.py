@@ -289,3 +289,66 @@ class MeldBoard:
         self.slots.clear()
         self.melds.clear()
         return cards
+
+
+# ------------------------------------------------------------------ auction games
+@attrs.frozen
+class MeldCount:
+    """One line of a hand's meld in the bidding games: a kind, how many times, the points."""
+
+    kind: str
+    multiplicity: int
+    points: int
+    cards: tuple[Card, ...]
+
+
+def count_hand_meld(hand: Sequence[Card], trump: Suit, table: MeldTable) -> list[MeldCount]:
+    """Everything a hand melds at once, as the bidding games count it (004).
+
+    * each kind counts once, at the highest multiplicity the hand holds
+      (two full sets of aces are "double aces", not two "aces");
+    * a card counts once per kind but may serve several kinds (a king in
+      kings around and in a marriage);
+    * K K Q is one marriage: marriages in a suit are as many as its pairs;
+    * the royal marriage inside a run is not counted again, but a spare king
+      and queen of trump are;
+    * a round house is the sum of its parts (kings, queens and marriages), not
+      a meld of its own.
+
+    A multiplicity the table prices as N/A scores as the largest smaller
+    multiplicity that has a value plus the rest counted again (a triple round
+    house where only single and double exist: double plus single).
+    """
+    held: dict[Card, int] = {}
+    for c in hand:
+        held[c] = held.get(c, 0) + 1
+    found: list[MeldCount] = []
+
+    def add(kind: str, times: int, pattern: tuple[Card, ...]) -> None:
+        while times > 0:
+            m = times
+            while m > 0 and table.value(kind, m) is None:
+                m -= 1
+            if m == 0:
+                return
+            found.append(MeldCount(kind, m, table.value(kind, m), tuple(c for c in pattern for _ in range(m))))
+            times -= m
+
+    def sets(pattern: tuple[Card, ...]) -> int:
+        return min(held.get(c, 0) for c in pattern)
+
+    run = kind_patterns("run", trump)[0]
+    runs = sets(run) if table.value("run") is not None else 0
+    add("run", runs, run)
+    royal = kind_patterns("royal", trump)[0]
+    add("royal", sets(royal) - runs, royal)
+    for pattern in kind_patterns("marriage", trump):
+        add("marriage", sets(pattern), pattern)
+    for kind in ("dix", "aces", "kings", "queens", "jacks", "pinochle"):
+        for pattern in kind_patterns(kind, trump):
+            add(kind, sets(pattern), pattern)
+    return found
+
+
+def hand_meld_points(hand: Sequence[Card], trump: Suit, table: MeldTable) -> int:
+    return sum(m.points for m in count_hand_meld(hand, trump, table))

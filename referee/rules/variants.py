@@ -80,6 +80,21 @@ UNIT_MELDS = MeldTable(
     }
 )
 
+# 004's double-deck table (80 cards, no nines), as printed there; the bidding
+# games count a hand's meld at once with melds.count_hand_meld.
+DOUBLE_DECK_MELDS = MeldTable(
+    {
+        "run": (25, 250, 450, 500),
+        "royal": (4, 8, 12, 16),
+        "marriage": (2, 4, 6, 8),
+        "aces": (10, 100, 300, 500),
+        "kings": (8, 80, 240, 500),
+        "queens": (6, 60, 180, 500),
+        "jacks": (4, 40, 120, 500),
+        "pinochle": (15, 30, 90, 500),
+    }
+)
+
 
 @attrs.frozen
 class Variant:

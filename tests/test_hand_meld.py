@@ -1,0 +1,58 @@
+"""Counting a whole hand's meld as the bidding games do (004's tables), worked by hand."""
+
+from referee.rules import cards
+from referee.rules.cards import Suit
+from referee.rules.melds import count_hand_meld, hand_meld_points
+from referee.rules.variants import DOUBLE_DECK_MELDS, UNIT_MELDS
+
+H, S, C = Suit.HEARTS, Suit.SPADES, Suit.CLUBS
+
+
+def summary(hand, trump, table):
+    return sorted((m.kind, m.multiplicity, m.points) for m in count_hand_meld(cards(hand), trump, table))
+
+
+def test_run_with_a_spare_royal_marriage():
+    # A T K Q J of hearts (15) and a second K Q of hearts (a royal marriage, 4): the run's own
+    # royal marriage is not counted again
+    assert summary("AH TH KH QH JH KH QH 9C", H, UNIT_MELDS) == [("royal", 1, 4), ("run", 1, 15)]
+
+
+def test_king_king_queen_is_one_marriage():
+    assert summary("KS KS QS 9C", H, UNIT_MELDS) == [("marriage", 1, 2)]
+    assert summary("KS KS QS QS", H, UNIT_MELDS) == [("marriage", 2, 4)]
+
+
+def test_a_king_serves_kings_around_and_a_marriage():
+    # kings around 8, marriage of spades 2, pinochle (JD QS) 4, dix 1
+    assert summary("KH KS KD KC QS JD 9H", H, UNIT_MELDS) == [
+        ("dix", 1, 1), ("kings", 1, 8), ("marriage", 1, 2), ("pinochle", 1, 4)]
+
+
+def test_double_pinochle_and_double_aces_use_the_2x_column():
+    assert summary("JD JD QS QS", H, UNIT_MELDS) == [("pinochle", 2, 30)]
+    assert summary("AH AS AD AC AH AS AD AC", C, UNIT_MELDS) == [("aces", 2, 100)]
+
+
+def test_round_house_is_the_sum_of_its_parts():
+    # K Q in every suit, hearts trump: kings 8 + queens 6 + royal 4 + three marriages of 2 = 24, 004's value
+    assert hand_meld_points(cards("KH QH KS QS KD QD KC QC"), H, UNIT_MELDS) == 8 + 6 + 4 + 3 * 2  # 24
+
+
+def test_double_deck_values_as_printed():
+    # 80-card deck: two runs in clubs (250), a third pair K Q of clubs (royal 4),
+    # triple aces (300) and a single pinochle (15)
+    hand = "AC TC KC QC JC AC TC KC QC JC KC QC AH AS AD AH AS AD AH AS AD JD QS AC"
+    counted = summary(hand, C, DOUBLE_DECK_MELDS)
+    assert ("run", 2, 250) in counted and ("royal", 1, 4) in counted
+    assert ("aces", 3, 300) in counted and ("pinochle", 1, 15) in counted
+    assert hand_meld_points(cards(hand), C, DOUBLE_DECK_MELDS) == 250 + 4 + 300 + 15
+
+
+def test_quadruple_values():
+    hand = " ".join(["AH AS AD AC"] * 4)
+    assert summary(hand, C, DOUBLE_DECK_MELDS) == [("aces", 4, 500)]
+
+
+def test_nothing_to_meld():
+    assert count_hand_meld(cards("9C TD JS AH"), H, UNIT_MELDS) == []

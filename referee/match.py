@@ -24,7 +24,7 @@ from .record import ActionEntry, GameRecord, SeatInfo, Termination, append_recor
 from .rules import IllegalActionError, action_from_text, new_game
 from .rules import events as ev
 from .rules.variants import Variant
-from .transport import BotCommand, BotError, BotTimeout
+from .transport import BotCommand, BotError
 from .wire import event_message, new_game_message, request_message
 
 
@@ -274,4 +274,4 @@ def _file_safe(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name) or "bot"
 
 
-__all__ = ["Entrant", "MatchPlan", "Player", "BotTimeout", "derive_seed", "match_schedule", "play_game", "run_match"]
+__all__ = ["Entrant", "MatchPlan", "Player", "derive_seed", "match_schedule", "play_game", "run_match"]

@@ -14,7 +14,6 @@ and turns every way a process can misbehave into a :class:`BotError`.
 
 from __future__ import annotations
 
-import math
 import os
 import shlex
 import shutil
@@ -292,19 +291,19 @@ class BotProcess:
     async def kill(self) -> int | None:
         """SIGTERM then SIGKILL the bot's whole process group; reap the child."""
         with trio.CancelScope(shield=True):
-            for sig, wait in ((signal.SIGTERM, 0.2), (signal.SIGKILL, math.inf)):
+            for sig, patience in ((signal.SIGTERM, 0.2), (signal.SIGKILL, 5.0)):
                 try:
                     os.killpg(self.process.pid, sig)
                 except (ProcessLookupError, PermissionError):
                     pass
-                with trio.move_on_after(wait if wait != math.inf else 5.0):
+                with trio.move_on_after(patience):
                     await self.process.wait()
-                    # The leader is gone; make sure no member of its group lingers.
-                    try:
-                        os.killpg(self.process.pid, signal.SIGKILL)
-                    except (ProcessLookupError, PermissionError):
-                        pass
                     break
+            # The leader is reaped; make sure no member of its group lingers (a forked helper, say).
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
             self.lines.close()
             if self.transcript is not None:
                 self.transcript.close()

@@ -68,6 +68,13 @@ def _patterns(kind: str, trump: Suit) -> tuple[tuple[Card, ...], ...]:
     raise ValueError(f"unknown meld kind {kind!r}")
 
 
+@functools.cache
+def _candidates(kinds: tuple[tuple[str, int], ...], trump: Suit) -> tuple:
+    """(kind, multiplicity, type name, pattern, its set of cards) for every pattern of every type."""
+    return tuple((kind, mult, type_name(kind, mult), pattern, frozenset(pattern))
+                 for kind, mult in kinds for pattern in kind_patterns(kind, trump))
+
+
 def type_name(kind: str, multiplicity: int) -> str:
     return MULTIPLICITY_PREFIX[multiplicity] + kind
 
@@ -201,30 +208,35 @@ class MeldBoard:
         in_hand: dict[Card, int] = {}
         for c in hand:
             in_hand[c] = in_hand.get(c, 0) + 1
+        held = in_hand.keys()
         slots = list(self.slots.values())
+        available = dict(in_hand)  # hand and table together: a quick upper bound
+        for s in slots:
+            available[s.card] = available.get(s.card, 0) + 1
+        everywhere = available.keys()
         found: list[Meld] = []
-        for kind, mult in kinds:
-            eligible: dict[Card, int] | None = None
-            for pattern in kind_patterns(kind, trump):
-                if not any(c in in_hand for c in pattern):
-                    continue  # at least one card must come from the hand
-                if eligible is None:
-                    name = type_name(kind, mult)
-                    eligible = {}
-                    for s in slots:
-                        if name not in s.spent:
-                            eligible[s.card] = eligible.get(s.card, 0) + 1
-                ranges = []
-                for c in pattern:
-                    lo, hi = max(0, mult - eligible.get(c, 0)), min(mult, in_hand.get(c, 0))
-                    if lo > hi:
-                        break
-                    ranges.append(range(lo, hi + 1))
-                else:
-                    for counts in itertools.product(*ranges):
-                        if any(counts):
-                            from_hand = tuple(c for c, k in zip(pattern, counts) for _ in range(k))
-                            found.append(Meld(kind, mult, from_hand))
+        eligible_by_name: dict[str, dict[Card, int]] = {}
+        for kind, mult, name, pattern, cards in _candidates(tuple(kinds), trump):
+            if held.isdisjoint(cards) or not cards <= everywhere:
+                continue  # at least one card from the hand, and every card somewhere
+            if mult > 1 and any(available[c] < mult for c in pattern):
+                continue
+            eligible = eligible_by_name.get(name)
+            if eligible is None:
+                eligible = eligible_by_name[name] = {}
+                for s in slots:
+                    if name not in s.spent:
+                        eligible[s.card] = eligible.get(s.card, 0) + 1
+            ranges = []
+            for c in pattern:
+                lo, hi = max(0, mult - eligible.get(c, 0)), min(mult, in_hand.get(c, 0))
+                if lo > hi:
+                    break
+                ranges.append(range(lo, hi + 1))
+            else:
+                for counts in itertools.product(*ranges):
+                    if any(counts):
+                        found.append(Meld(kind, mult, tuple(c for c, k in zip(pattern, counts) for _ in range(k))))
         return found
 
     def make(self, option: Meld, trump: Suit, table: MeldTable) -> tuple[int, list[Card]]:

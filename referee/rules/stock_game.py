@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import operator
 import random
 from collections.abc import Sequence
 
@@ -228,11 +229,10 @@ class StockGame:
     def _plays(self, seat: int) -> list[PlayCard]:
         played = [p.card for _, p in self.trick]
         if self.phase == 1:
-            hand = [PlayCard(c) for c in legal_plays(self.hands[seat], played, self.trump, FREE_PLAY)]
-            table = [PlayCard(c, True) for c in dict.fromkeys(self.boards[seat].cards())]
-            return sorted(hand, key=_play_key) + sorted(table, key=_play_key)
+            hand = _play_actions(legal_plays(self.hands[seat], played, self.trump, FREE_PLAY), False)
+            return hand + _play_actions(dict.fromkeys(self.boards[seat].cards()), True)
         duty = FollowDuty(must_follow=True, must_trump=True, must_win=self.variant.phase2_must_win)
-        return sorted((PlayCard(c) for c in legal_plays(self.hands[seat], played, self.trump, duty)), key=_play_key)
+        return _play_actions(legal_plays(self.hands[seat], played, self.trump, duty), False)
 
     def _meld_options(self, seat: int) -> list[Meld]:
         types = _meld_types(self.variant.melds)
@@ -516,8 +516,19 @@ def _meld_types(table) -> tuple[tuple[str, int], ...]:
     return tuple(table.types())
 
 
-def _play_key(p: PlayCard) -> tuple:
-    return p.card.sort_key
+_BY_SORT_KEY = operator.attrgetter("sort_key")
+_PLAYS: dict[tuple[Card, bool], PlayCard] = {}
+
+
+def _play_actions(cards, from_table: bool) -> list[PlayCard]:
+    """PlayCard actions for ``cards`` in card order (the actions are values, so they are made once)."""
+    out = []
+    for c in sorted(cards, key=_BY_SORT_KEY):
+        action = _PLAYS.get((c, from_table))
+        if action is None:
+            action = _PLAYS[(c, from_table)] = PlayCard(c, from_table)
+        out.append(action)
+    return out
 
 
 def _win_for(seat: int) -> tuple[float, ...]:

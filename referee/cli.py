@@ -335,6 +335,11 @@ def cmd_tournament(args) -> int:
     records = store.recover().records
     _print_report(records, config.output, anchor=config.anchor, bootstrap=args.bootstrap,
                   title=f"\n{config.name}: {len(records)} games")
+    faulty = [r for r in records if r.termination is not Termination.COMPLETED]
+    if faulty:
+        kinds = sorted({r.termination.value for r in faulty})
+        print(f"{len(faulty)} game(s) ended on a fault ({', '.join(kinds)}); each game's 'detail' in "
+              f"{store.games_path} says why, and bot stderr logs are in {config.output}/logs/")
     return 0
 
 

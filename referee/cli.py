@@ -87,12 +87,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="tournament seed (overrides the configuration)")
     p.add_argument("--bootstrap", type=nonneg_int, default=300, help="bootstrap samples for intervals (default 300)")
     p.add_argument("--transcripts", action="store_true", help="log every protocol line per bot")
+    p.add_argument("--pgn", type=Path, default=None, help="also write the results as PGN (for Ordo or BayesElo)")
     p.set_defaults(handler=cmd_tournament)
 
     p = sub.add_parser("ratings", help="ratings, head-to-head statistics and crosstable of recorded games")
     p.add_argument("results", type=Path, help="a games.jsonl file, or a directory holding one")
     p.add_argument("--anchor", default=None, help="fix this bot's rating (default: pool average 0)")
-    p.add_argument("--anchor-rating", type=float, default=0.0, help="the anchor's rating (default 0)")
+    p.add_argument("--anchor-rating", type=float, default=0.0,
+                   help="the anchor's rating, or without --anchor the pool average (default 0)")
     p.add_argument("--bootstrap", type=nonneg_int, default=300, help="bootstrap samples for intervals (default 300)")
     p.add_argument("--pgn", type=Path, default=None, help="also write the results as PGN (for Ordo or BayesElo)")
     p.add_argument("--out", type=Path, default=None, help="write ratings.csv, headtohead.csv, crosstable.csv, ratings.json here")
@@ -335,6 +337,8 @@ def cmd_tournament(args) -> int:
     records = store.recover().records
     _print_report(records, config.output, anchor=config.anchor, bootstrap=args.bootstrap,
                   title=f"\n{config.name}: {len(records)} games")
+    if args.pgn is not None:
+        _write_pgn(records, args.pgn)
     faulty = [r for r in records if r.termination is not Termination.COMPLETED]
     if faulty:
         kinds = sorted({r.termination.value for r in faulty})
@@ -375,20 +379,23 @@ def cmd_ratings(args) -> int:
     names = {s.entrant for r in records for s in r.seats}
     if args.anchor is not None and args.anchor not in names:
         raise UsageError(f"--anchor {args.anchor!r} played no game; bots: {', '.join(sorted(names))}")
-    from tournaments.report import analyse, render, to_pgn, write_files
+    from tournaments.report import analyse, render, write_files
 
-    report = analyse(records, anchor=args.anchor, bootstrap=args.bootstrap)
-    if args.anchor_rating:
-        shift = args.anchor_rating
-        report.ratings.ratings.update({p: v + shift for p, v in report.ratings.ratings.items()})
+    report = analyse(records, anchor=args.anchor, bootstrap=args.bootstrap, level=args.anchor_rating)
     print(render(report, f"{path}: {len(records)} games"))
     if args.out is not None:
         files = write_files(report, args.out)
         print(f"\nwritten: {', '.join(str(f) for f in files)}")
     if args.pgn is not None:
-        args.pgn.write_text(to_pgn(records), encoding="utf-8")
-        print(f"PGN written to {args.pgn} (seat 0 as White); for Ordo: ordo -p {args.pgn} -z 200.24094022767414 -a 0")
+        _write_pgn(records, args.pgn)
     return 0
+
+
+def _write_pgn(records: list[GameRecord], path: Path) -> None:
+    from tournaments.report import to_pgn
+
+    path.write_text(to_pgn(records), encoding="utf-8")
+    print(f"PGN written to {path} (seat 0 as White); for Ordo: ordo -p {path} -z 200.24094022767414 -a 0")
 
 
 def cmd_sprt(args) -> int:

@@ -78,3 +78,9 @@ def test_three_engine_example_with_exact_ratings():
     assert r["Strelka"] == pytest.approx(0, abs=0.01)
     assert r["Komodo"] == pytest.approx(-elo_from_score(0.75), abs=0.01)
     assert round(r["Houdini"]) == 191
+
+
+def test_level_sets_the_anchor_or_the_pool_average():
+    outcomes = games("x", "y", 30, 10, 20)
+    assert sum(solve(outcomes, anchor_rating=2300).values()) / 2 == pytest.approx(2300)
+    assert solve(outcomes, anchor="y", anchor_rating=1000)["y"] == 1000

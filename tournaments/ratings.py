@@ -48,6 +48,7 @@ class PoolRatings:
     scores: dict[str, float]
     prior: float  # virtual draws added per pairing (0 unless needed)
     anchor: str | None
+    level: float = 0.0  # the anchor's rating, or the pool average
 
 
 def _tally(outcomes: Sequence[Outcome], prior: float) -> tuple[list[str], dict, dict]:
@@ -103,7 +104,10 @@ def needs_prior(outcomes: Sequence[Outcome]) -> bool:
 
 def solve(outcomes: Sequence[Outcome], prior: float = 0.0, anchor: str | None = None,
           anchor_rating: float = 0.0, tolerance: float = 1e-10) -> dict[str, float]:
-    """Maximum-likelihood ratings (minorization-maximization for the Bradley-Terry model)."""
+    """Maximum-likelihood ratings (minorization-maximization for the Bradley-Terry model).
+
+    ``anchor`` gets ``anchor_rating``; without an anchor the pool average is ``anchor_rating``.
+    """
     players, games, score = _tally(outcomes, prior)
     if not players:
         return {}
@@ -126,7 +130,10 @@ def solve(outcomes: Sequence[Outcome], prior: float = 0.0, anchor: str | None = 
         if biggest < tolerance:
             break
     ratings = {p: 400 * math.log10(strength[p]) for p in players}
-    shift = anchor_rating - ratings[anchor] if anchor is not None else -sum(ratings.values()) / len(ratings)
+    if anchor is not None:
+        shift = anchor_rating - ratings[anchor]
+    else:  # the pool average becomes anchor_rating
+        shift = anchor_rating - sum(ratings.values()) / len(ratings)
     return {p: r + shift for p, r in ratings.items()}
 
 
@@ -178,4 +185,4 @@ def pool_ratings(units: Sequence[Sequence[Outcome]], anchor: str | None = None, 
         scores[o.a] += o.score
         scores[o.b] += 1 - o.score
     order = tuple(sorted(players, key=lambda p: -ratings[p]))
-    return PoolRatings(order, ratings, errors, los, dict(games), dict(scores), prior, anchor)
+    return PoolRatings(order, ratings, errors, los, dict(games), dict(scores), prior, anchor, anchor_rating)

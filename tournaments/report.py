@@ -131,9 +131,11 @@ class Report:
     faults: dict[str, int]
 
 
-def analyse(records: Sequence[GameRecord], anchor: str | None = None, bootstrap: int = 300) -> Report:
+def analyse(records: Sequence[GameRecord], anchor: str | None = None, bootstrap: int = 300,
+            level: float = 0.0) -> Report:
+    """Everything the tables show. ``level``: the anchor's rating, or the pool average without one."""
     rated = units(records)
-    ratings = pool_ratings(rated, anchor=anchor, bootstrap=bootstrap)
+    ratings = pool_ratings(rated, anchor=anchor, anchor_rating=level, bootstrap=bootstrap)
     faults: dict[str, int] = defaultdict(int)
     for r in records:
         if r.culprit is not None:
@@ -183,7 +185,7 @@ def render(report: Report, title: str = "") -> str:
     parts = []
     if title:
         parts.append(title)
-    anchor = f"anchor {r.anchor} = 0" if r.anchor else "pool average 0"
+    anchor = f"anchor {r.anchor} = {r.level:g}" if r.anchor else f"pool average {r.level:g}"
     parts.append(f"Ratings ({report.games} games; maximum likelihood, logistic Elo, {anchor}; "
                  f"95% intervals by bootstrap over deal pairs)")
     if r.prior:

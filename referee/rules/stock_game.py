@@ -211,8 +211,10 @@ class StockGame:
         d = self.decision()
         return () if d is None else d.legal
 
+    def _claims(self) -> tuple[Action, ...]:
+        return (Claim(),) if self.variant.claim else ()
+
     def _decide(self) -> Decision:
-        claim: tuple[Action, ...] = (Claim(),) if self.variant.claim else ()
         if self.pending and self.pending[0] == "take":
             return Decision(self.last_winner, DecisionKind.TAKE_LAST, (TakeLast(StockPick.STOCK), TakeLast(StockPick.TURNUP)))
         if self.pending and self.pending[0] == "meld":
@@ -220,11 +222,10 @@ class StockGame:
         seat = (self.leader + len(self.trick)) % 2
         plays = self._plays(seat)
         kind = DecisionKind.FOLLOW if self.trick else DecisionKind.LEAD
-        return Decision(seat, kind, tuple(plays) + claim)
+        return Decision(seat, kind, tuple(plays) + self._claims())
 
     def _meld_decision(self, seat: int, options: list[Meld]) -> Decision:
-        claim: tuple[Action, ...] = (Claim(),) if self.variant.claim else ()
-        return Decision(seat, DecisionKind.MELD, (Pass(),) + tuple(options) + claim)
+        return Decision(seat, DecisionKind.MELD, (Pass(),) + tuple(options) + self._claims())
 
     def _plays(self, seat: int) -> list[PlayCard]:
         played = [p.card for _, p in self.trick]
@@ -451,11 +452,10 @@ class StockGame:
             self.turn_dix = True
         else:
             self.turn_melded = True
-        more = self.variant.dix_with_other_meld and not (self.turn_dix and self.turn_melded)
-        if not more or not self._meld_options(seat):
-            self.pending.pop(0)
+        if not self.variant.dix_with_other_meld or (self.turn_dix and self.turn_melded):
+            self.pending.pop(0)  # the meld turn is over
             self.turn_melded = self.turn_dix = False
-        self._advance(notices)
+        self._advance(notices)  # otherwise asks again if a second meld (a dix, or one beside it) is possible
 
     def _start_phase_two(self, notices: list[Notice]) -> None:
         self.phase = 2

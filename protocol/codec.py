@@ -130,7 +130,45 @@ def parse_referee_line(line: str):
                          _nonneg(args[3], "players"), tuple(options))
     if verb == "deal":
         _arity(parts, 4, -1)
-        return m.Deal(_nonneg(args[0], "hand"), _nonneg(args[1], "dealer"), _card(args[2]), tuple(_card(t) for t in args[3:]))
+        turnup = args[2] if args[2] == m.NO_CARD else _card(args[2])
+        return m.Deal(_nonneg(args[0], "hand"), _nonneg(args[1], "dealer"), turnup, tuple(_card(t) for t in args[3:]))
+    if verb == "bid":
+        _arity(parts, 2)
+        return m.BidEvent(_nonneg(args[0], "seat"), None if args[1] == "pass" else _nonneg(args[1], "bid"))
+    if verb == "bidwon":
+        _arity(parts, 2)
+        return m.BidWon(_nonneg(args[0], "seat"), _nonneg(args[1], "bid"))
+    if verb == "redeal":
+        _arity(parts, 1)
+        return m.RedealEvent(_nonneg(args[0], "dealer"))
+    if verb == "kitty":
+        _arity(parts, 1, -1)
+        return m.Kitty(tuple(_card(t) for t in args))
+    if verb == "trump":
+        _arity(parts, 2)
+        if args[1] not in ("C", "D", "H", "S"):
+            raise ProtocolError(f"not a suit: {args[1]!r} (C D H S)")
+        return m.Trump(_nonneg(args[0], "seat"), args[1])
+    if verb == "call":
+        _arity(parts, 2)
+        return m.Call(_nonneg(args[0], "seat"), _card(args[1]))
+    if verb == "partner":
+        _arity(parts, 2)
+        return m.PartnerEvent(_nonneg(args[0], "seat"), None if args[1] == "-" else _nonneg(args[1], "partner"))
+    if verb in ("give", "bury"):
+        if verb == "give":
+            _arity(parts, 3, -1)
+            return m.Give(_nonneg(args[0], "seat"), _nonneg(args[1], "seat"), tuple(_maybe_card(t) for t in args[2:]))
+        _arity(parts, 2, -1)
+        return m.Bury(_nonneg(args[0], "seat"), tuple(_maybe_card(t) for t in args[1:]))
+    if verb == "dummy":
+        _arity(parts, 2)
+        return m.Dummy(_nonneg(args[0], "seat"), _card(args[1]))
+    if verb == "contract":
+        _arity(parts, 4)
+        if args[2] not in ("made", "set"):
+            raise ProtocolError(f"contract outcome should be made or set, got {args[2]!r}")
+        return m.Contract(_nonneg(args[0], "seat"), _nonneg(args[1], "bid"), args[2] == "made", _int(args[3], "points"))
     if verb == "bonus":
         _arity(parts, 3)
         return m.Bonus(_nonneg(args[0], "seat"), _int(args[1], "points"), _token(args[2], "reason"))

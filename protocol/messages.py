@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import attrs
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 HIDDEN = "??"  # a card the audience may not see
 
 
@@ -45,11 +45,14 @@ class NewGame:
         return f"game {self.game_id} {self.variant} {self.seat} {self.players}{opts}"
 
 
+NO_CARD = "-"  # in 'deal': the bidding games have no turn-up
+
+
 @attrs.frozen
 class Deal:
     hand: int
     dealer: int
-    turnup: str
+    turnup: str  # NO_CARD in the bidding games
     cards: tuple[str, ...]
 
     def to_text(self) -> str:
@@ -195,9 +198,115 @@ class Quit:
         return "quit"
 
 
+# ------------------------------------------------------- bidding games (v2)
+def _cards(cards) -> str:
+    return " ".join(cards)
+
+
+@attrs.frozen
+class BidEvent:
+    seat: int
+    amount: int | None  # None: passed
+
+    def to_text(self) -> str:
+        return f"bid {self.seat} {'pass' if self.amount is None else self.amount}"
+
+
+@attrs.frozen
+class BidWon:
+    seat: int
+    amount: int
+
+    def to_text(self) -> str:
+        return f"bidwon {self.seat} {self.amount}"
+
+
+@attrs.frozen
+class RedealEvent:
+    dealer: int
+
+    def to_text(self) -> str:
+        return f"redeal {self.dealer}"
+
+
+@attrs.frozen
+class Kitty:
+    cards: tuple[str, ...]
+
+    def to_text(self) -> str:
+        return f"kitty {_cards(self.cards)}"
+
+
+@attrs.frozen
+class Trump:
+    seat: int
+    suit: str
+
+    def to_text(self) -> str:
+        return f"trump {self.seat} {self.suit}"
+
+
+@attrs.frozen
+class Call:
+    seat: int
+    card: str
+
+    def to_text(self) -> str:
+        return f"call {self.seat} {self.card}"
+
+
+@attrs.frozen
+class PartnerEvent:
+    bidder: int
+    partner: int | None
+
+    def to_text(self) -> str:
+        return f"partner {self.bidder} {'-' if self.partner is None else self.partner}"
+
+
+@attrs.frozen
+class Give:
+    giver: int
+    receiver: int
+    cards: tuple[str, ...]  # HIDDEN for cards this audience may not see
+
+    def to_text(self) -> str:
+        return f"give {self.giver} {self.receiver} {_cards(self.cards)}"
+
+
+@attrs.frozen
+class Bury:
+    seat: int
+    cards: tuple[str, ...]
+
+    def to_text(self) -> str:
+        return f"bury {self.seat} {_cards(self.cards)}"
+
+
+@attrs.frozen
+class Dummy:
+    seat: int
+    card: str
+
+    def to_text(self) -> str:
+        return f"dummy {self.seat} {self.card}"
+
+
+@attrs.frozen
+class Contract:
+    bidder: int
+    bid: int
+    made: bool
+    points: int
+
+    def to_text(self) -> str:
+        return f"contract {self.bidder} {self.bid} {'made' if self.made else 'set'} {self.points}"
+
+
 RefereeMessage = (
     Hello | NewGame | Deal | Bonus | Play | Trick | Draw | MeldShown | Exchange | PhaseTwo | ClaimMade
     | HandEnd | GameOver | Request | ErrorNotice | Ping | MatchEnd | Quit
+    | BidEvent | BidWon | RedealEvent | Kitty | Trump | Call | PartnerEvent | Give | Bury | Dummy | Contract
 )
 
 

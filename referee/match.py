@@ -21,7 +21,7 @@ from protocol import messages as m
 from .clock import Clock, TimeControl
 from .player import BotClient
 from .record import ActionEntry, GameRecord, SeatInfo, Termination, append_record
-from .rules import IllegalActionError, action_from_text, new_game
+from .rules import IllegalActionError, action_from_text, fault_returns, new_game
 from .rules import events as ev
 from .rules.variants import Variant
 from .transport import BotCommand, BotError
@@ -161,7 +161,7 @@ async def play_game(
         record.termination = fault.termination
         record.culprit = fault.seat
         record.detail = fault.detail
-        record.result = tuple(0.0 if s == fault.seat else 1.0 for s in range(len(players)))
+        record.result = fault_returns(variant, fault.seat)
         await players[fault.seat].retire()
     if not record.seats:
         record.seats = [SeatInfo(p.entrant.name, p.bot_name, p.entrant.command.to_text()) for p in players]
@@ -230,17 +230,18 @@ class MatchPlan:
 
 
 def match_schedule(plan: MatchPlan) -> list[tuple[int, int, tuple[int, ...]]]:
-    """(game number, game seed, seating) for each game of a two-seat match.
+    """(game number, game seed, seating) for each game of a match.
 
-    Games go in pairs: both games of a pair are dealt from the same seed with
-    the seats swapped, so each bot plays each set of cards once.
+    Games go in groups of one game per seat: every game of a group is dealt
+    from the same seed with the seating rotated one place, so each bot holds
+    each seat's cards once (for two bots: the same deal twice, seats swapped).
     """
-    schedule = []
     n = len(plan.entrants)
+    schedule = []
     for g in range(plan.games):
-        pair = g // 2
-        seating = tuple(range(n)) if g % 2 == 0 else tuple(reversed(range(n)))
-        schedule.append((g + 1, derive_seed(plan.seed, "pair", pair), seating))
+        group, turn = divmod(g, n)
+        seating = tuple((seat + turn) % n for seat in range(n))
+        schedule.append((g + 1, derive_seed(plan.seed, "pair", group), seating))
     return schedule
 
 

@@ -25,7 +25,10 @@ def main() -> None:
             print("id author pinochle-arena sample bots")
             print("ready", flush=True)
         elif words[0] == "go":  # go <decision> <time-left-ms> <bank-ms> <legal actions...>
-            print(rng.choice(words[4:]), flush=True)  # CHOOSE
+            choice = rng.choice(words[4:])  # CHOOSE
+            if ".." in choice:  # a range of bids, bid:20..40 or bid:65..100/5: bid its lowest
+                choice = choice.split("..")[0]
+            print(choice, flush=True)
         elif words[0] == "ping":
             print("pong", words[1], flush=True)
         elif words[0] == "quit":

@@ -175,7 +175,7 @@ def test_transcript_shows_the_conversation(tmp_path):
     plan = MatchPlan((sample("random"), sample("greedy")), V, 1, 4, tmp_path, transcripts=True)
     trio.run(run_match, plan)
     lines = (tmp_path / "logs" / "random.protocol.log").read_text().splitlines()
-    assert lines[:4] == ["> pinochle 1", "< id name random", "< id author pinochle-arena sample bots", "< ready"]
+    assert lines[:4] == ["> pinochle 2", "< id name random", "< id author pinochle-arena sample bots", "< ready"]
     assert lines[4].startswith("> game g1 two-handed 0 2 ")
     assert lines[5].startswith("> deal 1 0 ")
     assert lines[-2:] == ["> matchend", "> quit"]

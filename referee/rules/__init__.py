@@ -15,13 +15,14 @@ result once ``game.is_terminal()``.
 from .actions import Action, Claim, IllegalActionError, Meld, Pass, PlayCard, StockPick, TakeLast, action_from_text
 from .cards import Card, Rank, Suit, card, cards
 from .events import Decision, DecisionKind, Notice
+from .auction_game import AuctionGame
 from .stock_game import StockGame
 from .variants import OPTIONS, PRESETS, Variant, VariantError, get_variant
 
 # Which state machine plays a variant's family. A new family of games (the
 # bidding games, say) registers its class here; a new variant of an existing
 # family is only a preset in variants.py.
-FAMILIES = {"stock": StockGame}
+FAMILIES = {"stock": StockGame, "auction": AuctionGame}
 
 
 def new_game(variant: Variant, seed: int, decks=()):
@@ -32,8 +33,19 @@ def new_game(variant: Variant, seed: int, decks=()):
     return FAMILIES[variant.family].new(variant, seed, decks)
 
 
+def fault_returns(variant: Variant, seat: int) -> tuple[float, ...]:
+    """The result of a game ended by ``seat``'s fault: its side loses, every other seat wins."""
+    from .variants import Partners
+
+    losers = {seat}
+    if variant.partners is Partners.OPPOSITE:
+        losers.add((seat + 2) % variant.players)
+    return tuple(0.0 if s in losers else 1.0 for s in range(variant.players))
+
+
 __all__ = [
     "Action", "Card", "Claim", "Decision", "DecisionKind", "FAMILIES", "IllegalActionError", "Meld",
     "Notice", "OPTIONS", "PRESETS", "Pass", "PlayCard", "Rank", "StockGame", "StockPick", "Suit",
-    "TakeLast", "Variant", "VariantError", "action_from_text", "card", "cards", "get_variant", "new_game",
+    "TakeLast", "Variant", "VariantError", "action_from_text", "card", "cards", "fault_returns", "get_variant",
+    "new_game",
 ]

@@ -10,6 +10,11 @@ The text form is what a bot sends and what a game record stores:
 ``take:stock``       last two stock cards: take the face-down card
 ``take:turnup``      last two stock cards: take the turn-up
 ``claim``            claim to have reached the target (if the variant allows)
+``bid:25``           bid 25 (bidding games); ``pass`` passes
+``trump:H``          declare trump
+``call:AS``          call a card: its first holder is the partner (five players)
+``give:AS``          pass one card to the partner (one request per card)
+``bury:AS``          bury one card (one request per card)
 ===================  =====================================================
 """
 
@@ -19,7 +24,7 @@ import enum
 
 import attrs
 
-from .cards import Card
+from .cards import Card, Suit
 from .melds import Meld, parse_type_name
 
 
@@ -61,7 +66,51 @@ class Claim:
         return "claim"
 
 
-Action = PlayCard | Meld | Pass | TakeLast | Claim
+@attrs.frozen
+class Bid:
+    amount: int
+
+    def to_text(self) -> str:
+        return f"bid:{self.amount}"
+
+
+@attrs.frozen
+class DeclareTrump:
+    suit: Suit
+
+    def to_text(self) -> str:
+        return f"trump:{self.suit.value}"
+
+
+@attrs.frozen
+class CallCard:
+    card: Card
+
+    def to_text(self) -> str:
+        return f"call:{self.card.to_text()}"
+
+
+@attrs.frozen
+class GiveCard:
+    """Pass one card to the partner (cards are passed one request at a time)."""
+
+    card: Card
+
+    def to_text(self) -> str:
+        return f"give:{self.card.to_text()}"
+
+
+@attrs.frozen
+class BuryCard:
+    card: Card
+
+    def to_text(self) -> str:
+        return f"bury:{self.card.to_text()}"
+
+
+Action = PlayCard | Meld | Pass | TakeLast | Claim | Bid | DeclareTrump | CallCard | GiveCard | BuryCard
+
+_ONE_CARD = {"call": CallCard, "give": GiveCard, "bury": BuryCard}
 
 
 def action_from_text(text: str) -> Action:
@@ -77,6 +126,21 @@ def action_from_text(text: str) -> Action:
             return TakeLast(StockPick(low[5:]))
         except ValueError:
             raise IllegalActionError(f"{token!r}: expected take:stock or take:turnup") from None
+    head, sep, rest = token.partition(":")
+    if sep and head.lower() in _ONE_CARD:
+        try:
+            return _ONE_CARD[head.lower()](Card.from_text(rest))
+        except ValueError as e:
+            raise IllegalActionError(f"{token!r}: {e}") from None
+    if sep and head.lower() == "bid":
+        if not rest.isdigit():
+            raise IllegalActionError(f"{token!r}: a bid is bid:AMOUNT, a whole number like bid:25")
+        return Bid(int(rest))
+    if sep and head.lower() == "trump":
+        try:
+            return DeclareTrump(Suit.from_text(rest))
+        except ValueError as e:
+            raise IllegalActionError(f"{token!r}: {e}") from None
     if low.startswith("table:"):
         try:
             return PlayCard(Card.from_text(token[6:]), from_table=True)

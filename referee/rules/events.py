@@ -21,6 +21,11 @@ class DecisionKind(enum.Enum):
     FOLLOW = "follow"
     MELD = "meld"
     TAKE_LAST = "take"
+    BID = "bid"
+    TRUMP = "trump"
+    CALL = "call"
+    GIVE = "give"
+    BURY = "bury"
 
 
 @attrs.frozen
@@ -36,7 +41,7 @@ class Decision:
 class HandDealt:
     hand: int
     dealer: int
-    turnup: Card
+    turnup: Card | None  # the stock game's turn-up; None in the bidding games
     cards: tuple[Card, ...]  # the receiving seat's own cards
 
 
@@ -110,7 +115,86 @@ class GameEnded:
     returns: tuple[float, ...]  # 1 win, 0 loss, 0.5 each for a two-way draw
 
 
-Event = HandDealt | Scored | Played | TrickWon | Drew | Melded | Exchanged | PhaseTwo | Claimed | HandEnded | GameEnded
+@attrs.frozen
+class BidMade:
+    seat: int
+    amount: int | None  # None: passed
+
+
+@attrs.frozen
+class AuctionWon:
+    seat: int
+    amount: int
+
+
+@attrs.frozen
+class Redeal:
+    """Everyone passed and the deal is thrown in."""
+
+    dealer: int
+
+
+@attrs.frozen
+class KittyShown:
+    cards: tuple[Card, ...]
+
+
+@attrs.frozen
+class TrumpDeclared:
+    seat: int
+    suit: str
+
+
+@attrs.frozen
+class CardCalled:
+    seat: int
+    card: Card
+
+
+@attrs.frozen
+class PartnerKnown:
+    """Who plays with the bidder this hand (call-for-partner): the called card's first holder."""
+
+    bidder: int
+    partner: int | None  # None: the bidder holds every copy and plays alone
+
+
+@attrs.frozen
+class Given:
+    """Cards passed between partners: the two of them see the cards, the others only their number."""
+
+    giver: int
+    receiver: int
+    cards: tuple[Card | None, ...]  # None: face down, not shown to this audience
+
+
+@attrs.frozen
+class Buried:
+    seat: int
+    cards: tuple[Card | None, ...]
+
+
+@attrs.frozen
+class DummyTaken:
+    """003: after a trick the top card of the dummy is turned and goes to the trick's winner."""
+
+    seat: int
+    card: Card
+
+
+@attrs.frozen
+class ContractResult:
+    bidder: int
+    bid: int
+    made: bool
+    points: int  # what the bidder's side scored towards the bid (meld if saved, and tricks)
+
+
+Event = (
+    HandDealt | Scored | Played | TrickWon | Drew | Melded | Exchanged | PhaseTwo | Claimed | HandEnded | GameEnded
+    | BidMade | AuctionWon | Redeal | KittyShown | TrumpDeclared | CardCalled | PartnerKnown | Given | Buried
+    | DummyTaken | ContractResult
+)
 
 
 @attrs.frozen

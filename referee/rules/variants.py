@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 import attrs
 
 from .cards import Rank
+from .bidding import AllPass, BidLadder
 from .melds import MeldTable
 from .tricks import MustWin
 
@@ -38,6 +39,28 @@ class Tiebreak(enum.Enum):
 
     PLAY_ON = "play-on"  # 000/001: play on to the next threshold (+step)
     HIGHEST = "highest"  # 004: highest score, then most points in the last hand, then most tricks
+    BIDDER = "bidder"  # 003/004 bidding games: the side that won the last bid; else as HIGHEST
+
+
+class Partners(enum.Enum):
+    NONE = "none"  # every seat for itself
+    OPPOSITE = "opposite"  # four players: seats 0 and 2 against 1 and 3
+    CALLED = "called"  # five players: the bid winner calls a card; its first holder is the partner
+
+
+class Scoring(enum.Enum):
+    STANDARD = "standard"  # points as taken; a bidder who falls short loses the bid
+    TWO_ONE = "two-one"  # 003's alternate: bid made +2; set -1 and +1 to the opponent
+
+
+class CallOwnCard(enum.Enum):
+    ALONE = "alone"  # the bid winner plays alone, one against four
+    FORBIDDEN = "forbidden"  # such a card cannot be called
+
+
+class SaveMeld(enum.Enum):
+    TRICK = "trick"  # 004: a side must win a trick to keep its meld
+    POINT = "point"  # 003: a side must take a counter point
 
 
 # Point values of cards captured in tricks.
@@ -122,6 +145,19 @@ class Variant:
     dix_with_other_meld: bool = True
     claim: bool = False
     max_hands: int = 200  # a safety net: a game that has not ended by then is scored as it stands
+    # --- the bidding games (family "auction") ---
+    kitty: int = 0  # cards dealt to the kitty, shown and taken by the bid winner
+    dummy: int = 0  # 003: a face-down dummy hand; its top card goes to each trick's winner
+    bid_ladder: BidLadder = BidLadder(20, maximum=300)
+    all_pass: AllPass = AllPass.DEALER_STUCK
+    single_round: bool = False  # one round of bidding (003's default) instead of an auction
+    partners: Partners = Partners.NONE
+    give: int = 0  # cards the partner passes to the bid winner (and the bid winner passes back)
+    bury: int = 0  # cards the bid winner buries after taking the kitty
+    first_lead_trump: bool = False  # 003: the first card led must be a trump
+    save_meld: SaveMeld = SaveMeld.TRICK
+    scoring: Scoring = Scoring.STANDARD
+    call_own_card: CallOwnCard = CallOwnCard.ALONE
 
     @property
     def counter_values(self) -> Mapping[Rank, int]:
@@ -155,28 +191,36 @@ class Option:
         return variant.family in self.families
 
 
-def _enum_option(key: str, field: str, enum_type: type[enum.Enum], help: str) -> Option:
+STOCK = ("stock",)
+AUCTION = ("auction",)
+BOTH = ("stock", "auction")
+
+
+def _enum_option(key: str, field: str, enum_type: type[enum.Enum], help: str, families=STOCK) -> Option:
     return Option(
         key,
         help,
         tuple(e.value for e in enum_type),
         lambda v: getattr(v, field).value,
         lambda v, text: attrs.evolve(v, **{field: enum_type(text)}),
+        families,
     )
 
 
-def _bool_option(key: str, field: str, help: str) -> Option:
+def _bool_option(key: str, field: str, help: str, families=STOCK) -> Option:
     return Option(
         key,
         help,
         ("yes", "no"),
         lambda v: "yes" if getattr(v, field) else "no",
         lambda v, text: attrs.evolve(v, **{field: text == "yes"}),
+        families,
     )
 
 
-def _int_option(key: str, field: str, help: str) -> Option:
-    return Option(key, help, None, lambda v: str(getattr(v, field)), lambda v, text: attrs.evolve(v, **{field: int(text)}))
+def _int_option(key: str, field: str, help: str, families=STOCK) -> Option:
+    return Option(key, help, None, lambda v: str(getattr(v, field)), lambda v, text: attrs.evolve(v, **{field: int(text)}),
+                  families)
 
 
 def _read_double_pinochle(v: Variant) -> str:
@@ -231,14 +275,31 @@ OPTIONS: dict[str, Option] = {
             tuple(COUNTING),
             lambda v: v.counting,
             lambda v, text: attrs.evolve(v, counting=text),
+            BOTH,
         ),
-        _int_option("last-trick", "last_trick", "points for the last trick of a hand"),
-        _int_option("target", "target", "points that win the game (000: 1000, 1200 or 1500)"),
+        _int_option("last-trick", "last_trick", "points for the last trick of a hand", BOTH),
+        _int_option("target", "target", "points that win the game (000: 1000, 1200 or 1500; 004: 150 or 500)", BOTH),
         _int_option("target-step", "target_step", "when several seats reach the target together, the next threshold is this much higher"),
-        _enum_option("tiebreak", "tiebreak", Tiebreak, "several seats reach the target on one hand: play on (000/001) or highest score (004)"),
+        _enum_option("tiebreak", "tiebreak", Tiebreak, "several seats reach the target on one hand: play on (000/001), "
+                     "highest score (004 two-player), or the side that won the bid (003, 004 bidding games)", BOTH),
         _enum_option("meld-timing", "meld_timing", MeldTiming, "the trick winner melds after drawing (000) or before (001)"),
         _enum_option("last-stock-card", "last_stock_card", LastStockCard, "last two stock cards: winner chooses (000, 004) or takes the face-down one and shows it (001)"),
-        _enum_option("must-win", "phase2_must_win", MustWin, "second phase: the follower must win the trick always (000) or only when trump is led (001)"),
+        _enum_option("must-win", "phase2_must_win", MustWin, "strict tricks (two-handed: the second phase): a follower must "
+                     "win (head) the trick always (000, 004) or only when trump is led (001, 003)", BOTH),
+        Option("bidding", "one round of bids (003's default) or an auction until one bidder is left", ("single", "auction"),
+               lambda v: "single" if v.single_round else "auction",
+               lambda v, text: attrs.evolve(v, single_round=text == "single"), AUCTION),
+        Option("min-bid", "the lowest opening bid", None, lambda v: str(v.bid_ladder.minimum),
+               lambda v, text: attrs.evolve(v, bid_ladder=attrs.evolve(v.bid_ladder, minimum=int(text))), AUCTION),
+        _enum_option("all-pass", "all_pass", AllPass, "everyone passes: the dealer is stuck at the minimum (004 double "
+                     "deck), may take it or redeal (004 three- and four-handed), or the cards are redealt", AUCTION),
+        _enum_option("scoring", "scoring", Scoring, "standard, or 003's alternate: bid made +2, set -1 and +1 to the "
+                     "opponent (pair it with target=15)", AUCTION),
+        _enum_option("save-meld", "save_meld", SaveMeld, "a side keeps its meld only if it wins a trick (004) or takes a "
+                     "counter point (003)", AUCTION),
+        _bool_option("first-lead-trump", "first_lead_trump", "the first card led must be a trump (003)", AUCTION),
+        _enum_option("call-own-card", "call_own_card", CallOwnCard, "call-for-partner: calling a card the bid winner "
+                     "holds every copy of means playing alone (default), or is not allowed", AUCTION),
         _bool_option("dix-turnup-bonus", "dix_turnup_bonus", "the dealer scores a dix when the turn-up is a dix (002)"),
         _bool_option("dix-with-meld", "dix_with_other_meld", "a dix may be melded together with another meld after one trick (002, 001)"),
         Option(
@@ -285,7 +346,85 @@ TWO_HANDED_150 = attrs.evolve(
     tiebreak=Tiebreak.HIGHEST,
 )
 
-PRESETS: dict[str, Variant] = {v.name: v for v in (TWO_HANDED, TWO_HANDED_HOYLE, TWO_HANDED_150)}
+# 003 counts no bonus for doubles: a double meld is twice the single.
+LINEAR_UNIT_MELDS = MeldTable(
+    {
+        "run": (15, 30),
+        "royal": (4, 8),
+        "marriage": (2, 4),
+        "dix": (1, 2),
+        "aces": (10, 20),
+        "kings": (8, 16),
+        "queens": (6, 12),
+        "jacks": (4, 8),
+        "pinochle": (4, 8),
+    }
+)
+
+_AUCTION = dict(family="auction", melds=UNIT_MELDS, counting="1-1-1", last_trick=1, target=150,
+                tiebreak=Tiebreak.BIDDER, phase2_must_win=MustWin.ALWAYS)
+
+TWO_HANDED_DUMMY = Variant(
+    name="two-handed-dummy",
+    summary="Two-handed with a dummy and a kitty: bid, take the kitty, bury 3; the dummy's top card goes to each trick's winner.",
+    source="003: 15 cards each, 15 to the dummy, 3 to the kitty; single round of bidding (auction as an option); "
+           "first lead trump; must win only when trump is led; a counter point saves meld; standard scoring to 120 "
+           "(bidder wins a tie-out), alternate 2/1 scoring to 15 as an option. The minimum bid (20) and the "
+           "dealer being stuck when both pass are not in 003: taken from 004's three-handed game",
+    players=2, hand_size=15, dummy=15, kitty=3, bury=3, single_round=True,
+    **{**_AUCTION, "melds": LINEAR_UNIT_MELDS, "target": 120, "phase2_must_win": MustWin.TRUMP_LED},
+    bid_ladder=BidLadder(20, maximum=200), all_pass=AllPass.DEALER_STUCK, first_lead_trump=True,
+    save_meld=SaveMeld.POINT,
+)
+
+THREE_HANDED = Variant(
+    name="three-handed",
+    summary="Three-handed cutthroat: 15 cards each and a kitty of 3; the bid winner takes the kitty and buries 3.",
+    source="004, three-player section: minimum bid 20, raises of 1, dealer may take the bid at 20 or redeal when all "
+           "pass; must follow, head the trick, else trump; a trick saves meld; game to 150, the bidder wins a "
+           "tie-out, then highest score, points of the last hand, tricks",
+    players=3, hand_size=15, kitty=3, bury=3, **_AUCTION,
+    bid_ladder=BidLadder(20, maximum=200), all_pass=AllPass.DEALER_MAY_TAKE,
+)
+
+FOUR_HANDED = Variant(
+    name="four-handed",
+    summary="Four-handed partnership, single deck: partners opposite, 12 cards each, pass 4 and 4.",
+    source="004, four-player single-deck section: minimum bid 25, dealer may take it or redeal when all pass; the "
+           "bid winner's partner passes 4 cards, the bid winner passes 4 back; meld by player, scored by team; "
+           "game to 150, the bidding team wins a tie-out",
+    players=4, hand_size=12, partners=Partners.OPPOSITE, give=4, **_AUCTION,
+    bid_ladder=BidLadder(25, maximum=200), all_pass=AllPass.DEALER_MAY_TAKE,
+)
+
+_DOUBLE_DECK = dict(deck_copies=4, deck_ranks=(Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK), deal_packet=4,
+                    bid_ladder=BidLadder(50, ((60, 1), (100, 5), (10**6, 10)), maximum=1000),
+                    all_pass=AllPass.DEALER_STUCK, give=4, **{**_AUCTION, "melds": DOUBLE_DECK_MELDS,
+                                                               "last_trick": 2, "target": 500})
+
+FOUR_HANDED_DOUBLE = Variant(
+    name="four-handed-double",
+    summary="Four-handed partnership, double deck (80 cards, no nines): 20 each, bids from 50, game to 500.",
+    source="004, double-deck partnership section: deal by fours; minimum bid 50, steps of 1 to 60, 5 to 100, 10 "
+           "above; the dealer is stuck at 50 when all pass; pass 4 and 4; the double-deck meld table; last trick "
+           "2, 50 trick points; game to 500, the bidding team wins a tie-out",
+    players=4, hand_size=20, partners=Partners.OPPOSITE, **_DOUBLE_DECK,
+)
+
+CALL_FOR_PARTNER = Variant(
+    name="call-for-partner",
+    summary="Five players, double deck: the bid winner names trump and a card; its first holder is the partner.",
+    source="004, call-for-partner section: 16 cards each; bidding as the double deck; the first holder of the called "
+           "card (from the bid winner's left) passes it face up and 3 more, and gets 4 back. 004 leaves open a "
+           "called card the bid winner holds every copy of: the bid winner then plays alone, one against four",
+    players=5, hand_size=16, partners=Partners.CALLED, **_DOUBLE_DECK,
+)
+
+PRESETS: dict[str, Variant] = {
+    v.name: v
+    for v in (TWO_HANDED, TWO_HANDED_HOYLE, TWO_HANDED_150, TWO_HANDED_DUMMY, THREE_HANDED, FOUR_HANDED,
+              FOUR_HANDED_DOUBLE, CALL_FOR_PARTNER)
+}
 
 
 class VariantError(ValueError):

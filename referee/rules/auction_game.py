@@ -1,0 +1,497 @@
+"""The bidding games (003 and 004) as one pure state machine, configured by the variant.
+
+A hand goes: deal -> auction -> (kitty shown and taken) -> trump declared ->
+(a partner card called) -> (cards passed between partners, one request per
+card) -> (cards buried, one request per card) -> every hand's meld counted and
+shown -> tricks -> scoring. Which of the bracketed steps happen, and how, is
+data in :class:`~referee.rules.variants.Variant`: ``kitty``, ``dummy``,
+``partners``, ``give``, ``bury``, the bid ladder, ``all_pass``,
+``first_lead_trump``, ``save_meld``, ``scoring``, ``tiebreak``.
+
+The trick-taking rules are :mod:`.tricks` (follow suit, head the trick,
+else trump); meld counting is :func:`.melds.count_hand_meld`; the auction
+is :class:`.bidding.Auction`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from .actions import Action, Bid, BuryCard, CallCard, DeclareTrump, GiveCard, IllegalActionError, Pass, PlayCard
+from .bidding import Auction
+from .cards import Card, Suit, make_deck, sort_cards
+from .events import (
+    AuctionWon,
+    BidMade,
+    Buried,
+    CardCalled,
+    ContractResult,
+    Decision,
+    DecisionKind,
+    DummyTaken,
+    GameEnded,
+    Given,
+    HandDealt,
+    HandEnded,
+    KittyShown,
+    Melded,
+    Notice,
+    PartnerKnown,
+    Played,
+    Redeal,
+    TrickWon,
+    TrumpDeclared,
+)
+from .melds import count_hand_meld, type_name
+from .stock_game import shuffled_deck
+from .tricks import FollowDuty, legal_plays, trick_winner
+from .variants import CallOwnCard, Partners, SaveMeld, Scoring, Tiebreak, Variant
+
+
+@attrs.frozen
+class AuctionView:
+    """What one seat may know now."""
+
+    seat: int
+    hand_number: int
+    dealer: int
+    stage: str
+    hand: tuple[Card, ...]
+    trump: str | None
+    bidder: int | None
+    bid: int | None
+    partner: int | None
+    trick: tuple[tuple[int, str], ...]
+    meld_points: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@attrs.define(eq=False)
+class AuctionGame:
+    variant: Variant
+    seed: int
+    totals: list[int]
+    hand_number: int = 0
+    dealer: int = 0
+    hands: list[list[Card]] = attrs.Factory(list)
+    kitty: list[Card] = attrs.Factory(list)
+    dummy: list[Card] = attrs.Factory(list)
+    buried: list[Card] = attrs.Factory(list)
+    trump: Suit | None = None
+    auction: Auction | None = None
+    bidder: int | None = None
+    bid: int | None = None
+    partner: int | None = None
+    stage: str = "bid"
+    giver: int | None = None
+    receiver: int | None = None
+    give_left: int = 0
+    giving: list[Card] = attrs.Factory(list)
+    given_back: bool = False
+    meld_points: list[int] = attrs.Factory(list)
+    trick: list[tuple[int, PlayCard]] = attrs.Factory(list)
+    leader: int = 0
+    tricks_played: int = 0
+    trick_points: list[int] = attrs.Factory(list)
+    tricks_won: list[int] = attrs.Factory(list)
+    captured: list[list[Card]] = attrs.Factory(list)
+    decision_cache: Decision | None = None
+    result: GameEnded | None = None
+    deals: list[dict] = attrs.Factory(list)
+    fixed_decks: tuple[tuple[Card, ...], ...] = ()
+    last_hand_points: tuple[int, ...] = ()
+    last_hand_tricks: tuple[int, ...] = ()
+    last_trick_points: tuple[int, ...] = ()  # counters (with last trick and buried cards) of the last hand, per seat
+    deal_count: int = 0  # deals made, redeals included (each deal has its own shuffle)
+
+    # ---------------------------------------------------------------- set-up
+    @classmethod
+    def new(cls, variant: Variant, seed: int, decks: Sequence[Sequence[Card]] = ()) -> tuple[AuctionGame, list[Notice]]:
+        n = variant.players
+        if n * variant.hand_size + variant.kitty + variant.dummy != variant.deck_size:
+            raise ValueError(f"{variant.name}: {n} x {variant.hand_size} + kitty + dummy is not the deck")
+        game = cls(variant=variant, seed=seed, totals=[0] * n, fixed_decks=tuple(tuple(d) for d in decks))
+        notices: list[Notice] = []
+        game._deal(notices, next_dealer=False)
+        return game, notices
+
+    @property
+    def seats(self) -> int:
+        return self.variant.players
+
+    @property
+    def everyone(self) -> tuple[int, ...]:
+        return tuple(range(self.seats))
+
+    def _deal(self, notices: list[Notice], next_dealer: bool = True) -> None:
+        v, n = self.variant, self.seats
+        self.deal_count += 1
+        if next_dealer:
+            self.hand_number += 1
+            self.dealer = (self.dealer + 1) % n
+        elif self.hand_number == 0:
+            self.hand_number = 1
+        if self.deal_count <= len(self.fixed_decks):
+            deck = list(self.fixed_decks[self.deal_count - 1])
+        else:
+            deck = shuffled_deck(v, self.seed, self.deal_count)
+        receivers = [(self.dealer + 1 + i) % n for i in range(n)] + (["dummy"] if v.dummy else [])
+        piles: dict[object, list[Card]] = {r: [] for r in receivers}
+        dealt = n * v.hand_size + v.dummy
+        pos = 0
+        while pos < dealt:
+            for r in receivers:
+                size = v.dummy if r == "dummy" else v.hand_size
+                take = min(v.deal_packet, size - len(piles[r]))
+                piles[r].extend(deck[pos:pos + take])
+                pos += take
+        self.hands = [piles[s] for s in range(n)]
+        self.dummy = piles.get("dummy", [])
+        self.kitty = deck[dealt:]
+        self.deals.append({"hand": self.hand_number, "dealer": self.dealer,
+                           "hands": [[c.to_text() for c in h] for h in self.hands],
+                           "kitty": [c.to_text() for c in self.kitty], "dummy": [c.to_text() for c in self.dummy]})
+        self.buried, self.trump, self.bidder, self.bid, self.partner = [], None, None, None, None
+        self.auction = Auction(n, self.dealer, v.bid_ladder, v.all_pass, v.single_round)
+        self.stage = "bid"
+        self.giving, self.given_back = [], False
+        self.meld_points = [0] * n
+        self.trick, self.tricks_played = [], 0
+        self.trick_points, self.tricks_won = [0] * n, [0] * n
+        self.captured = [[] for _ in range(n)]
+        self.decision_cache = None
+        for seat in range(n):
+            notices.append(Notice((seat,), HandDealt(self.hand_number, self.dealer, None, tuple(self.hands[seat]))))
+
+    # ------------------------------------------------------------- questions
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def returns(self) -> tuple[float, ...]:
+        if self.result is None:
+            raise ValueError("the game is not over")
+        return self.result.returns
+
+    def current_seat(self) -> int | None:
+        d = self.decision()
+        return None if d is None else d.seat
+
+    def decision(self) -> Decision | None:
+        if self.result is not None:
+            return None
+        if self.decision_cache is None:
+            self.decision_cache = self._decide()
+        return self.decision_cache
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        d = self.decision()
+        return () if d is None else d.legal
+
+    def _decide(self) -> Decision:
+        if self.stage == "bid":
+            a = self.auction
+            may_pass, ranges = a.legal()
+            bids = tuple(Bid(x) for r in ranges for x in r)
+            return Decision(a.to_act, DecisionKind.BID, ((Pass(),) if may_pass else ()) + bids)
+        if self.stage == "trump":
+            return Decision(self.bidder, DecisionKind.TRUMP, tuple(DeclareTrump(s) for s in Suit))
+        if self.stage == "call":
+            faces = sort_cards(make_deck(1, self.variant.deck_ranks))
+            if self.variant.call_own_card is CallOwnCard.FORBIDDEN:
+                held = self.hands[self.bidder]
+                faces = [c for c in faces if held.count(c) < self.variant.deck_copies]
+            return Decision(self.bidder, DecisionKind.CALL, tuple(CallCard(c) for c in faces))
+        if self.stage == "give":
+            cards = sort_cards(dict.fromkeys(self.hands[self.giver]))
+            return Decision(self.giver, DecisionKind.GIVE, tuple(GiveCard(c) for c in cards))
+        if self.stage == "bury":
+            cards = sort_cards(dict.fromkeys(self.hands[self.bidder]))
+            return Decision(self.bidder, DecisionKind.BURY, tuple(BuryCard(c) for c in cards))
+        seat = (self.leader + len(self.trick)) % self.seats
+        played = [p.card for _, p in self.trick]
+        duty = FollowDuty(must_follow=True, must_trump=True, must_win=self.variant.phase2_must_win)
+        cards = legal_plays(self.hands[seat], played, self.trump, duty)
+        if not self.trick and self.tricks_played == 0 and self.variant.first_lead_trump:
+            trumps = [c for c in cards if c.suit == self.trump]
+            cards = trumps or cards
+        kind = DecisionKind.FOLLOW if self.trick else DecisionKind.LEAD
+        return Decision(seat, kind, tuple(PlayCard(c) for c in sort_cards(cards)))
+
+    def observation(self, seat: int) -> AuctionView:
+        return AuctionView(seat, self.hand_number, self.dealer, self.stage, tuple(sort_cards(self.hands[seat])),
+                           self.trump.value if self.trump else None, self.bidder, self.bid, self.partner,
+                           tuple((s, p.to_text()) for s, p in self.trick), tuple(self.meld_points), tuple(self.totals))
+
+    # ---------------------------------------------------------------- acting
+    def check(self, action: Action) -> None:
+        d = self.decision()
+        if d is None:
+            raise IllegalActionError("the game is over")
+        if action not in d.legal:
+            raise IllegalActionError(self._why_illegal(d, action))
+
+    def can(self, action: Action) -> bool:
+        d = self.decision()
+        return d is not None and action in d.legal
+
+    def _why_illegal(self, d: Decision, action: Action) -> str:
+        expected = {
+            DecisionKind.BID: "a bid such as bid:25, or pass",
+            DecisionKind.TRUMP: "trump:C, trump:D, trump:H or trump:S",
+            DecisionKind.CALL: "a card to call, such as call:AS",
+            DecisionKind.GIVE: "one card of your hand to pass, such as give:AS",
+            DecisionKind.BURY: "one card of your hand to bury, such as bury:AS",
+            DecisionKind.LEAD: "a card to lead",
+            DecisionKind.FOLLOW: "a card to play to the trick",
+        }[d.kind]
+        if d.kind is DecisionKind.BID and isinstance(action, Bid):
+            return f"bid {action.amount} is not legal now; legal bids: {self._bid_text(d)}"
+        if isinstance(action, (GiveCard, BuryCard)) and action.card not in self.hands[d.seat]:
+            return f"{action.card} is not in your hand"
+        if isinstance(action, PlayCard) and d.kind in (DecisionKind.LEAD, DecisionKind.FOLLOW):
+            if action.card not in self.hands[d.seat]:
+                return f"{action.card} is not in your hand"
+            legal = ", ".join(a.to_text() for a in d.legal)
+            if not self.trick and self.tricks_played == 0 and self.variant.first_lead_trump:
+                return f"the first lead must be a trump if you hold one; legal: {legal}"
+            return f"{action.card} breaks the duty to follow suit, head the trick or trump; legal: {legal}"
+        return f"{action.to_text()} is not legal now: expected {expected}"
+
+    @staticmethod
+    def _bid_text(d: Decision) -> str:
+        amounts = [a.amount for a in d.legal if isinstance(a, Bid)]
+        return f"{amounts[0]} to {amounts[-1]} ({len(amounts)} amounts)" if amounts else "none"
+
+    def apply(self, action: Action) -> list[Notice]:
+        self.check(action)
+        d = self.decision()
+        self.decision_cache = None
+        notices: list[Notice] = []
+        if d.kind is DecisionKind.BID:
+            self._bid(d.seat, action, notices)
+        elif d.kind is DecisionKind.TRUMP:
+            self.trump = action.suit
+            notices.append(Notice(self.everyone, TrumpDeclared(d.seat, action.suit.value)))
+            self._after_trump(notices)
+        elif d.kind is DecisionKind.CALL:
+            self._call(action.card, notices)
+        elif d.kind is DecisionKind.GIVE:
+            self._give(action.card, notices)
+        elif d.kind is DecisionKind.BURY:
+            self._bury(action.card, notices)
+        else:
+            self._play(d.seat, action, notices)
+        return notices
+
+    # ------------------------------------------------------------ mechanics
+    def _bid(self, seat: int, action: Action, notices: list[Notice]) -> None:
+        a = self.auction
+        if isinstance(action, Pass):
+            a.pass_()
+            notices.append(Notice(self.everyone, BidMade(seat, None)))
+        else:
+            a.bid(action.amount)
+            notices.append(Notice(self.everyone, BidMade(seat, action.amount)))
+        if a.redeal:
+            notices.append(Notice(self.everyone, Redeal(self.dealer)))
+            self._deal(notices, next_dealer=False)
+        elif a.result is not None:
+            self.bidder, self.bid = a.result
+            notices.append(Notice(self.everyone, AuctionWon(self.bidder, self.bid)))
+            if self.kitty:
+                notices.append(Notice(self.everyone, KittyShown(tuple(self.kitty))))
+                self.hands[self.bidder].extend(self.kitty)
+                self.kitty = []
+            self.stage = "trump"
+
+    def _after_trump(self, notices: list[Notice]) -> None:
+        v = self.variant
+        if v.partners is Partners.CALLED:
+            self.stage = "call"
+        elif v.partners is Partners.OPPOSITE and v.give:
+            self.partner = (self.bidder + 2) % 4
+            self._start_giving(self.partner, self.bidder, v.give)
+        else:
+            self._after_passing(notices)
+
+    def _call(self, card: Card, notices: list[Notice]) -> None:
+        notices.append(Notice(self.everyone, CardCalled(self.bidder, card)))
+        holders = [(self.bidder + i) % self.seats for i in range(1, self.seats)]
+        self.partner = next((s for s in holders if card in self.hands[s]), None)
+        notices.append(Notice(self.everyone, PartnerKnown(self.bidder, self.partner)))
+        if self.partner is None:
+            self._after_passing(notices)
+            return
+        # the called card is passed face up; the rest of the passing is face down
+        self.hands[self.partner].remove(card)
+        self.hands[self.bidder].append(card)
+        notices.append(Notice(self.everyone, Given(self.partner, self.bidder, (card,))))
+        self._start_giving(self.partner, self.bidder, self.variant.give - 1)
+        if self.give_left == 0:
+            self._finish_giving(notices)
+
+    def _start_giving(self, giver: int, receiver: int, count: int) -> None:
+        self.stage, self.giver, self.receiver, self.give_left, self.giving = "give", giver, receiver, count, []
+
+    def _give(self, card: Card, notices: list[Notice]) -> None:
+        self.hands[self.giver].remove(card)
+        self.giving.append(card)
+        self.give_left -= 1
+        if self.give_left == 0:
+            self._finish_giving(notices)
+
+    def _finish_giving(self, notices: list[Notice]) -> None:
+        giver, receiver, cards = self.giver, self.receiver, tuple(self.giving)
+        self.giving = []
+        if cards:
+            self.hands[receiver].extend(cards)
+            pair = (giver, receiver)
+            notices.append(Notice(pair, Given(giver, receiver, cards)))
+            others = tuple(s for s in self.everyone if s not in pair)
+            if others:
+                notices.append(Notice(others, Given(giver, receiver, (None,) * len(cards))))
+        if not self.given_back:
+            self.given_back = True
+            self._start_giving(self.bidder, self.partner, self.variant.give)
+            return
+        self._after_passing(notices)
+
+    def _after_passing(self, notices: list[Notice]) -> None:
+        if self.variant.bury:
+            self.stage, self.giving = "bury", []
+            return
+        self._meld_and_play(notices)
+
+    def _bury(self, card: Card, notices: list[Notice]) -> None:
+        self.hands[self.bidder].remove(card)
+        self.buried.append(card)
+        if len(self.buried) == self.variant.bury:
+            notices.append(Notice((self.bidder,), Buried(self.bidder, tuple(self.buried))))
+            others = tuple(s for s in self.everyone if s != self.bidder)
+            notices.append(Notice(others, Buried(self.bidder, (None,) * len(self.buried))))
+            self._meld_and_play(notices)
+
+    def _meld_and_play(self, notices: list[Notice]) -> None:
+        for seat in self._meld_order():
+            for line in count_hand_meld(self.hands[seat], self.trump, self.variant.melds):
+                self.meld_points[seat] += line.points
+                notices.append(Notice(self.everyone, Melded(seat, type_name(line.kind, line.multiplicity),
+                                                            line.points, line.cards)))
+        self.stage = "play"
+        self.leader = self.bidder
+
+    def _meld_order(self) -> list[int]:
+        return [(self.bidder + i) % self.seats for i in range(self.seats)]
+
+    def _play(self, seat: int, action: PlayCard, notices: list[Notice]) -> None:
+        self.hands[seat].remove(action.card)
+        self.trick.append((seat, action))
+        notices.append(Notice(self.everyone, Played(seat, action)))
+        if len(self.trick) < self.seats:
+            return
+        cards = [p.card for _, p in self.trick]
+        winner = trick_winner(self.leader, cards, self.trump, self.seats)
+        values = self.variant.counter_values
+        points = sum(values[c.rank] for c in cards)
+        self.trick_points[winner] += points
+        self.tricks_won[winner] += 1
+        self.captured[winner].extend(cards)
+        self.trick, self.leader = [], winner
+        self.tricks_played += 1
+        notices.append(Notice(self.everyone, TrickWon(winner, points)))
+        if self.dummy:
+            card = self.dummy.pop(0)
+            self.captured[winner].append(card)
+            self.trick_points[winner] += values[card.rank]
+            notices.append(Notice(self.everyone, DummyTaken(winner, card)))
+        if not any(self.hands):
+            self.trick_points[winner] += self.variant.last_trick
+            self.trick_points[self.bidder] += sum(values[c.rank] for c in self.buried)
+            self.captured[self.bidder].extend(self.buried)
+            self._end_hand(notices)
+
+    # --------------------------------------------------------------- scoring
+    def sides(self) -> list[tuple[int, ...]]:
+        """The sides of this hand: who scores together."""
+        p = self.variant.partners
+        if p is Partners.OPPOSITE:
+            return [(0, 2), (1, 3)]
+        if p is Partners.CALLED and self.bidder is not None:
+            team = tuple(sorted({self.bidder} | ({self.partner} if self.partner is not None else set())))
+            return [team, tuple(s for s in self.everyone if s not in team)]
+        return [(s,) for s in self.everyone]
+
+    def _end_hand(self, notices: list[Notice]) -> None:
+        v = self.variant
+        points = [0] * self.seats
+        bidder_side = next(side for side in self.sides() if self.bidder in side)
+        contract = 0
+        for side in self.sides():
+            tricks = sum(self.trick_points[s] for s in side)
+            saved = (sum(self.tricks_won[s] for s in side) > 0 if v.save_meld is SaveMeld.TRICK else tricks > 0)
+            total = tricks + (sum(self.meld_points[s] for s in side) if saved else 0)
+            if side == bidder_side:
+                contract = total
+                made = total >= self.bid
+                score = total if made else -self.bid
+            else:
+                score = total
+            for s in side:
+                points[s] = score
+        made = contract >= self.bid
+        if v.scoring is Scoring.TWO_ONE:
+            points = [0] * self.seats
+            for s in self.everyone:
+                if s in bidder_side:
+                    points[s] = 2 if made else -1
+                else:
+                    points[s] = 0 if made else 1
+        notices.append(Notice(self.everyone, ContractResult(self.bidder, self.bid, made, contract)))
+        for s in self.everyone:
+            self.totals[s] += points[s]
+        self.last_hand_points, self.last_hand_tricks = tuple(points), tuple(self.tricks_won)
+        self.last_trick_points = tuple(self.trick_points)
+        notices.append(Notice(self.everyone, HandEnded(self.hand_number, tuple(points), tuple(self.totals))))
+        returns = self._game_outcome(bidder_side)
+        if returns is not None:
+            self.result = GameEnded(tuple(self.totals), returns)
+            notices.append(Notice(self.everyone, self.result))
+        else:
+            self._deal(notices)
+
+    def _game_outcome(self, bidder_side: tuple[int, ...]) -> tuple[float, ...] | None:
+        """Who won, once somebody has reached the target (or the safety net of max_hands is hit).
+
+        Fixed sides (cutthroat seats, partnerships) win as sides; with a called partner the
+        sides change every hand, so seats win on their own totals.
+        """
+        v = self.variant
+        units = [(s,) for s in self.everyone] if v.partners is Partners.CALLED else self.sides()
+        reached = [u for u in units if any(self.totals[s] >= v.target for s in u)]
+        if not reached:
+            return self._share(self._best(units)) if self.hand_number >= v.max_hands else None
+        if v.tiebreak is Tiebreak.BIDDER:
+            preferred = [u for u in reached if any(s in bidder_side for s in u)]
+            reached = preferred or reached
+        return self._share(self._best(reached))
+
+    def _best(self, units: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        """The best of ``units`` by total, then last hand's points, then last hand's tricks."""
+
+        def key(unit: tuple[int, ...]) -> tuple:
+            s = unit[0]
+            return (self.totals[s], self.last_hand_points[s], sum(self.last_hand_tricks[x] for x in unit))
+
+        top = max(key(u) for u in units)
+        return [u for u in units if key(u) == top]
+
+    def _share(self, winning_sides: list[tuple[int, ...]]) -> tuple[float, ...]:
+        share = 1.0 / len(winning_sides)
+        out = [0.0] * self.seats
+        for side in winning_sides:
+            for s in side:
+                out[s] = share
+        return tuple(out)
+

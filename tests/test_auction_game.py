@@ -1,0 +1,311 @@
+"""The bidding games of 003 and 004 through the state machine's API."""
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.rules import IllegalActionError, action_from_text, cards, get_variant, new_game
+from referee.rules import events as ev
+from referee.rules.actions import Bid, Pass
+from referee.rules.cards import Card, make_deck
+from referee.rules.events import DecisionKind
+from referee.wire import event_message
+
+AUCTION_PRESETS = ["two-handed-dummy", "three-handed", "four-handed", "four-handed-double", "call-for-partner"]
+
+
+def sensible(rng):
+    """A random policy that bids like a person: mostly pass, else the lowest legal bid."""
+    def choose(decision):
+        if decision.kind is DecisionKind.BID:
+            bids = [a for a in decision.legal if isinstance(a, Bid)]
+            if bids and (rng.random() < 0.35 or Pass() not in decision.legal):
+                return bids[0]
+            return Pass() if Pass() in decision.legal else bids[0]
+        return rng.choice(decision.legal)
+    return choose
+
+
+def playout(name, seed, on_step=None, options=None):
+    variant = get_variant(name, options)
+    game, notices = new_game(variant, seed)
+    log = list(notices)
+    actions = []
+    choose = sensible(random.Random(seed))
+    while not game.is_terminal():
+        d = game.decision()
+        assert d.legal, f"{d.kind} with no legal action"
+        action = choose(d)
+        actions.append((d.seat, action))
+        produced = game.apply(action)
+        log.extend(produced)
+        if on_step:
+            on_step(game, d, action, produced)
+    return game, actions, log
+
+
+def drive(game, texts):
+    out = []
+    for t in texts:
+        out += game.apply(action_from_text(t))
+    return out
+
+
+# ---------------------------------------------------------------- deals
+@pytest.mark.parametrize("name, players, hand, kitty, dummy", [
+    ("two-handed-dummy", 2, 15, 3, 15), ("three-handed", 3, 15, 3, 0), ("four-handed", 4, 12, 0, 0),
+    ("four-handed-double", 4, 20, 0, 0), ("call-for-partner", 5, 16, 0, 0)])
+def test_deal_sizes(name, players, hand, kitty, dummy):
+    game, notices = new_game(get_variant(name), 1)
+    assert [len(h) for h in game.hands] == [hand] * players
+    assert len(game.kitty) == kitty and len(game.dummy) == dummy
+    dealt = [n for n in notices if isinstance(n.event, ev.HandDealt)]
+    assert [n.seats for n in dealt] == [(s,) for s in range(players)]
+    assert game.decision().kind is DecisionKind.BID and game.decision().seat == 1  # left of the dealer
+
+
+# ---------------------------------------------------------------- bidding
+def test_three_handed_auction_kitty_trump_bury_meld_and_first_lead():
+    game, _ = new_game(get_variant("three-handed"), 3)
+    kitty = list(game.kitty)
+    notices = drive(game, ["bid:20", "bid:21", "pass", "bid:25", "pass"])  # seats 1, 2, 0, 1, 2
+    assert game.bidder == 1 and game.bid == 25
+    shown = [n for n in notices if isinstance(n.event, ev.KittyShown)]
+    assert shown and shown[0].seats == (0, 1, 2) and list(shown[0].event.cards) == kitty
+    assert len(game.hands[1]) == 18
+    d = game.decision()
+    assert (d.seat, d.kind) == (1, DecisionKind.TRUMP) and len(d.legal) == 4
+    drive(game, ["trump:H"])
+    for _ in range(3):
+        d = game.decision()
+        assert d.kind is DecisionKind.BURY and d.seat == 1
+        notices = game.apply(d.legal[0])
+    buried = [n for n in notices if isinstance(n.event, ev.Buried)]
+    assert [(n.seats, None in n.event.cards) for n in buried] == [((1,), False), ((0, 2), True)]
+    assert len(game.hands[1]) == 15 and len(game.buried) == 3
+    assert any(isinstance(n.event, ev.Melded) for n in notices) or sum(game.meld_points) == 0
+    d = game.decision()
+    assert (d.seat, d.kind) == (1, DecisionKind.LEAD)  # the bid winner leads
+
+
+def test_illegal_bids_are_refused_with_the_legal_range():
+    game, _ = new_game(get_variant("four-handed-double"), 2)
+    drive(game, ["bid:50"])
+    with pytest.raises(IllegalActionError, match="bid 50 is not legal now; legal bids: 51 to"):
+        game.check(Bid(50))
+    drive(game, ["bid:60"])
+    with pytest.raises(IllegalActionError, match="bid 61"):
+        game.check(Bid(61))  # above 60 only multiples of 5
+    drive(game, ["bid:65"])
+    assert game.bid is None and game.auction.high_bid == 65
+
+
+def test_all_pass_dealer_may_take_or_redeal():
+    game, _ = new_game(get_variant("three-handed"), 4)
+    drive(game, ["pass", "pass", "pass"])
+    d = game.decision()
+    assert d.seat == 0 and d.legal == (Pass(), Bid(20))  # the dealer: take it at 20, or redeal
+    first_deal = game.deals[-1]
+    notices = drive(game, ["pass"])
+    assert any(isinstance(n.event, ev.Redeal) for n in notices)
+    assert game.deals[-1] != first_deal and game.dealer == 0 and game.hand_number == 1
+
+
+def test_all_pass_dealer_stuck_in_double_deck():
+    game, _ = new_game(get_variant("four-handed-double"), 4)
+    drive(game, ["pass"] * 4)
+    assert game.bidder == 0 and game.bid == 50
+
+
+# ---------------------------------------------------------------- partners
+def test_four_handed_partner_passes_four_then_bidder_passes_four_back():
+    game, _ = new_game(get_variant("four-handed"), 5)
+    drive(game, ["bid:25", "pass", "pass", "pass", "trump:S"])  # seat 1 wins; partner is seat 3
+    assert game.partner == 3
+    seen = []
+    for giver in [3] * 4 + [1] * 4:
+        d = game.decision()
+        assert d.kind is DecisionKind.GIVE and d.seat == giver
+        seen += game.apply(d.legal[-1])
+    given = [n for n in seen if isinstance(n.event, ev.Given)]
+    assert [(n.seats, n.event.giver, None in n.event.cards) for n in given] == [
+        ((3, 1), 3, False), ((0, 2), 3, True), ((1, 3), 1, False), ((0, 2), 1, True)]
+    assert [len(h) for h in game.hands] == [12] * 4
+    assert game.sides() == [(0, 2), (1, 3)]
+
+
+def test_call_for_partner_called_card_passed_face_up():
+    variant = get_variant("call-for-partner")
+    game, _ = new_game(variant, 6)
+    drive(game, ["bid:50", "pass", "pass", "pass", "pass"])  # seat 1 wins at 50
+    drive(game, ["trump:H"])
+    holder = next(s for s in (2, 3, 4, 0) if cards("AH")[0] in game.hands[s])
+    mine = game.hands[1].count(cards("AH")[0])
+    notices = drive(game, ["call:AH"])
+    assert any(isinstance(n.event, ev.PartnerKnown) and n.event.partner == holder for n in notices)
+    face_up = [n for n in notices if isinstance(n.event, ev.Given)]
+    assert face_up[0].seats == (0, 1, 2, 3, 4) and face_up[0].event.cards == tuple(cards("AH"))
+    assert game.hands[1].count(cards("AH")[0]) == mine + 1
+    for _ in range(3):
+        assert game.decision().seat == holder
+        game.apply(game.decision().legal[0])
+    for _ in range(4):
+        assert game.decision().seat == 1
+        game.apply(game.decision().legal[0])
+    assert [len(h) for h in game.hands] == [16] * 5
+    assert sorted(game.sides()[0]) == sorted({1, holder})
+
+
+def test_calling_a_card_held_in_every_copy_plays_alone_or_is_forbidden():
+    for option, alone in (("alone", True), ("forbidden", False)):
+        variant = get_variant("call-for-partner", {"call-own-card": option})
+        for seed in range(200):
+            game, _ = new_game(variant, seed)
+            counts = Counter(game.hands[1])
+            full = [c for c, n in counts.items() if n == 4]
+            if full:
+                break
+        else:
+            pytest.skip("no deal with four copies of a card in one hand")
+        drive(game, ["bid:50", "pass", "pass", "pass", "pass", "trump:C"])
+        call = action_from_text(f"call:{full[0]}")
+        if alone:
+            game.apply(call)
+            assert game.partner is None and game.sides()[0] == (1,)
+            assert game.decision().kind in (DecisionKind.LEAD,)
+        else:
+            with pytest.raises(IllegalActionError):
+                game.check(call)
+
+
+# ---------------------------------------------------------------- play
+def test_dummy_first_lead_trump_and_dummy_card_to_the_trick_winner():
+    game, _ = new_game(get_variant("two-handed-dummy"), 7)
+    drive(game, ["bid:20", "pass"])  # single round: seat 1 bids, the dealer passes
+    assert game.bidder == 1
+    trump = next(c.suit for c in game.hands[1])
+    drive(game, [f"trump:{trump.value}"])
+    for _ in range(3):
+        game.apply(game.decision().legal[0])
+    d = game.decision()
+    assert d.kind is DecisionKind.LEAD
+    assert all(a.card.suit == trump for a in d.legal)
+    top = game.dummy[0]
+    game.apply(d.legal[0])
+    notices = game.apply(game.decision().legal[0])
+    taken = [n.event for n in notices if isinstance(n.event, ev.DummyTaken)]
+    winner = [n.event.seat for n in notices if isinstance(n.event, ev.TrickWon)][0]
+    assert taken == [ev.DummyTaken(winner, top)]
+    assert top in game.captured[winner]
+
+
+def test_scoring_made_set_and_saved_meld():
+    variant = get_variant("three-handed")
+    game, _ = new_game(variant, 8)
+    game.bidder, game.bid, game.stage = 0, 30, "play"
+    game.meld_points = [10, 6, 4]
+    game.trick_points = [12, 13, 0]
+    game.tricks_won = [5, 10, 0]
+    game.last_hand_points = ()
+    notices = []
+    game._end_hand(notices)
+    contract = [n.event for n in notices if isinstance(n.event, ev.ContractResult)][0]
+    hand = [n.event for n in notices if isinstance(n.event, ev.HandEnded)][0]
+    assert contract == ev.ContractResult(0, 30, False, 22)
+    assert hand.points == (-30, 19, 0)  # set: minus the bid; seat 2 took no trick: its meld is lost
+
+
+def test_partnership_tie_out_goes_to_the_bidding_team():
+    game, _ = new_game(get_variant("four-handed"), 9)
+    game.totals = [160, 170, 160, 170]
+    game.last_hand_points, game.last_hand_tricks = (10, 20, 10, 20), (3, 3, 3, 3)
+    game.bidder = 0
+    assert game._game_outcome((0, 2)) == (1.0, 0.0, 1.0, 0.0)
+    assert game._game_outcome((1, 3)) == (0.0, 1.0, 0.0, 1.0)
+
+
+# ---------------------------------------------------------------- properties
+def all_cards(game):
+    pile = [c for h in game.hands for c in h] + game.kitty + game.dummy + game.giving
+    pile += [p.card for _, p in game.trick] + [c for cap in game.captured for c in cap] + game.buried
+    return Counter(pile)
+
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**63 - 1), name=st.sampled_from(AUCTION_PRESETS))
+def test_cards_conserved_points_constant_and_always_a_legal_action(seed, name):
+    variant = get_variant(name)
+    deck = Counter(make_deck(variant.deck_copies, variant.deck_ranks))
+    per_hand = variant.trick_points_per_hand
+
+    def check(game, decision, action, produced):
+        if not game.is_terminal() and not any(isinstance(n.event, ev.HandEnded) for n in produced):
+            assert all_cards(game) == deck
+        for n in produced:
+            if isinstance(n.event, ev.ContractResult):
+                assert sum(game.last_trick_points) == per_hand
+
+    game, actions, _ = playout(name, seed, check)
+    assert sum(game.returns()) > 0
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**63 - 1), name=st.sampled_from(AUCTION_PRESETS))
+def test_replay_from_seed_and_action_texts(seed, name):
+    game, actions, log = playout(name, seed)
+    again, notices = new_game(get_variant(name), seed)
+    replayed = list(notices)
+    for seat, action in actions:
+        assert again.current_seat() == seat
+        replayed += again.apply(action_from_text(action.to_text()))
+    assert replayed == log and again.totals == game.totals
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**63 - 1), name=st.sampled_from(AUCTION_PRESETS))
+def test_no_message_names_a_card_the_seat_may_not_know(seed, name):
+    """Every card in a line sent to a seat is in its hand (now or before), was passed to it,
+    or has been face up: played, melded, in the shown kitty, turned from the dummy, called."""
+    variant = get_variant(name)
+    game, notices = new_game(variant, seed)
+    held = [set() for _ in range(variant.players)]
+    public: set[str] = set()
+
+    def tokens(line):
+        return [w for w in line.split()[1:] if len(w) == 2 and w[0] in "ATKQJ9" and w[1] in "CDHS"]
+
+    def deliver(items):
+        for n in items:
+            e = n.event
+            line = event_message(e).to_text() if event_message(e) else ""
+            if isinstance(e, (ev.Played, ev.Melded, ev.KittyShown, ev.DummyTaken, ev.CardCalled)):
+                assert set(n.seats) == set(range(variant.players))
+                public.update(tokens(line))
+            if isinstance(e, ev.Given) and None in e.cards:
+                assert not (set(n.seats) & {e.giver, e.receiver}), "partners see the passed cards"
+            if isinstance(e, (ev.Buried,)) and None not in e.cards:
+                assert n.seats == (e.seat,)
+            for seat in n.seats:
+                for t in tokens(line):
+                    assert t in held[seat] or t in public, f"seat {seat} told {t}: {line}"
+
+    def learn(g):
+        for s in range(variant.players):
+            held[s] |= {c.to_text() for c in g.hands[s]}
+
+    learn(game)
+    deliver(notices)
+    choose = sensible(random.Random(seed))
+    while not game.is_terminal():
+        before = [set(map(str, h)) for h in game.hands]
+        produced = game.apply(choose(game.decision()))
+        for s in range(variant.players):
+            held[s] |= before[s]
+        learn(game)
+        deliver(produced)

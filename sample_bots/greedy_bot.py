@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""greedy: sensible heuristics for two-handed pinochle, Python standard library only.
+"""greedy: sensible heuristics for every pinochle variant, Python standard library only.
 
 * melds: always the highest-scoring meld on offer;
 * first phase: keeps trumps, aces, tens and meld cards; leads and discards
@@ -8,6 +8,11 @@
 * last two stock cards: takes the turn-up when it is a trump or an ace;
 * second phase: wins tricks with the cheapest card that wins, leads its
   sure winners (aces) first, throws its cheapest card when it cannot win.
+
+In the bidding games it bids what its best trump suit's meld plus a share of
+the trick points is worth, names that suit, calls the ace of trump, passes
+its partner trumps and aces (and gets rid of its weakest cards), buries its
+weakest cards, and plays the tricks as above without overtaking a partner.
 
 It keeps track of its hand, its melded cards and the trick from the
 protocol's events, which makes it a worked example of that bookkeeping.
@@ -28,6 +33,39 @@ CLASSIC = {"run": 150, "royal": 40, "marriage": 20, "dix": 10, "aces": 100, "kin
 UNIT = {"run": 15, "royal": 4, "marriage": 2, "dix": 1, "aces": 10, "kings": 8, "queens": 6, "jacks": 4,
         "pinochle": 4, "roundhouse": 24}
 DOUBLE = {"double-": 2, "triple-": 3, "quadruple-": 4}
+# Meld values by multiplicity for the bidding games (004's tables).
+UNIT_TABLE = {"run": (15, 150), "royal": (4, 8), "marriage": (2, 4), "dix": (1, 2), "aces": (10, 100),
+              "kings": (8, 80), "queens": (6, 60), "jacks": (4, 40), "pinochle": (4, 30)}
+DOUBLE_DECK_TABLE = {"run": (25, 250, 450, 500), "royal": (4, 8, 12, 16), "marriage": (2, 4, 6, 8),
+                     "aces": (10, 100, 300, 500), "kings": (8, 80, 240, 500), "queens": (6, 60, 180, 500),
+                     "jacks": (4, 40, 120, 500), "pinochle": (15, 30, 90, 500)}
+
+
+def hand_meld(cards, trump, table):
+    """What a hand melds with this trump, as the bidding games count it."""
+    count = {}
+    for c in cards:
+        count[c] = count.get(c, 0) + 1
+
+    def sets(pattern):
+        return min(count.get(c, 0) for c in pattern)
+
+    def value(kind, times):
+        row = table.get(kind, ())
+        total = 0
+        while times > 0 and row:
+            m = min(times, len(row))
+            total += row[m - 1]
+            times -= m
+        return total
+
+    runs = sets([r + trump for r in "ATKQJ"])
+    total = value("run", runs) + value("royal", sets(["K" + trump, "Q" + trump]) - runs)
+    total += sum(value("marriage", sets(["K" + s, "Q" + s])) for s in "CDHS" if s != trump)
+    total += value("dix", count.get("9" + trump, 0))
+    for kind, rank in (("aces", "A"), ("kings", "K"), ("queens", "Q"), ("jacks", "J")):
+        total += value(kind, sets([rank + s for s in "CDHS"]))
+    return total + value("pinochle", sets(["JD", "QS"]))
 
 
 class Bot:
@@ -39,22 +77,65 @@ class Bot:
         self.trump = None
         self.phase = 1
         self.trick = []  # (seat, card) played to the current trick
+        self.players = 2
+        self.variant = ""
+        self.hand = []  # bidding games: our cards
+        self.bidder = None
+        self.partner = None
 
     # ----------------------------------------------------------- bookkeeping
     def on_game(self, words):
         self.rng = random.Random(words[1])
+        self.variant = words[2]
         self.seat = int(words[3])
+        self.players = int(words[4])
         self.options = dict(w.split("=", 1) for w in words[5:] if "=" in w)
 
     def on_deal(self, words):
-        self.trump = words[3][1]
-        self.phase = 1
+        bidding = words[3] == "-"
+        self.trump = None if bidding else words[3][1]
+        self.phase = 2 if bidding else 1  # the bidding games play strict tricks from the start
         self.trick = []
+        self.hand = words[4:]
+        self.bidder = self.partner = None
+        if bidding and self.players == 4:
+            self.partner = (self.seat + 2) % 4
+
+    def on_event(self, words):
+        """Bidding-game bookkeeping: the cards that come to and leave our hand."""
+        verb = words[0]
+        if verb == "bidwon":
+            self.bidder = int(words[1])
+        elif verb == "kitty" and self.bidder == self.seat:
+            self.hand += words[1:]
+        elif verb == "trump":
+            self.trump = words[2]
+        elif verb == "partner":
+            bidder, partner = int(words[1]), words[2]
+            if partner != "-":
+                if self.seat == bidder:
+                    self.partner = int(partner)
+                elif self.seat == int(partner):
+                    self.partner = bidder
+        elif verb == "give":
+            giver, receiver, cards = int(words[1]), int(words[2]), [c for c in words[3:] if c != "??"]
+            if giver == self.seat:
+                for c in cards:
+                    if c in self.hand:
+                        self.hand.remove(c)
+            if receiver == self.seat:
+                self.hand += cards
+        elif verb == "bury" and int(words[1]) == self.seat:
+            for c in words[2:]:
+                if c in self.hand:
+                    self.hand.remove(c)
 
     def on_play(self, words):
         seat, action = int(words[1]), words[2]
         card = action.split(":")[-1]
         self.trick.append((seat, card))
+        if seat == self.seat and card in self.hand:
+            self.hand.remove(card)
 
     def on_trick(self, words):
         self.trick = []
@@ -105,7 +186,10 @@ class Bot:
 
     def choose(self, decision, legal):
         if self.noise and self.rng.random() < self.noise:
-            return self.rng.choice(legal)
+            choice = self.rng.choice(legal)
+            return choice.split("..")[0] if ".." in choice else choice
+        if decision in ("bid", "trump", "call", "give", "bury"):
+            return getattr(self, "choose_" + decision)(legal)
         if decision == "meld":
             melds = [a for a in legal if ":" in a]
             return max(melds, key=self.meld_value) if melds else "pass"
@@ -125,8 +209,53 @@ class Bot:
         # keep meld cards on the table (cheaper to give up hand cards? no: table cards are known anyway)
         return min(plays, key=lambda p: (self.keep_value(p.split(":")[-1], cards), p.startswith("table:")))
 
+    # ------------------------------------------------------- bidding games
+    def meld_table(self):
+        return DOUBLE_DECK_TABLE if self.variant in ("four-handed-double", "call-for-partner") else UNIT_TABLE
+
+    def suit_value(self, suit):
+        """Meld with this suit as trump, plus two points a trump for the trick play."""
+        return hand_meld(self.hand, suit, self.meld_table()) + 2 * sum(1 for c in self.hand if c[1] == suit)
+
+    def choose_bid(self, legal):
+        bids = [t for t in legal if t.startswith("bid:")]
+        if not bids:
+            return "pass"
+        lowest = int(bids[0][4:].split("..")[0])
+        trick_points = 50 if self.meld_table() is DOUBLE_DECK_TABLE else 25
+        share = trick_points / max(self.players, 2)
+        best = max(hand_meld(self.hand, s, self.meld_table()) for s in "CDHS")
+        aces = sum(1 for c in self.hand if c[0] == "A")
+        estimate = best + share + aces + (share / 2 if self.partner is not None else 0)
+        if estimate >= lowest or "pass" not in legal:
+            return f"bid:{lowest}"
+        return "pass"
+
+    def choose_trump(self, legal):
+        return "trump:" + max("CDHS", key=self.suit_value)
+
+    def choose_call(self, legal):
+        for rank in "ATK":
+            token = f"call:{rank}{self.trump}"
+            if token in legal and self.hand.count(rank + self.trump) < 4:
+                return token
+        return legal[0]
+
+    def choose_give(self, legal):
+        cards = [t[5:] for t in legal]
+        if self.seat != self.bidder:  # to the bid winner: our best trumps and aces
+            return "give:" + max(cards, key=lambda c: (c[1] == self.trump, c[0] == "A", STRENGTH[c[0]]))
+        return "give:" + min(cards, key=lambda c: (c[1] == self.trump, self.keep_value(c, self.hand)))
+
+    def choose_bury(self, legal):
+        cards = [t[5:] for t in legal]
+        return "bury:" + min(cards, key=lambda c: (c[1] == self.trump, self.keep_value(c, self.hand)))
+
     def follow(self, plays, cards):
         best = self.current_best()
+        winner = next(seat for seat, c in self.trick if c == best)
+        if self.partner is not None and winner == self.partner:  # partner has it: throw points, keep strength
+            return max(plays, key=lambda p: (COUNTER[p.split(":")[-1][0]] - self.keep_value(p.split(":")[-1], cards) / 10, p))
         led = self.trick[0][1]
         winners = [p for p in plays if self.beats(p.split(":")[-1], best, led)]
         at_stake = sum(COUNTER[c[0]] for _, c in self.trick)
@@ -158,12 +287,16 @@ def main():
             bot.last_turnup = words[3]
         elif verb == "exchange":
             bot.last_turnup = words[2]
+            if int(words[1]) == bot.seat:
+                bot.hand.append(words[3])
         elif verb == "play":
             bot.on_play(words)
         elif verb == "trick":
             bot.on_trick(words)
         elif verb == "phase2":
             bot.phase = 2
+        elif verb in ("bidwon", "kitty", "trump", "partner", "give", "bury"):
+            bot.on_event(words)
         elif verb == "go":
             print(bot.choose(words[1], words[4:]), flush=True)
         elif verb == "ping":

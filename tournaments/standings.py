@@ -35,13 +35,12 @@ def standings(records: Iterable[GameRecord]) -> list[Standing]:
             row.games += 1
             share = r.result[seat]
             row.score += share
-            best = max(r.result)
-            if share == best and r.result.count(best) == 1:
+            if share == 1.0:  # won alone, or with a partner
                 row.wins += 1
-            elif share == best:
-                row.draws += 1
-            else:
+            elif share == 0.0:
                 row.losses += 1
+            else:  # a shared first place
+                row.draws += 1
             if seat < len(r.totals):
                 row.points += r.totals[seat]
             if r.culprit == seat and r.termination is not Termination.COMPLETED:

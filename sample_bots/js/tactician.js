@@ -6,7 +6,10 @@
 // * searches the second phase exactly (alpha-beta over the remaining tricks,
 //   with a node budget) and falls back to heuristics when the tree is big;
 // * first phase: highest meld, wins counters cheaply, keeps trumps and meld
-//   material, leads its least useful card.
+//   material, leads its least useful card;
+// * the bidding games: values its hand as meld of the best trump suit plus
+//   its sure tricks (aces, long trumps), bids up to that, keeps count of the
+//   cards played to lead winners, and never overtakes its partner.
 "use strict";
 
 const RANKS = "ATKQJ9";
@@ -24,9 +27,78 @@ const COUNTINGS = {
 const NODE_BUDGET = 20000; // search nodes per decision
 const SEARCH_FROM = 8; // cards in hand when exact search starts
 
+const UNIT_TABLE = { run: [15, 150], royal: [4, 8], marriage: [2, 4], dix: [1, 2], aces: [10, 100], kings: [8, 80], queens: [6, 60], jacks: [4, 40], pinochle: [4, 30] };
+const DOUBLE_TABLE = { run: [25, 250, 450, 500], royal: [4, 8, 12, 16], marriage: [2, 4, 6, 8], aces: [10, 100, 300, 500], kings: [8, 80, 240, 500], queens: [6, 60, 180, 500], jacks: [4, 40, 120, 500], pinochle: [15, 30, 90, 500] };
+
 const state = {
   seat: 0, options: {}, trump: null, phase: 1, hand: [], table: [], played: [], trick: [], leader: 0,
+  mode: "stock", variant: "", players: 2, bidder: null, partner: null,
 };
+
+// Meld a hand shows with this trump, as the bidding games count it.
+function handMeld(cards, trump, table) {
+  const count = {};
+  for (const c of cards) count[c] = (count[c] || 0) + 1;
+  const sets = (pattern) => Math.min(...pattern.map((c) => count[c] || 0));
+  const value = (kind, times) => {
+    const row = table[kind] || [];
+    let total = 0;
+    while (times > 0 && row.length) {
+      const m = Math.min(times, row.length);
+      total += row[m - 1];
+      times -= m;
+    }
+    return total;
+  };
+  const runs = sets([..."ATKQJ"].map((r) => r + trump));
+  let total = value("run", runs) + value("royal", sets(["K" + trump, "Q" + trump]) - runs);
+  for (const s of SUITS) if (s !== trump) total += value("marriage", sets(["K" + s, "Q" + s]));
+  total += value("dix", count["9" + trump] || 0);
+  for (const [kind, r] of [["aces", "A"], ["kings", "K"], ["queens", "Q"], ["jacks", "J"]]) total += value(kind, sets([...SUITS].map((s) => r + s)));
+  return total + value("pinochle", sets(["JD", "QS"]));
+}
+
+function meldTable() {
+  return state.variant === "four-handed-double" || state.variant === "call-for-partner" ? DOUBLE_TABLE : UNIT_TABLE;
+}
+
+function suitValue(suit) {
+  const trumps = state.hand.filter((c) => c[1] === suit);
+  const high = trumps.filter((c) => c[0] === "A" || c[0] === "T").length;
+  return handMeld(state.hand, suit, meldTable()) + 2 * trumps.length + high;
+}
+
+function chooseAuction(decision, legal) {
+  const cardsOf = (prefix) => legal.map((t) => t.slice(prefix.length));
+  if (decision === "bid") {
+    const bids = legal.filter((t) => t.startsWith("bid:"));
+    if (!bids.length) return "pass";
+    const lowest = Number(bids[0].slice(4).split("..")[0]);
+    const trickPoints = meldTable() === DOUBLE_TABLE ? 50 : 25;
+    const bestSuit = [...SUITS].reduce((a, b) => (suitValue(b) > suitValue(a) ? b : a));
+    const meld = handMeld(state.hand, bestSuit, meldTable());
+    const trumps = state.hand.filter((c) => c[1] === bestSuit).length;
+    const aces = state.hand.filter((c) => c[0] === "A").length;
+    const fair = trickPoints / state.players;
+    let estimate = meld + fair * (0.6 + 0.08 * trumps) + aces * 0.5;
+    if (state.partner !== null) estimate += fair * 0.8;
+    return estimate >= lowest || !legal.includes("pass") ? "bid:" + lowest : "pass";
+  }
+  if (decision === "trump") return "trump:" + [...SUITS].reduce((a, b) => (suitValue(b) > suitValue(a) ? b : a));
+  if (decision === "call") {
+    for (const r of "ATK") {
+      const token = "call:" + r + state.trump;
+      if (legal.includes(token) && state.hand.filter((c) => c === r + state.trump).length < 4) return token;
+    }
+    return legal[0];
+  }
+  const cards = cardsOf(decision + ":");
+  const weak = (c) => (c[1] === state.trump ? 100 : 0) + keepValue(c, state.hand) + (c[0] === "A" ? 20 : 0);
+  if (decision === "give" && state.seat !== state.bidder) {
+    return "give:" + cards.reduce((a, b) => (weak(b) > weak(a) ? b : a));
+  }
+  return decision + ":" + cards.reduce((a, b) => (weak(b) < weak(a) ? b : a));
+}
 
 function remove(list, card) {
   const i = list.indexOf(card);
@@ -155,6 +227,7 @@ function search(mine, theirs, leader, trick, budget) {
 
 // ----------------------------------------------------------------- choices
 function choose(decision, legal) {
+  if (["bid", "trump", "call", "give", "bury"].includes(decision)) return chooseAuction(decision, legal);
   if (decision === "meld") {
     const melds = legal.filter((a) => a.includes(":"));
     if (!melds.length) return "pass";
@@ -167,7 +240,7 @@ function choose(decision, legal) {
   }
   const plays = legal.filter((a) => a !== "claim");
   const cardOf = (a) => a.split(":").pop();
-  if (state.phase === 2 && state.hand.length <= SEARCH_FROM) {
+  if (state.mode === "stock" && state.phase === 2 && state.hand.length <= SEARCH_FROM) {
     try {
       const card = search(state.hand.slice(), opponentHand(), state.leader, state.trick.map((t) => t[1]), NODE_BUDGET);
       if (plays.includes(card)) return card;
@@ -185,7 +258,14 @@ function choose(decision, legal) {
     return plays.reduce((a, b) => (keepValue(cardOf(b), all) < keepValue(cardOf(a), all) ? b : a));
   }
   const led = state.trick[0][1];
-  const winners = plays.filter((p) => beats(cardOf(p), led));
+  let best = led;
+  let bestSeat = state.trick[0][0];
+  for (const [seat, c] of state.trick.slice(1)) if (beats(c, best)) { best = c; bestSeat = seat; }
+  if (state.partner !== null && bestSeat === state.partner) {
+    // partner is winning: give it points, keep our strength
+    return plays.reduce((a, b) => (counter(cardOf(b)) * 10 - keepValue(cardOf(b), all) > counter(cardOf(a)) * 10 - keepValue(cardOf(a), all) ? b : a));
+  }
+  const winners = plays.filter((p) => beats(cardOf(p), best));
   const stake = counter(led);
   const cheapest = (list, extra) => list.reduce((a, b) => (keepValue(cardOf(b), all) + extra(b) < keepValue(cardOf(a), all) + extra(a) ? b : a));
   if (winners.length && (state.phase === 2 || stake >= 10 || (stake > 0 && winners.some((w) => cardOf(w)[1] === led[1])))) {
@@ -203,6 +283,8 @@ function onLine(line) {
       out("id name tactician\nid author pinochle-arena sample bots\nready");
       break;
     case "game":
+      state.variant = w[2];
+      state.players = Number(w[4]);
       state.seat = Number(w[3]);
       state.options = {};
       for (const kv of w.slice(5)) { const [k, v] = kv.split("="); state.options[k] = v; }
@@ -212,10 +294,37 @@ function onLine(line) {
       state.table = [];
       state.played = [];
       state.trick = [];
-      state.turnup = w[3];
-      state.trump = w[3][1];
-      state.phase = 1;
-      state.leader = 1 - Number(w[2]);
+      state.mode = w[3] === "-" ? "auction" : "stock";
+      state.turnup = state.mode === "stock" ? w[3] : null;
+      state.trump = state.mode === "stock" ? w[3][1] : null;
+      state.phase = state.mode === "stock" ? 1 : 2;
+      state.leader = (Number(w[2]) + 1) % state.players;
+      state.bidder = null;
+      state.partner = state.players === 4 ? (state.seat + 2) % 4 : null;
+      break;
+    case "bidwon":
+      state.bidder = Number(w[1]);
+      break;
+    case "kitty":
+      if (state.bidder === state.seat) state.hand = state.hand.concat(w.slice(1));
+      break;
+    case "trump":
+      state.trump = w[2];
+      break;
+    case "partner":
+      if (w[2] !== "-") {
+        if (state.seat === Number(w[1])) state.partner = Number(w[2]);
+        else if (state.seat === Number(w[2])) state.partner = Number(w[1]);
+      }
+      break;
+    case "give": {
+      const cards = w.slice(3).filter((c) => c !== "??");
+      if (Number(w[1]) === state.seat) for (const c of cards) remove(state.hand, c);
+      if (Number(w[2]) === state.seat) state.hand = state.hand.concat(cards);
+      break;
+    }
+    case "bury":
+      if (Number(w[1]) === state.seat) for (const c of w.slice(2)) remove(state.hand, c);
       break;
     case "draw":
       if (Number(w[1]) === state.seat && w[2] !== "??") state.hand.push(w[2]);

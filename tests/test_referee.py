@@ -189,7 +189,7 @@ def test_transcript_shows_the_conversation(tmp_path):
 def test_protocol_md_transcript_is_what_the_referee_says(tmp_path):
     """The annotated transcript in PROTOCOL.md, replayed: same lines, only the clock figures may differ."""
     doc = (Path(__file__).parent.parent / "protocol" / "PROTOCOL.md").read_text()
-    block = doc.split("## 9. An annotated transcript")[1].split("```")[3]
+    block = doc.split("## 10. An annotated transcript")[1].split("```")[3]
     expected = [line for line in block.strip().splitlines() if not line.startswith("#")]
     plan = MatchPlan((sample("greedy", TimeControl()), sample("tactician", TimeControl())),
                      get_variant("two-handed", {"target": "200"}), 1, 9, tmp_path, transcripts=True)

@@ -281,15 +281,18 @@ def cmd_tournament(args) -> int:
     if args.no_duplicate:
         changes["duplicate"] = False
     if args.games is not None:
-        if (not args.no_duplicate and config.duplicate) and args.games % 2:
-            raise UsageError("--games must be even with duplicate deals (games come in pairs)")
         changes["games_per_pairing"] = args.games
     if args.seed is not None:
         changes["seed"] = args.seed
     if changes:
         import attrs
 
+        from tournaments.schedule import group_size
+
         config = attrs.evolve(config, **changes)
+        if config.duplicate and config.games_per_pairing % group_size(config):
+            raise UsageError(f"--games must be a multiple of {group_size(config)} with duplicate deals "
+                             "(every deal is played once per seating)")
     store = ResultStore(config.output)
     try:
         if args.resume:
@@ -357,10 +360,18 @@ def _leader(records: list[GameRecord]) -> str:
 
 def _print_report(records: list[GameRecord], out: Path | None, anchor: str | None, bootstrap: int, title: str = "",
                   anchor_rating: float = 0.0) -> None:
+    from tournaments.multi import analyse_multi, is_multi, render_multi, write_multi_files
     from tournaments.report import analyse, render, write_files
 
     if not records:
         print("no games to rate")
+        return
+    if is_multi(records):
+        multi = analyse_multi(records, anchor=anchor, bootstrap=bootstrap, level=anchor_rating)
+        print(render_multi(multi, title))
+        if out is not None:
+            files = write_multi_files(multi, out)
+            print(f"\nwritten: {', '.join(str(f) for f in files)}")
         return
     try:
         report = analyse(records, anchor=anchor, bootstrap=bootstrap)
@@ -377,16 +388,12 @@ def cmd_ratings(args) -> int:
     records = list(read_records(path))
     if not records:
         raise UsageError(f"{path} holds no games")
-    names = {s.entrant for r in records for s in r.seats}
-    if args.anchor is not None and args.anchor not in names:
-        raise UsageError(f"--anchor {args.anchor!r} played no game; bots: {', '.join(sorted(names))}")
-    from tournaments.report import analyse, render, write_files
+    from tournaments.multi import sides_of
 
-    report = analyse(records, anchor=args.anchor, bootstrap=args.bootstrap, level=args.anchor_rating)
-    print(render(report, f"{path}: {len(records)} games"))
-    if args.out is not None:
-        files = write_files(report, args.out)
-        print(f"\nwritten: {', '.join(str(f) for f in files)}")
+    names = {side for r in records for side in sides_of(r)}
+    if args.anchor is not None and args.anchor not in names:
+        raise UsageError(f"--anchor {args.anchor!r} played no game; entrants: {', '.join(sorted(names))}")
+    _print_report(records, args.out, args.anchor, args.bootstrap, f"{path}: {len(records)} games", args.anchor_rating)
     if args.pgn is not None:
         _write_pgn(records, args.pgn)
     return 0

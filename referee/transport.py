@@ -231,6 +231,8 @@ class BotProcess:
                 item = await self.lines.receive()
             except (trio.EndOfChannel, trio.ClosedResourceError):
                 item = _EOF
+            if item is _EOF:
+                await self._settle()  # a moment to collect the exit status for the message
             return self._check(item)
         raise BotTimeout("no reply in time")
 

@@ -27,7 +27,7 @@ sample = "greedy"             # a sample bot ...
 [[bot]]
 name = "mine"
 command = "./mybot --fast"    # ... or any command line
-cwd = "bots/mine"             # optional, relative to the config file
+cwd = "bots/mine"             # optional, relative to the config file (default: the config file's folder)
 env = { MYBOT_LEVEL = "3" }   # optional
 time = { move = 2000 }        # optional: per-bot time control
 ```
@@ -59,6 +59,18 @@ class ConfigError(ValueError):
 
 
 @attrs.frozen
+class Team:
+    """A partnership entrant: two bots (two programs, or two copies of one) that sit opposite."""
+
+    name: str
+    bots: tuple[str, str]
+
+    def members(self) -> tuple[str, str]:
+        """Entrant names of the two seats: one process each, even for two copies of one bot."""
+        return (f"{self.name}.1", f"{self.name}.2")
+
+
+@attrs.frozen
 class TournamentConfig:
     name: str
     format: str
@@ -72,6 +84,26 @@ class TournamentConfig:
     candidate: str | None = None
     anchor: str | None = None
     source: str = "embedded default"
+    teams: tuple[Team, ...] = ()  # partnership variants: the entrants are these teams
+
+    @property
+    def partnership(self) -> bool:
+        return self.variant.partners.value == "opposite"
+
+    def contestants(self) -> list[str]:
+        """Who is paired and rated: the teams in a partnership variant, else the bots."""
+        return [t.name for t in self.teams] if self.partnership else [e.name for e in self.entrants]
+
+    def seat_entrants(self) -> dict[str, Entrant]:
+        """Every entrant that takes a seat, by name (team members get their own processes)."""
+        bots = {e.name: e for e in self.entrants}
+        if not self.partnership:
+            return bots
+        seats = {}
+        for team in self.teams:
+            for member, bot in zip(team.members(), team.bots, strict=True):
+                seats[member] = attrs.evolve(bots[bot], name=member)
+        return seats
 
     def fingerprint(self) -> dict:
         """Everything that decides which games are played and how: kept with the results for --resume."""
@@ -82,6 +114,7 @@ class TournamentConfig:
             "options": self.variant.settings(),
             "entrants": [{"name": e.name, "command": e.command.to_text(), "time": e.time_control.to_dict()}
                          for e in self.entrants],
+            "teams": [{"name": t.name, "bots": list(t.bots)} for t in self.teams],
             "games_per_pairing": self.games_per_pairing,
             "seed": self.seed,
             "duplicate": self.duplicate,
@@ -124,7 +157,7 @@ def load_config(path: Path, output: Path | None = None, concurrency: int | None 
 def parse_config(data: dict, path: Path, output: Path | None = None, concurrency: int | None = None) -> TournamentConfig:
     where = str(path)
     base = path.parent
-    _only(data, {"tournament", "time", "bot"}, where, "")
+    _only(data, {"tournament", "time", "bot", "team"}, where, "")
     t = _table(data, "tournament", where, required=False)
     _only(t, {"name", "format", "variant", "options", "games_per_pairing", "seed", "concurrency", "duplicate",
               "output", "candidate", "anchor"}, where, "tournament.")
@@ -141,8 +174,11 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
     duplicate = _get(t, "duplicate", bool, True, where, "tournament.")
     if games < 1:
         raise ConfigError(f"{where}: tournament.games_per_pairing must be at least 1")
-    if duplicate and games % 2:
-        raise ConfigError(f"{where}: tournament.games_per_pairing must be even with duplicate deals (games come in pairs)")
+    group = {3: 6, 5: 5}.get(variant.players, 2)  # games per deal: every contestant holds every hand once
+    if duplicate and games % group:
+        what = "even with duplicate deals (games come in pairs)" if group == 2 else (
+            f"a multiple of {group} with duplicate deals ({group} seatings of every deal)")
+        raise ConfigError(f"{where}: tournament.games_per_pairing must be {what}")
     default_time = _time_control(_table(data, "time", where, required=False), TimeControl(), where, "time.")
     bots = data.get("bot")
     if not isinstance(bots, list) or not bots:
@@ -154,19 +190,24 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise ConfigError(f"{where}: bot names must be unique; repeated: {', '.join(duplicates)}")
-    if len(entrants) < variant.players:
-        raise ConfigError(f"{where}: {variant.name} needs at least {variant.players} bots, the config has {len(entrants)}")
+    teams = _teams(data.get("team"), names, variant, where)
+    contestants = [tm.name for tm in teams] if teams else names
+    needed = 2 if teams else variant.players
+    if len(contestants) < needed:
+        what = "teams" if teams else "bots"
+        raise ConfigError(f"{where}: {variant.name} needs at least {needed} {what}, the config has {len(contestants)}")
     candidate = _get(t, "candidate", str, None, where, "tournament.")
     if fmt == "gauntlet":
         if candidate is None:
             raise ConfigError(f"{where}: tournament.candidate: a gauntlet needs the name of the bot that plays everyone")
-        if candidate not in names:
-            raise ConfigError(f"{where}: tournament.candidate: no bot named {candidate!r}; bots: {', '.join(names)}")
+        if candidate not in contestants:
+            raise ConfigError(f"{where}: tournament.candidate: no entrant named {candidate!r}; entrants: "
+                              f"{', '.join(contestants)}")
     elif candidate is not None:
         raise ConfigError(f"{where}: tournament.candidate only applies to format = \"gauntlet\"")
     anchor = _get(t, "anchor", str, None, where, "tournament.")
-    if anchor is not None and anchor not in names:
-        raise ConfigError(f"{where}: tournament.anchor: no bot named {anchor!r}; bots: {', '.join(names)}")
+    if anchor is not None and anchor not in contestants:
+        raise ConfigError(f"{where}: tournament.anchor: no entrant named {anchor!r}; entrants: {', '.join(contestants)}")
     conc = concurrency or _get(t, "concurrency", int, default_concurrency(), where, "tournament.")
     if conc < 1:
         raise ConfigError(f"{where}: tournament.concurrency must be at least 1")
@@ -184,7 +225,40 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
         candidate=candidate,
         anchor=anchor,
         source=where,
+        teams=teams,
     )
+
+
+def _teams(tables: Any, names: list[str], variant: Variant, where: str) -> tuple[Team, ...]:
+    """[[team]] tables; a partnership variant without them pairs every bot with a copy of itself."""
+    partnership = variant.partners.value == "opposite"
+    if tables is None:
+        return tuple(Team(n, (n, n)) for n in names) if partnership else ()
+    if not partnership:
+        raise ConfigError(f"{where}: [[team]] only applies to partnership variants; {variant.name} has none")
+    if not isinstance(tables, list):
+        raise ConfigError(f"{where}: team should be a list of [[team]] tables")
+    teams = []
+    for i, table in enumerate(tables, 1):
+        prefix = f"team[{i}]."
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where}: team[{i}] should be a table with name and bots")
+        _only(table, {"name", "bots"}, where, prefix)
+        name = _get(table, "name", str, None, where, prefix)
+        if not name or not all(ch.isalnum() or ch in "-_" for ch in name):
+            raise ConfigError(f"{where}: {prefix}name: give a name of letters, digits, '-' and '_'")
+        bots = table.get("bots")
+        if not isinstance(bots, list) or len(bots) != 2 or not all(isinstance(b, str) for b in bots):
+            raise ConfigError(f"{where}: {prefix}bots should name two bots, e.g. bots = [\"greedy\", \"greedy\"]")
+        for b in bots:
+            if b not in names:
+                raise ConfigError(f"{where}: {prefix}bots: no bot named {b!r}; bots: {', '.join(names)}")
+        teams.append(Team(name, (bots[0], bots[1])))
+    team_names = [t.name for t in teams]
+    repeated = sorted({n for n in team_names if team_names.count(n) > 1})
+    if repeated:
+        raise ConfigError(f"{where}: team names must be unique; repeated: {', '.join(repeated)}")
+    return tuple(teams)
 
 
 def _entrant(bot: Any, i: int, default_time: TimeControl, base: Path, where: str) -> Entrant:
@@ -212,7 +286,9 @@ def _entrant(bot: Any, i: int, default_time: TimeControl, base: Path, where: str
         command = attrs.evolve(SAMPLES[sample].command(), env=tuple(sorted(env.items())))
     else:
         try:
-            command = BotCommand.from_text(command_text, str(_resolve(base, cwd)) if cwd else None, env)
+            # a command runs in its cwd, by default the configuration file's folder, so relative paths
+            # in it mean the same wherever the referee is started from
+            command = BotCommand.from_text(command_text, str(_resolve(base, cwd or ".")), env)
             command.check()
         except BotStartError as e:
             raise ConfigError(f"{where}: {prefix}command: {e}") from None

@@ -31,7 +31,7 @@ async def run_games(
     transcripts: bool = False,
 ) -> None:
     """Play ``games`` (the ones not yet in the store) with ``config.concurrency`` workers."""
-    entrants = {e.name: e for e in config.entrants}
+    entrants = config.seat_entrants()
     send, receive = trio.open_memory_channel(len(games) or 1)
     for spec in games:
         send.send_nowait(spec)
@@ -52,7 +52,8 @@ async def _worker(worker: int, queue: trio.MemoryReceiveChannel, entrants: dict[
                 players = [_player(pool, entrants[name], logs, worker, transcripts) for name in spec.seating]
                 record = await play_game(bots, players, config.variant, spec.seed, spec.game_id,
                                          extra={"pairing": list(spec.pairing), "pair": spec.pair,
-                                                "duplicate": config.duplicate})
+                                                "duplicate": config.duplicate, "sides": list(spec.sides),
+                                                "bots": list(spec.bots)})
                 await trio.to_thread.run_sync(store.append, record)
                 if on_game is not None:
                     on_game(record)

@@ -24,22 +24,53 @@ from .config import TournamentConfig
 @attrs.frozen
 class GameSpec:
     game_id: str
-    seating: tuple[str, ...]  # entrant name per seat
+    seating: tuple[str, ...]  # entrant name per seat (a team member's own name in partnerships)
     seed: int
-    pairing: tuple[str, ...]  # the entrants, in configuration order
-    pair: int  # deal pair number (duplicate) or game number within the pairing
+    pairing: tuple[str, ...]  # the contestants at this table (bots, or teams), in configuration order
+    pair: int  # deal number (duplicate) or game number within the pairing
+    sides: tuple[str, ...] = ()  # per seat: the contestant it plays for (the team, or the bot itself)
+    bots: tuple[str, ...] = ()  # per seat: the configuration's bot (differs from seating for team members)
+
+
+def table_size(config: TournamentConfig) -> int:
+    """Contestants at one table: the seats, or two teams."""
+    return 2 if config.partnership else config.variant.players
 
 
 def pairings(config: TournamentConfig) -> list[tuple[str, ...]]:
-    names = [e.name for e in config.entrants]
+    """The tables: every group of contestants that plays together."""
+    names = config.contestants()
+    k = table_size(config)
     if config.format == "gauntlet":
-        return [(config.candidate, n) for n in names if n != config.candidate]
-    return list(itertools.combinations(names, 2))
+        others = [n for n in names if n != config.candidate]
+        return [(config.candidate, *rest) for rest in itertools.combinations(others, k - 1)]
+    return list(itertools.combinations(names, k))
+
+
+def seatings(config: TournamentConfig, table: tuple[str, ...]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(seat entrants, seat sides) for each game of one deal at ``table``, so that every contestant
+    holds every hand once: two seats: both ways; three: all six orders; five: the five rotations
+    (a balanced subset of the 120 orders: each bot holds each hand and sits in each seat once);
+    partnerships: each team on both sides of the table."""
+    if config.partnership:
+        teams = {t.name: t for t in config.teams}
+        a, b = (teams[n].members() for n in table)
+        return [((a[0], b[0], a[1], b[1]), (table[0], table[1], table[0], table[1])),
+                ((b[0], a[0], b[1], a[1]), (table[1], table[0], table[1], table[0]))]
+    n = len(table)
+    if n <= 3:
+        orders = list(itertools.permutations(table))
+        orders.sort(key=lambda o: [table.index(x) for x in o])
+    else:
+        orders = [tuple(table[(i + r) % n] for i in range(n)) for r in range(n)]
+    return [(o, o) for o in orders]
 
 
 def schedule(config: TournamentConfig) -> list[GameSpec]:
     games: list[GameSpec] = []
     pairs = pairings(config)
+    if config.partnership or config.variant.players > 2:
+        return _multi_seat_schedule(config, pairs)
     if config.duplicate:
         for k in range(config.games_per_pairing // 2):
             seed = derive_seed(config.seed, "deal", k)
@@ -51,4 +82,30 @@ def schedule(config: TournamentConfig) -> list[GameSpec]:
             for a, b in pairs:
                 seating = (a, b) if k % 2 == 0 else (b, a)
                 games.append(GameSpec(f"{a}-{b}-{k + 1}", seating, derive_seed(config.seed, "game", a, b, k), (a, b), k + 1))
+    return [attrs.evolve(g, sides=g.seating, bots=g.seating) for g in games]
+
+
+def group_size(config: TournamentConfig) -> int:
+    """Games per deal at one table (duplicate deals)."""
+    return len(seatings(config, tuple(config.contestants()[: table_size(config)])))
+
+
+def _multi_seat_schedule(config: TournamentConfig, tables: list[tuple[str, ...]]) -> list[GameSpec]:
+    games: list[GameSpec] = []
+    bot_of = {m: bot for t in config.teams for m, bot in zip(t.members(), t.bots, strict=True)}
+    size = group_size(config)
+    deals = max(config.games_per_pairing // size, 1) if config.duplicate else config.games_per_pairing
+    for k in range(deals):
+        for table in tables:
+            label = "-".join(table)
+            orders = seatings(config, table)
+            if config.duplicate:
+                seed = derive_seed(config.seed, "deal", k)
+                for i, (seats, sides) in enumerate(orders):
+                    games.append(GameSpec(f"{label}-{k + 1}{chr(97 + i)}", seats, seed, table, k + 1, sides,
+                                          tuple(bot_of.get(x, x) for x in seats)))
+            else:
+                seats, sides = orders[k % len(orders)]
+                games.append(GameSpec(f"{label}-{k + 1}", seats, derive_seed(config.seed, "game", label, k), table,
+                                      k + 1, sides, tuple(bot_of.get(x, x) for x in seats)))
     return games

@@ -1,0 +1,215 @@
+"""Ratings for games of three to five seats and for partnerships.
+
+Each game gives a finishing order of its *sides* (a bot, or a team): by the
+game's result, then by final total. Two ratings come from those orders:
+
+* **openskill** (Weng-Lin's Plackett-Luce model, the ``openskill`` library):
+  a Bayesian rating for finishing orders and teams, mu and sigma per side,
+  and, for partnerships, per individual bot from the teams it played in;
+* **pairwise Elo**: every game is split into one result per pair of sides
+  (ahead 1, level 1/2, behind 0) and rated with the pool maximum-likelihood
+  model of :mod:`.ratings`; its intervals and LOS come from a bootstrap over
+  deals (all games dealt from the same cards at one table resampled together),
+  not from the naive count of pairs, which are not independent.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+import attrs
+from openskill.models import PlackettLuce
+
+from referee.record import GameRecord
+
+from .ratings import Outcome, PoolRatings, pool_ratings
+
+
+def sides_of(record: GameRecord) -> list[str]:
+    """The contestant each seat plays for (a team, or the bot itself)."""
+    sides = record.extra.get("sides")
+    return list(sides) if sides else [s.entrant for s in record.seats]
+
+
+def finishing_order(record: GameRecord) -> list[tuple[str, int]]:
+    """(side, place) with place 1 for the first; level sides share a place."""
+    sides = sides_of(record)
+    best: dict[str, tuple[float, int]] = {}
+    for seat, side in enumerate(sides):
+        key = (record.result[seat], record.totals[seat] if seat < len(record.totals) else 0)
+        best[side] = max(best.get(side, key), key)
+    ranked = sorted(best.items(), key=lambda kv: kv[1], reverse=True)
+    places = []
+    for i, (side, key) in enumerate(ranked):
+        place = places[-1][1] if i and key == ranked[i - 1][1] else i + 1
+        places.append((side, place))
+    return places
+
+
+def is_multi(records: Sequence[GameRecord]) -> bool:
+    return any(len(r.seats) > 2 for r in records)
+
+
+@attrs.frozen
+class SkillRow:
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    mean_place: float
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+def openskill_ratings(records: Sequence[GameRecord], individual: bool = False) -> list[SkillRow]:
+    """Plackett-Luce ratings from the finishing orders, games taken in game-id order.
+
+    ``individual``: rate the bots behind the seats (team members by their bot), with each
+    side as a team of its seats' bots.
+    """
+    model = PlackettLuce()
+    ratings: dict[str, object] = {}
+    games: dict[str, int] = defaultdict(int)
+    wins: dict[str, int] = defaultdict(int)
+    places: dict[str, list[int]] = defaultdict(list)
+    for r in sorted(records, key=lambda rec: rec.game_id):
+        order = finishing_order(r)
+        sides = sides_of(r)
+        teams, ranks = [], []
+        for side, place in order:
+            if individual:
+                bots = r.extra.get("bots") or [seat.entrant for seat in r.seats]
+                members = list(dict.fromkeys(bots[s] for s in range(len(sides)) if sides[s] == side))
+            else:
+                members = [side]
+            teams.append([ratings.setdefault(m, model.rating(name=m)) for m in members])
+            ranks.append(place)
+            for m in set(members):
+                games[m] += 1
+                places[m].append(place)
+                wins[m] += place == 1
+        rated = model.rate(teams, ranks=ranks)
+        for team in rated:
+            for player in team:
+                ratings[player.name] = player
+    rows = [SkillRow(name, ratings[name].mu, ratings[name].sigma, games[name], wins[name],
+                     sum(places[name]) / len(places[name])) for name in ratings]
+    return sorted(rows, key=lambda row: -row.ordinal)
+
+
+def pairwise_units(records: Sequence[GameRecord]) -> list[list[Outcome]]:
+    """Each game as pairwise results between its sides, grouped by deal (table and seed)."""
+    groups: dict[tuple, list[Outcome]] = defaultdict(list)
+    for r in records:
+        order = finishing_order(r)
+        table = tuple(sorted(side for side, _ in order))
+        for i, (a, pa) in enumerate(order):
+            for b, pb in order[i + 1:]:
+                groups[(table, r.seed)].append(Outcome(a, b, 1.0 if pa < pb else 0.5 if pa == pb else 0.0))
+    return [sorted(groups[k], key=lambda o: (o.a, o.b, o.score)) for k in sorted(groups)]
+
+
+def pairwise_elo(records: Sequence[GameRecord], anchor: str | None = None, bootstrap: int = 300,
+                 level: float = 0.0) -> PoolRatings:
+    return pool_ratings(pairwise_units(records), anchor=anchor, anchor_rating=level, bootstrap=bootstrap)
+
+
+def pairwise_crosstable(records: Sequence[GameRecord], players: Sequence[str]) -> list[list[str]]:
+    score: dict[tuple[str, str], float] = defaultdict(float)
+    count: dict[tuple[str, str], int] = defaultdict(int)
+    for unit in pairwise_units(records):
+        for o in unit:
+            score[(o.a, o.b)] += o.score
+            score[(o.b, o.a)] += 1 - o.score
+            count[(o.a, o.b)] += 1
+            count[(o.b, o.a)] += 1
+    return [[p] + ["" if p == q else (f"{score[(p, q)]:g}/{count[(p, q)]}" if count[(p, q)] else "-") for q in players]
+            for p in players]
+
+
+@attrs.frozen
+class MultiReport:
+    skill: list[SkillRow]
+    individual: list[SkillRow]  # partnerships: the bots behind the teams; else empty
+    elo: PoolRatings
+    cross: list[list[str]]
+    games: int
+    faults: dict[str, int]
+
+
+def analyse_multi(records: Sequence[GameRecord], anchor: str | None = None, bootstrap: int = 300,
+                  level: float = 0.0) -> MultiReport:
+    teams = any(len(set(sides_of(r))) < len(r.seats) for r in records)
+    elo = pairwise_elo(records, anchor=anchor, bootstrap=bootstrap, level=level)
+    faults: dict[str, int] = defaultdict(int)
+    for r in records:
+        if r.culprit is not None:
+            faults[sides_of(r)[r.culprit]] += 1
+    return MultiReport(openskill_ratings(records), openskill_ratings(records, individual=True) if teams else [],
+                       elo, pairwise_crosstable(records, elo.players), len(records), dict(faults))
+
+
+def render_multi(report: MultiReport, title: str = "") -> str:
+    from tabulate import tabulate
+
+    parts = [title] if title else []
+    parts.append(f"Multi-player ratings ({report.games} games; openskill Plackett-Luce on finishing orders; "
+                 "ordinal = mu - 3 sigma)")
+    rows = [[i, r.name, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", r.games, r.wins, f"{r.mean_place:.2f}",
+             report.faults.get(r.name, 0)] for i, r in enumerate(report.skill, 1)]
+    parts.append(tabulate(rows, headers=["rank", "entrant", "mu", "sigma", "ordinal", "games", "firsts", "mean place",
+                                         "faults"], tablefmt="github", disable_numparse=True))
+    if report.individual:
+        parts.append("\nIndividual bots (openskill, each team rated as its two bots)")
+        rows = [[i, r.name, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", r.games]
+                for i, r in enumerate(report.individual, 1)]
+        parts.append(tabulate(rows, headers=["rank", "bot", "mu", "sigma", "ordinal", "games"], tablefmt="github",
+                              disable_numparse=True))
+    e = report.elo
+    level = f"anchor {e.anchor} = {e.level:g}" if e.anchor else f"pool average {e.level:g}"
+    parts.append(f"\nPairwise Elo (each game split into results between its sides; {level}; 95% intervals by "
+                 "bootstrap over deals)")
+    if e.prior:
+        parts.append("note: an entrant finished ahead of (or behind) everybody every time; one virtual draw per "
+                     "pairing was added to give finite ratings")
+    rows = [[i, p, f"{e.ratings[p]:+.1f}", "-" if e.errors[p] == float("inf") else f"{e.errors[p]:.1f}", e.games[p],
+             f"{100 * e.scores[p] / e.games[p]:.1f}%"] for i, p in enumerate(e.players, 1)]
+    parts.append(tabulate(rows, headers=["rank", "entrant", "Elo", "+/- 95%", "pairs", "ahead %"], tablefmt="github",
+                          disable_numparse=True))
+    parts.append("\nCrosstable (row entrant finishing ahead of column entrant, per game they shared)")
+    parts.append(tabulate(report.cross, headers=["entrant", *e.players], tablefmt="github", disable_numparse=True))
+    los = [[p] + ["" if p == q else f"{100 * e.los.get((p, q), 0.5):.0f}" for q in e.players] for p in e.players]
+    parts.append("\nLikelihood of superiority, % (pairwise Elo)")
+    parts.append(tabulate(los, headers=["entrant", *e.players], tablefmt="github", disable_numparse=True))
+    return "\n".join(parts)
+
+
+def write_multi_files(report: MultiReport, directory) -> list:
+    import csv
+    import json
+    from pathlib import Path
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "openskill.csv"
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["entrant", "mu", "sigma", "ordinal", "games", "firsts", "mean_place"])
+        for r in report.skill:
+            w.writerow([r.name, r.mu, r.sigma, r.ordinal, r.games, r.wins, r.mean_place])
+    e = report.elo
+    data = {
+        "games": report.games,
+        "openskill": [attrs.asdict(r) | {"ordinal": r.ordinal} for r in report.skill],
+        "individual": [attrs.asdict(r) | {"ordinal": r.ordinal} for r in report.individual],
+        "pairwise_elo": [{"entrant": p, "elo": e.ratings[p], "error95": None if e.errors[p] == float("inf")
+                          else e.errors[p], "pairs": e.games[p], "score": e.scores[p]} for p in e.players],
+        "faults": report.faults,
+    }
+    jpath = directory / "ratings.json"
+    jpath.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    return [path, jpath]

@@ -234,7 +234,7 @@ def all_cards(game):
     return Counter(pile)
 
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
@@ -309,3 +309,23 @@ def test_no_message_names_a_card_the_seat_may_not_know(seed, name):
             held[s] |= before[s]
         learn(game)
         deliver(produced)
+
+
+@pytest.mark.parametrize("name", AUCTION_PRESETS)
+def test_hundreds_of_games_per_preset(name):
+    """A plain loop over 400 seeds per preset (with the property tests above: over 2,000 games of the
+    bidding games): a legal action until the end, constant trick points per hand, and a result."""
+    per_hand = get_variant(name).trick_points_per_hand
+    hands = 0
+
+    def check(game, decision, action, produced):
+        nonlocal hands
+        for n in produced:
+            if isinstance(n.event, ev.ContractResult):
+                hands += 1
+                assert sum(game.last_trick_points) == per_hand
+
+    for seed in range(400):
+        game, _, _ = playout(name, seed, check)
+        assert game.is_terminal() and sum(game.returns()) > 0
+    assert hands >= 400

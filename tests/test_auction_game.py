@@ -329,3 +329,52 @@ def test_hundreds_of_games_per_preset(name):
         game, _, _ = playout(name, seed, check)
         assert game.is_terminal() and sum(game.returns()) > 0
     assert hands >= 400
+
+
+def test_two_one_scoring_of_003():
+    game, _ = new_game(get_variant("two-handed-dummy", {"scoring": "two-one", "target": "15"}), 10)
+    game.bidder, game.bid, game.meld_points = 1, 25, [0, 10]
+    game.trick_points, game.tricks_won = [10, 15], [7, 8]
+    notices = []
+    game._end_hand(notices)
+    assert [n.event for n in notices if isinstance(n.event, ev.HandEnded)][0].points == (0, 2)  # made: +2
+    game.bidder, game.bid, game.meld_points = 0, 40, [5, 0]
+    game.trick_points, game.tricks_won = [10, 15], [7, 8]
+    notices = []
+    game._end_hand(notices)
+    assert [n.event for n in notices if isinstance(n.event, ev.HandEnded)][0].points == (-1, 1)  # set: -1 and +1
+
+
+def test_003_meld_needs_a_counter_point_and_the_bidder_wins_a_tie_out():
+    game, _ = new_game(get_variant("two-handed-dummy"), 11)
+    game.bidder, game.bid, game.meld_points = 1, 20, [12, 8]
+    game.trick_points, game.tricks_won = [0, 25], [3, 12]  # seat 0 won tricks but no counter point
+    game.totals = [110, 100]
+    notices = []
+    game._end_hand(notices)
+    hand = [n.event for n in notices if isinstance(n.event, ev.HandEnded)][0]
+    assert hand.points == (0, 33)  # seat 0 loses its meld; seat 1 makes 8 + 25 >= 20
+    assert hand.totals == (110, 133) and game.returns() == (0.0, 1.0)
+    game2, _ = new_game(get_variant("two-handed-dummy"), 11)
+    game2.totals = [130, 125]
+    game2.last_hand_points, game2.last_hand_tricks = (20, 5), (8, 7)
+    assert game2._game_outcome((1,)) == (0.0, 1.0)  # both out: the bidder wins
+
+
+def test_partners_meld_separately_and_score_together():
+    game, _ = new_game(get_variant("four-handed"), 12)
+    game.hands[0] = cards("JD QH QH KH AC TC KC QC JC 9S 9S 9D")
+    game.hands[2] = cards("QS AH TH JH 9C 9C 9D 9H 9H TS TS TD")
+    game.bidder, game.trump, game.stage = 0, cards("AC")[0].suit, "bury"
+    notices = []
+    game._meld_and_play(notices)
+    # seat 0 holds JD without QS, seat 2 QS without JD: no pinochle is made across partners
+    assert not [n.event for n in notices if isinstance(n.event, ev.Melded) and n.event.name == "pinochle"]
+    assert game.meld_points[0] == 15 + 2  # run in clubs, marriage of hearts
+    assert game.meld_points[2] == 2  # double dix (two nines of clubs)
+    game.trick_points, game.tricks_won = [10, 5, 8, 2], [4, 3, 3, 2]
+    game.bid = 25
+    notices = []
+    game._end_hand(notices)
+    hand = [n.event for n in notices if isinstance(n.event, ev.HandEnded)][0]
+    assert hand.points[0] == hand.points[2] == 10 + 8 + 17 + 2  # the side's tricks and both partners' meld

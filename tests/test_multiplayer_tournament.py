@@ -135,6 +135,7 @@ def test_example_configs_run_and_print_multiplayer_ratings(example, tmp_path):
     assert data["openskill"] and data["pairwise_elo"]
     if example == "partnership.toml":
         assert "Individual bots" in run.stdout and {r["name"] for r in data["individual"]} == {"greedy", "tactician", "random"}
+        assert "Individual crosstable" in run.stdout
     assert "fault" not in run.stdout.split("written:")[1]
     ratings = arena("ratings", str(tmp_path / "t"), "--bootstrap", "20")
     assert ratings.returncode == 0 and "Multi-player ratings" in ratings.stdout

@@ -203,3 +203,32 @@ def test_protocol_md_transcript_is_what_the_referee_says(tmp_path):
         return " ".join(words)
 
     assert [mask(x) for x in actual] == [mask(x) for x in expected]
+
+
+def test_a_fault_loses_the_game_for_the_whole_side():
+    from referee.rules import fault_returns
+
+    assert fault_returns(get_variant("two-handed"), 1) == (1.0, 0.0)
+    assert fault_returns(get_variant("three-handed"), 0) == (0.0, 1.0, 1.0)
+    assert fault_returns(get_variant("four-handed"), 1) == (1.0, 0.0, 1.0, 0.0)  # seat 3, the partner, loses too
+    assert fault_returns(get_variant("call-for-partner"), 4) == (1.0, 1.0, 1.0, 1.0, 0.0)
+
+
+def test_misbehaving_bot_in_a_partnership_game(tmp_path):
+    variant = get_variant("four-handed")
+
+    async def main():
+        async with trio.open_nursery() as nursery:
+            entrants = [sample("greedy"), faulty("illegal", 4), sample("greedy"), sample("random")]
+            players = [Player(e, tmp_path / f"{i}.log") for i, e in enumerate(entrants)]
+            with trio.fail_after(30):
+                record = await play_game(nursery, players, variant, 3, "g1")
+            for p in players:
+                await p.close()
+            nursery.cancel_scope.cancel()
+        return record
+
+    record = trio.run(main)
+    assert record.termination is Termination.ILLEGAL_ACTION and record.culprit == 1
+    assert record.result == (1.0, 0.0, 1.0, 0.0)
+    assert replay_record(record).ok, replay_record(record).problems

@@ -118,15 +118,30 @@ def pairwise_elo(records: Sequence[GameRecord], anchor: str | None = None, boots
     return pool_ratings(pairwise_units(records), anchor=anchor, anchor_rating=level, bootstrap=bootstrap)
 
 
-def pairwise_crosstable(records: Sequence[GameRecord], players: Sequence[str]) -> list[list[str]]:
+def individual_outcomes(records: Sequence[GameRecord]) -> list[Outcome]:
+    """Pairwise results between the bots behind the seats, for bots on different sides of a game."""
+    out = []
+    for r in records:
+        place = dict(finishing_order(r))
+        sides = sides_of(r)
+        bots = r.extra.get("bots") or [seat.entrant for seat in r.seats]
+        for i in range(len(bots)):
+            for j in range(i + 1, len(bots)):
+                if sides[i] != sides[j] and bots[i] != bots[j]:
+                    pi, pj = place[sides[i]], place[sides[j]]
+                    out.append(Outcome(bots[i], bots[j], 1.0 if pi < pj else 0.5 if pi == pj else 0.0))
+    return out
+
+
+def pairwise_crosstable(records: Sequence[GameRecord], players: Sequence[str], individual: bool = False) -> list[list[str]]:
     score: dict[tuple[str, str], float] = defaultdict(float)
     count: dict[tuple[str, str], int] = defaultdict(int)
-    for unit in pairwise_units(records):
-        for o in unit:
-            score[(o.a, o.b)] += o.score
-            score[(o.b, o.a)] += 1 - o.score
-            count[(o.a, o.b)] += 1
-            count[(o.b, o.a)] += 1
+    outcomes = individual_outcomes(records) if individual else [o for unit in pairwise_units(records) for o in unit]
+    for o in outcomes:
+        score[(o.a, o.b)] += o.score
+        score[(o.b, o.a)] += 1 - o.score
+        count[(o.a, o.b)] += 1
+        count[(o.b, o.a)] += 1
     return [[p] + ["" if p == q else (f"{score[(p, q)]:g}/{count[(p, q)]}" if count[(p, q)] else "-") for q in players]
             for p in players]
 
@@ -135,6 +150,7 @@ def pairwise_crosstable(records: Sequence[GameRecord], players: Sequence[str]) -
 class MultiReport:
     skill: list[SkillRow]
     individual: list[SkillRow]  # partnerships: the bots behind the teams; else empty
+    individual_cross: list[list[str]]
     elo: PoolRatings
     cross: list[list[str]]
     games: int
@@ -149,8 +165,10 @@ def analyse_multi(records: Sequence[GameRecord], anchor: str | None = None, boot
     for r in records:
         if r.culprit is not None:
             faults[sides_of(r)[r.culprit]] += 1
-    return MultiReport(openskill_ratings(records), openskill_ratings(records, individual=True) if teams else [],
-                       elo, pairwise_crosstable(records, elo.players), len(records), dict(faults))
+    individual = openskill_ratings(records, individual=True) if teams else []
+    cross = pairwise_crosstable(records, [row.name for row in individual], individual=True) if teams else []
+    return MultiReport(openskill_ratings(records), individual, cross, elo, pairwise_crosstable(records, elo.players),
+                       len(records), dict(faults))
 
 
 def render_multi(report: MultiReport, title: str = "") -> str:
@@ -169,6 +187,10 @@ def render_multi(report: MultiReport, title: str = "") -> str:
                 for i, r in enumerate(report.individual, 1)]
         parts.append(tabulate(rows, headers=["rank", "bot", "mu", "sigma", "ordinal", "games"], tablefmt="github",
                               disable_numparse=True))
+        parts.append("\nIndividual crosstable (row bot's side finishing ahead of column bot's side, when they were "
+                     "opponents)")
+        parts.append(tabulate(report.individual_cross, headers=["bot", *[r.name for r in report.individual]],
+                              tablefmt="github", disable_numparse=True))
     e = report.elo
     level = f"anchor {e.anchor} = {e.level:g}" if e.anchor else f"pool average {e.level:g}"
     parts.append(f"\nPairwise Elo (each game split into results between its sides; {level}; 95% intervals by "

@@ -57,8 +57,9 @@ for line in sys.stdin:
             cards = [r + s for r in "ATKQJ9" for s in "CDHS"]
             say(next(c for c in cards if c not in legal))
         elif mode == "twice":
-            say(legal[0])
-            say(legal[0])
+            # both replies in one write, so they arrive together: a second reply written later, after the
+            # referee has sent its next request, cannot be told from an answer to that request
+            say(legal[0] + "\n" + legal[0])
             mode = "none"
         elif mode == "badutf8":
             sys.stdout.buffer.write(b"\xff\xfe\n")

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from .actions import Action, Bid, BuryCard, CallCard, DeclareTrump, GiveCard, IllegalActionError, Pass, PlayCard
+from .actions import Action, Bid, BuryCard, CallCard, DeclareTrump, GiveCard, Pass, PlayCard
 from .bidding import Auction
 from .cards import Card, Suit, make_deck, sort_cards
 from .events import (
@@ -46,6 +46,7 @@ from .events import (
 )
 from .melds import count_hand_meld, type_name
 from .stock_game import shuffled_deck
+from .state import GameState
 from .tricks import FollowDuty, legal_plays, trick_winner
 from .variants import CallOwnCard, Partners, SaveMeld, Scoring, Tiebreak, Variant
 
@@ -69,7 +70,7 @@ class AuctionView:
 
 
 @attrs.define(eq=False)
-class AuctionGame:
+class AuctionGame(GameState):
     variant: Variant
     seed: int
     totals: list[int]
@@ -166,29 +167,6 @@ class AuctionGame:
             notices.append(Notice((seat,), HandDealt(self.hand_number, self.dealer, None, tuple(self.hands[seat]))))
 
     # ------------------------------------------------------------- questions
-    def is_terminal(self) -> bool:
-        return self.result is not None
-
-    def returns(self) -> tuple[float, ...]:
-        if self.result is None:
-            raise ValueError("the game is not over")
-        return self.result.returns
-
-    def current_seat(self) -> int | None:
-        d = self.decision()
-        return None if d is None else d.seat
-
-    def decision(self) -> Decision | None:
-        if self.result is not None:
-            return None
-        if self.decision_cache is None:
-            self.decision_cache = self._decide()
-        return self.decision_cache
-
-    def legal_actions(self) -> tuple[Action, ...]:
-        d = self.decision()
-        return () if d is None else d.legal
-
     def _decide(self) -> Decision:
         if self.stage == "bid":
             a = self.auction
@@ -225,17 +203,6 @@ class AuctionGame:
                            tuple((s, p.to_text()) for s, p in self.trick), tuple(self.meld_points), tuple(self.totals))
 
     # ---------------------------------------------------------------- acting
-    def check(self, action: Action) -> None:
-        d = self.decision()
-        if d is None:
-            raise IllegalActionError("the game is over")
-        if action not in d.legal:
-            raise IllegalActionError(self._why_illegal(d, action))
-
-    def can(self, action: Action) -> bool:
-        d = self.decision()
-        return d is not None and action in d.legal
-
     def _why_illegal(self, d: Decision, action: Action) -> str:
         expected = {
             DecisionKind.BID: "a bid such as bid:25, or pass",

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from .actions import Action, Claim, IllegalActionError, Meld, Pass, PlayCard, StockPick, TakeLast
+from .actions import Action, Claim, Meld, Pass, PlayCard, StockPick, TakeLast
 from .cards import Card, Rank, make_deck, sort_cards
 from .events import (
     Claimed,
@@ -49,6 +49,7 @@ from .events import (
     TrickWon,
 )
 from .melds import MeldBoard
+from .state import GameState
 from .tricks import FREE_PLAY, FollowDuty, legal_plays, trick_winner
 from .variants import LastStockCard, MeldTiming, Tiebreak, Variant
 
@@ -87,7 +88,7 @@ class SeatView:
 
 
 @attrs.define(eq=False)
-class StockGame:
+class StockGame(GameState):
     variant: Variant
     seed: int
     totals: list[int]
@@ -188,29 +189,6 @@ class StockGame:
             notices.append(Notice((0, 1), Scored(self.dealer, points, "dix-turnup")))
 
     # ------------------------------------------------------------- questions
-    def is_terminal(self) -> bool:
-        return self.result is not None
-
-    def returns(self) -> tuple[float, ...]:
-        if self.result is None:
-            raise ValueError("the game is not over")
-        return self.result.returns
-
-    def current_seat(self) -> int | None:
-        d = self.decision()
-        return None if d is None else d.seat
-
-    def decision(self) -> Decision | None:
-        if self.result is not None:
-            return None
-        if self.decision_cache is None:
-            self.decision_cache = self._decide()
-        return self.decision_cache
-
-    def legal_actions(self) -> tuple[Action, ...]:
-        d = self.decision()
-        return () if d is None else d.legal
-
     def _claims(self) -> tuple[Action, ...]:
         return (Claim(),) if self.variant.claim else ()
 
@@ -270,19 +248,6 @@ class StockGame:
         )
 
     # ---------------------------------------------------------------- acting
-    def check(self, action: Action) -> None:
-        """Raise IllegalActionError, with the reason, unless ``action`` is legal now."""
-        d = self.decision()
-        if d is None:
-            raise IllegalActionError("the game is over")
-        if action in d.legal:
-            return
-        raise IllegalActionError(self._why_illegal(d, action))
-
-    def can(self, action: Action) -> bool:
-        d = self.decision()
-        return d is not None and action in d.legal
-
     def apply(self, action: Action) -> list[Notice]:
         """Play ``action`` for the seat to act; return what each seat sees."""
         self.check(action)

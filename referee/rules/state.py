@@ -1,0 +1,51 @@
+"""The questions every game state answers, in the spirit of OpenSpiel's State.
+
+A game class mixes this in and provides ``result`` (a GameEnded, or None while
+the game runs), ``decision_cache``, ``_decide()`` (who acts now, how, and every
+legal action) and ``_why_illegal(decision, action)`` (a reason fit for a bot
+author).
+"""
+
+from __future__ import annotations
+
+from .actions import Action, IllegalActionError
+from .events import Decision
+
+
+class GameState:
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    def returns(self) -> tuple[float, ...]:
+        """Per seat: 1 for a win, 0 for a loss, a share for a shared first place."""
+        if self.result is None:
+            raise ValueError("the game is not over")
+        return self.result.returns
+
+    def decision(self) -> Decision | None:
+        """The seat to act, the kind of decision and every legal action; None once the game is over."""
+        if self.result is not None:
+            return None
+        if self.decision_cache is None:
+            self.decision_cache = self._decide()
+        return self.decision_cache
+
+    def current_seat(self) -> int | None:
+        d = self.decision()
+        return None if d is None else d.seat
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        d = self.decision()
+        return () if d is None else d.legal
+
+    def check(self, action: Action) -> None:
+        """Raise IllegalActionError, with the reason, unless ``action`` is legal now."""
+        d = self.decision()
+        if d is None:
+            raise IllegalActionError("the game is over")
+        if action not in d.legal:
+            raise IllegalActionError(self._why_illegal(d, action))
+
+    def can(self, action: Action) -> bool:
+        d = self.decision()
+        return d is not None and action in d.legal

@@ -21,6 +21,7 @@ The text form is what a bot sends and what a game record stores:
 from __future__ import annotations
 
 import enum
+from typing import ClassVar
 
 import attrs
 
@@ -83,34 +84,40 @@ class DeclareTrump:
 
 
 @attrs.frozen
-class CallCard:
+class _CardChoice:
+    """An action that names one card: its text is ``verb:CARD``."""
+
     card: Card
+    verb: ClassVar[str] = ""
 
     def to_text(self) -> str:
-        return f"call:{self.card.to_text()}"
+        return f"{self.verb}:{self.card.to_text()}"
 
 
 @attrs.frozen
-class GiveCard:
+class CallCard(_CardChoice):
+    """Call a card: its first holder is the partner for the hand (five players)."""
+
+    verb: ClassVar[str] = "call"
+
+
+@attrs.frozen
+class GiveCard(_CardChoice):
     """Pass one card to the partner (cards are passed one request at a time)."""
 
-    card: Card
-
-    def to_text(self) -> str:
-        return f"give:{self.card.to_text()}"
+    verb: ClassVar[str] = "give"
 
 
 @attrs.frozen
-class BuryCard:
-    card: Card
+class BuryCard(_CardChoice):
+    """Bury one card (one request at a time)."""
 
-    def to_text(self) -> str:
-        return f"bury:{self.card.to_text()}"
+    verb: ClassVar[str] = "bury"
 
 
 Action = PlayCard | Meld | Pass | TakeLast | Claim | Bid | DeclareTrump | CallCard | GiveCard | BuryCard
 
-_ONE_CARD = {"call": CallCard, "give": GiveCard, "bury": BuryCard}
+_ONE_CARD = {cls.verb: cls for cls in (CallCard, GiveCard, BuryCard)}
 
 
 def action_from_text(text: str) -> Action:

@@ -6,8 +6,8 @@ seat has spoken once). Which amounts are legal is data: a minimum and a
 ladder of steps (004's double deck: 1 up to 60, 5 up to 100, 10 above, so 115
 is no bid). What happens when everyone passes is data too.
 
-Not wired into a game yet: the bidding games' state machine will own one
-``Auction`` per hand.
+The bidding games' state machine (:mod:`.auction_game`) runs one ``Auction``
+per deal.
 """
 
 from __future__ import annotations
@@ -35,14 +35,7 @@ class BidLadder:
     maximum: int = 10**6  # a cap so a range of legal bids is finite
 
     def is_amount(self, amount: int) -> bool:
-        if amount < self.minimum or amount > self.maximum:
-            return False
-        floor = self.minimum
-        for upto, step in self.steps:
-            if amount <= upto:
-                return (amount - floor) % step == 0 if floor < upto else amount == upto
-            floor = upto
-        return False
+        return any(amount in r for r in self.ranges(None))
 
     def ranges(self, above: int | None) -> list[range]:
         """Legal amounts strictly above ``above`` (None: no bid yet), as ranges."""

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 import attrs
 
 from .cards import Rank
-from .bidding import AllPass, BidLadder
+from .bidding import DOUBLE_DECK_LADDER, AllPass, BidLadder
 from .melds import MeldTable
 from .tricks import MustWin
 
@@ -398,7 +398,7 @@ FOUR_HANDED = Variant(
 )
 
 _DOUBLE_DECK = dict(deck_copies=4, deck_ranks=(Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK), deal_packet=4,
-                    bid_ladder=BidLadder(50, ((60, 1), (100, 5), (10**6, 10)), maximum=1000),
+                    bid_ladder=DOUBLE_DECK_LADDER,
                     all_pass=AllPass.DEALER_STUCK, give=4, **{**_AUCTION, "melds": DOUBLE_DECK_MELDS,
                                                                "last_trick": 2, "target": 500})
 

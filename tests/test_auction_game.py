@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from referee.rules import IllegalActionError, action_from_text, cards, get_variant, new_game
 from referee.rules import events as ev
 from referee.rules.actions import Bid, Pass
-from referee.rules.cards import Card, make_deck
+from referee.rules.cards import make_deck
 from referee.rules.events import DecisionKind
 from referee.wire import event_message
 

@@ -6,7 +6,6 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import attrs
 import pytest
 
 from referee.record import GameRecord, SeatInfo

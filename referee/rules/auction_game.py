@@ -45,7 +45,7 @@ from .events import (
     TrumpDeclared,
 )
 from .melds import count_hand_meld, type_name
-from .stock_game import shuffled_deck
+from .dealing import deck_for
 from .state import GameState
 from .tricks import FollowDuty, legal_plays, trick_winner
 from .variants import CallOwnCard, Partners, SaveMeld, Scoring, Tiebreak, Variant
@@ -134,10 +134,7 @@ class AuctionGame(GameState):
             self.dealer = (self.dealer + 1) % n
         elif self.hand_number == 0:
             self.hand_number = 1
-        if self.deal_count <= len(self.fixed_decks):
-            deck = list(self.fixed_decks[self.deal_count - 1])
-        else:
-            deck = shuffled_deck(v, self.seed, self.deal_count)
+        deck = deck_for(v, self.seed, self.deal_count, self.fixed_decks)
         receivers = [(self.dealer + 1 + i) % n for i in range(n)] + (["dummy"] if v.dummy else [])
         piles: dict[object, list[Card]] = {r: [] for r in receivers}
         dealt = n * v.hand_size + v.dummy

@@ -23,15 +23,14 @@ The hand, following 000 with the options of :mod:`.variants`:
 from __future__ import annotations
 
 import functools
-import hashlib
 import operator
-import random
 from collections.abc import Sequence
 
 import attrs
 
 from .actions import Action, Claim, Meld, Pass, PlayCard, StockPick, TakeLast
-from .cards import Card, Rank, make_deck, sort_cards
+from .cards import Card, Rank, sort_cards
+from .dealing import deck_for
 from .events import (
     Claimed,
     Decision,
@@ -52,19 +51,6 @@ from .melds import MeldBoard
 from .state import GameState
 from .tricks import FREE_PLAY, FollowDuty, legal_plays, trick_winner
 from .variants import LastStockCard, MeldTiming, Tiebreak, Variant
-
-
-def shuffled_deck(variant: Variant, seed: int, hand: int) -> list[Card]:
-    """The deck for hand number ``hand`` of the game with this seed.
-
-    Each hand's shuffle is seeded from (seed, hand) through SHA-256, so deals
-    do not depend on how many random numbers earlier hands consumed and a
-    duplicate game with the same seed gets the same cards hand by hand.
-    """
-    digest = hashlib.sha256(f"pinochle-arena:{seed}:{hand}".encode()).digest()
-    deck = list(make_deck(variant.deck_copies, variant.deck_ranks))
-    random.Random(int.from_bytes(digest[:16], "big")).shuffle(deck)
-    return deck
 
 
 @attrs.frozen
@@ -142,12 +128,7 @@ class StockGame(GameState):
         self.hand_number += 1
         if self.hand_number > 1:
             self.dealer = 1 - self.dealer
-        if self.hand_number <= len(self.fixed_decks):
-            deck = list(self.fixed_decks[self.hand_number - 1])
-            if sorted(deck, key=lambda c: c.sort_key) != sorted(make_deck(v.deck_copies, v.deck_ranks), key=lambda c: c.sort_key):
-                raise ValueError(f"fixed deck for hand {self.hand_number} is not a full {v.deck_size}-card deck")
-        else:
-            deck = shuffled_deck(v, self.seed, self.hand_number)
+        deck = deck_for(v, self.seed, self.hand_number, self.fixed_decks)
         self.hands = [[], []]
         pos = 0
         first = 1 - self.dealer

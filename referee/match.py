@@ -55,6 +55,14 @@ class Player:
     starts: int = 0
     last_start_error: BotError | None = None
 
+    @classmethod
+    def logged(cls, entrant: Entrant, logs: Path, stem: str | None = None, transcripts: bool = False,
+               startup_timeout: float = 10.0) -> Player:
+        """A player whose stderr (and, with ``transcripts``, protocol lines) go to ``logs/STEM.*.log``."""
+        stem = _file_safe(stem or entrant.name)
+        return cls(entrant, logs / f"{stem}.stderr.log", startup_timeout,
+                   logs / f"{stem}.protocol.log" if transcripts else None)
+
     async def ensure_started(self, nursery: trio.Nursery) -> BotClient:
         if self.client is None:
             self.starts += 1
@@ -251,8 +259,7 @@ async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | Non
     path = plan.out_dir / "games.jsonl"
     logs = plan.out_dir / "logs"
     async with trio.open_nursery() as nursery:
-        players = [Player(e, logs / f"{_file_safe(e.name)}.stderr.log", plan.startup_timeout,
-                          logs / f"{_file_safe(e.name)}.protocol.log" if plan.transcripts else None)
+        players = [Player.logged(e, logs, transcripts=plan.transcripts, startup_timeout=plan.startup_timeout)
                    for e in plan.entrants]
         try:
             for number, seed, seating in match_schedule(plan):

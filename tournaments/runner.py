@@ -67,8 +67,5 @@ async def _worker(worker: int, queue: trio.MemoryReceiveChannel, entrants: dict[
 def _player(pool: dict[str, Player], entrant: Entrant, logs: Path, worker: int, transcripts: bool) -> Player:
     player = pool.get(entrant.name)
     if player is None:
-        stem = f"{entrant.name}.w{worker}"
-        player = Player(entrant, logs / f"{stem}.stderr.log",
-                        transcript_path=logs / f"{stem}.protocol.log" if transcripts else None)
-        pool[entrant.name] = player
+        player = pool[entrant.name] = Player.logged(entrant, logs, f"{entrant.name}.w{worker}", transcripts)
     return player

@@ -49,7 +49,7 @@ async def run_sprt(new: Entrant, old: Entrant, variant: Variant, test: Sprt, see
     logs = out_dir / "logs"
 
     async def worker(w: int, cancel: trio.CancelScope) -> None:
-        pool = {e.name: Player(e, logs / f"{e.name}.w{w}.stderr.log") for e in (new, old)}
+        pool = {e.name: Player.logged(e, logs, f"{e.name}.w{w}") for e in (new, old)}
         async with trio.open_nursery() as bots:
             try:
                 for k in counter:

@@ -177,6 +177,23 @@ def time_control_from_args(args) -> TimeControl:
     return TimeControl(bank_ms=args.time_bank, increment_ms=args.increment, move_ms=args.time_per_move, grace_ms=args.grace)
 
 
+def entrants_from_args(args, bots: list[str]) -> tuple[Entrant, ...]:
+    """Sample names or command lines -> entrants with unique names and the command line's time control."""
+    resolved = [resolve_bot(b) for b in bots]
+    names = unique_names([name for name, _ in resolved])
+    tc = time_control_from_args(args)
+    return tuple(Entrant(n, cmd, tc) for n, (_, cmd) in zip(names, resolved, strict=True))
+
+
+def seed_and_out(args, kind: str) -> tuple[int, Path]:
+    """--seed (default: from the clock) and --out (default results/KIND-TIMESTAMP), refusing to overwrite results."""
+    seed = args.seed if args.seed is not None else int(datetime.datetime.now().timestamp())
+    out = args.out or default_out(kind)
+    if (out / "games.jsonl").exists():
+        raise UsageError(f"{out / 'games.jsonl'} already exists; choose another --out")
+    return seed, out
+
+
 def default_out(kind: str) -> Path:
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     return Path("results") / f"{kind}-{stamp}"
@@ -187,14 +204,9 @@ def cmd_match(args) -> int:
     if len(args.bots) != variant.players:
         raise UsageError(f"variant {variant.name} seats {variant.players} players; got {len(args.bots)} bots "
                          f"({' '.join(args.bots)})")
-    resolved = [resolve_bot(b) for b in args.bots]
-    names = unique_names([name for name, _ in resolved])
-    tc = time_control_from_args(args)
-    entrants = tuple(Entrant(n, cmd, tc) for n, (_, cmd) in zip(names, resolved))
-    seed = args.seed if args.seed is not None else int(datetime.datetime.now().timestamp())
-    out = args.out or default_out("match")
-    if (out / "games.jsonl").exists():
-        raise UsageError(f"{out / 'games.jsonl'} already exists; choose another --out")
+    entrants = entrants_from_args(args, args.bots)
+    names = [e.name for e in entrants]
+    seed, out = seed_and_out(args, "match")
     plan = MatchPlan(entrants, variant, args.games, seed, out, not args.no_legal, args.startup_timeout, args.transcripts)
     print(f"match: {' vs '.join(names)}, {variant.name}, {args.games} games, seed {seed}, records in {out}/games.jsonl")
     progress = Progress(args.games)
@@ -418,14 +430,9 @@ def cmd_sprt(args) -> int:
         test = Sprt(args.elo0, args.elo1, args.alpha, args.beta)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    (new_name, new_cmd), (old_name, old_cmd) = resolve_bot(args.new), resolve_bot(args.old)
-    new_name, old_name = unique_names([new_name, old_name])
-    tc = time_control_from_args(args)
-    new, old = Entrant(new_name, new_cmd, tc), Entrant(old_name, old_cmd, tc)
-    seed = args.seed if args.seed is not None else int(datetime.datetime.now().timestamp())
-    out = args.out or default_out("sprt")
-    if (out / "games.jsonl").exists():
-        raise UsageError(f"{out / 'games.jsonl'} already exists; choose another --out")
+    new, old = entrants_from_args(args, [args.new, args.old])
+    new_name, old_name = new.name, old.name
+    seed, out = seed_and_out(args, "sprt")
     print(f"sprt: {new_name} vs {old_name}, H0: elo <= {args.elo0:g}, H1: elo >= {args.elo1:g}, "
           f"alpha {args.alpha:g}, beta {args.beta:g}; LLR bounds [{test.lower:.2f}, {test.upper:.2f}]; "
           f"seed {seed}; games in {out}/games.jsonl")

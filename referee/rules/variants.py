@@ -127,7 +127,7 @@ class Variant:
     summary: str
     source: str
     players: int = 2
-    family: str = "stock"  # which state machine plays it: "stock" (two-handed with a stock)
+    family: str = "stock"  # which state machine plays it (rules.FAMILIES): "stock" (two-handed with a stock) or "auction"
     deck_copies: int = 2
     deck_ranks: tuple[Rank, ...] = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE)
     hand_size: int = 12

@@ -11,13 +11,14 @@ import trio
 from tabulate import tabulate
 
 from .clock import TimeControl
-from .match import Entrant, MatchPlan, run_match
+from .match import Entrant, MatchPlan, Restart, run_match
 from .progress import Progress
 from .record import GameRecord, RecordError, Termination, read_records
 from .replay import replay_record
 from .rules import OPTIONS, PRESETS, VariantError, get_variant
 from .rules.variants import parse_option_text
 from .samples import SAMPLES, resolve_bot, unique_names
+from .sandbox import Isolation, Limits, Sandbox, SandboxError
 from .transport import BotError
 
 
@@ -149,6 +150,38 @@ def add_time_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"tolerance beyond the limit before a reply counts as late (default {d.grace_ms})")
     p.add_argument("--startup-timeout", type=float, default=10.0, metavar="S",
                    help="seconds a bot has to start and say ready (default 10)")
+    add_fence_arguments(p)
+
+
+def add_fence_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--limit", action="append", default=[], metavar="KEY=N",
+                   help="resource limit per bot process, 0 for none (repeatable): "
+                        + ", ".join(f"{k} (default {v})" for k, v in Limits().to_dict().items()))
+    p.add_argument("--isolation", choices=[i.value for i in Isolation], default="none",
+                   help="'namespaces': no network and a PID space of its own per bot (default none)")
+    p.add_argument("--inherit-env", action="store_true",
+                   help="give bots the referee's environment (default: a clean one)")
+    p.add_argument("--restart", choices=[r.value for r in Restart], default="on-fault",
+                   help="when a bot gets a fresh process (default on-fault)")
+
+
+def fence_from_args(args) -> tuple[Sandbox, Restart]:
+    values = {}
+    for text in args.limit:
+        key, sep, value = text.partition("=")
+        if not sep or not value.strip().isdigit():
+            raise UsageError(f"--limit {text!r}: write KEY=N, e.g. --limit memory=1024")
+        values[key.strip()] = int(value)
+    try:
+        limits = Limits.from_dict(values)
+    except ValueError as e:
+        raise UsageError(f"--limit: {e}") from None
+    sandbox = Sandbox(limits, Isolation(args.isolation), not args.inherit_env)
+    try:
+        sandbox.check()
+    except SandboxError as e:
+        raise UsageError(str(e)) from None
+    return sandbox, Restart(args.restart)
 
 
 def positive_int(text: str) -> int:
@@ -182,7 +215,8 @@ def entrants_from_args(args, bots: list[str]) -> tuple[Entrant, ...]:
     resolved = [resolve_bot(b) for b in bots]
     names = unique_names([name for name, _ in resolved])
     tc = time_control_from_args(args)
-    return tuple(Entrant(n, cmd, tc) for n, (_, cmd) in zip(names, resolved, strict=True))
+    sandbox, restart = fence_from_args(args)
+    return tuple(Entrant(n, cmd, tc, sandbox, restart) for n, (_, cmd) in zip(names, resolved, strict=True))
 
 
 def seed_and_out(args, kind: str) -> tuple[int, Path]:

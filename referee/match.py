@@ -8,6 +8,7 @@ bot's fault never escapes as an exception: it ends the game with a
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import time
 from collections.abc import Callable, Sequence
@@ -24,17 +25,28 @@ from .record import ActionEntry, GameRecord, SeatInfo, Termination, append_recor
 from .rules import IllegalActionError, action_from_text, fault_returns, new_game
 from .rules import events as ev
 from .rules.variants import Variant
-from .transport import BotCommand, BotError
+from .sandbox import Sandbox, ensure_workdir
+from .transport import BotCommand, BotCrashed, BotError, BotTimeout
 from .wire import event_message, new_game_message, request_message
+
+
+class Restart(enum.Enum):
+    """When a bot's process is started afresh (cutechess's ``restart``)."""
+
+    ON_FAULT = "on-fault"  # keep the process from game to game; a fresh one after a fault or a failed ping
+    ALWAYS = "always"  # a fresh process for every game
+    NEVER = "never"  # after its first fault the bot is not started again: it forfeits its remaining games
 
 
 @attrs.frozen
 class Entrant:
-    """A bot as the user named it: a label, how to start it, its time control."""
+    """A bot as the user named it: a label, how to start it, its time control and its fence."""
 
     name: str
     command: BotCommand
     time_control: TimeControl = TimeControl()
+    sandbox: Sandbox = Sandbox()
+    restart: Restart = Restart.ON_FAULT
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -51,35 +63,70 @@ class Player:
     log_path: Path | None = None
     startup_timeout: float = 10.0
     transcript_path: Path | None = None
+    workdir: Path | None = None  # its own working directory, unless the command names one
     client: BotClient | None = None
     starts: int = 0
+    games: int = 0
+    faulted: bool = False
     last_start_error: BotError | None = None
+    stall_timeout: float = 5.0
+    stalls: int = 0  # pings between games that went unanswered
 
     @classmethod
     def logged(cls, entrant: Entrant, logs: Path, stem: str | None = None, transcripts: bool = False,
                startup_timeout: float = 10.0) -> Player:
-        """A player whose stderr (and, with ``transcripts``, protocol lines) go to ``logs/STEM.*.log``."""
+        """A player whose stderr (and, with ``transcripts``, protocol lines) go to ``logs/STEM.*.log``.
+
+        It works in ``work/STEM`` next to ``logs``: no two players share a working directory.
+        """
         stem = _file_safe(stem or entrant.name)
         return cls(entrant, logs / f"{stem}.stderr.log", startup_timeout,
-                   logs / f"{stem}.protocol.log" if transcripts else None)
+                   logs / f"{stem}.protocol.log" if transcripts else None, logs.parent / "work" / stem)
 
     async def ensure_started(self, nursery: trio.Nursery) -> BotClient:
+        """The running bot for the next game: checked with a ping if it played before, else started."""
+        self.games += 1
+        if self.faulted and self.entrant.restart is Restart.NEVER:
+            raise BotCrashed("not restarted after its fault in an earlier game (restart = never)")
+        if self.client is not None and self.entrant.restart is Restart.ALWAYS:
+            await self.close()
+        if self.client is not None and not await self._answers_ping() and self.entrant.restart is Restart.NEVER:
+            self.faulted = True
+            raise BotTimeout("did not answer the stall check before this game (restart = never)")
         if self.client is None:
             self.starts += 1
-            if self.log_path is not None:
-                self.log_path.parent.mkdir(parents=True, exist_ok=True)
-                with open(self.log_path, "ab") as f:
-                    f.write(f"=== pinochle-arena: start {self.starts} of {self.entrant.command.to_text()}\n".encode())
+            self._log(f"start {self.starts} of {self.entrant.command.to_text()}")
+            workdir = ensure_workdir(self.workdir) if self.workdir is not None else None
             try:
                 self.client = await BotClient.start(nursery, self.entrant.command, self.log_path, self.startup_timeout,
-                                                    self.transcript_path)
+                                                    self.transcript_path, self.entrant.sandbox, workdir)
             except BotError as e:
                 self.last_start_error = e
+                self.faulted = True
                 raise
         return self.client
 
+    async def _answers_ping(self) -> bool:
+        """The stall check between games: a bot that is alive but wedged is replaced before it plays."""
+        try:
+            await self.client.ping(self.stall_timeout, str(self.games))
+            return True
+        except BotError as e:
+            self.stalls += 1
+            self._log(f"stall check before game {self.games} failed ({e}); stopping it")
+            client, self.client = self.client, None
+            await client.process.kill()
+            return False
+
+    def _log(self, text: str) -> None:
+        if self.log_path is not None:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.log_path, "ab") as f:
+                f.write(f"=== pinochle-arena: {text}\n".encode())
+
     async def retire(self) -> None:
-        """Stop the process after a fault; the next game starts a fresh one."""
+        """Stop the process after a fault; the next game starts a fresh one (see :class:`Restart`)."""
+        self.faulted = True
         if self.client is not None:
             client, self.client = self.client, None
             await client.process.kill()

@@ -14,6 +14,7 @@ import trio
 from protocol import ProtocolError, parse_bot_line
 from protocol import messages as m
 
+from .sandbox import Sandbox
 from .transport import BotCommand, BotError, BotProcess, BotProtocolError, BotTimeout, Line
 
 MAX_INFO_KEPT = 50
@@ -28,9 +29,10 @@ class BotClient:
 
     @classmethod
     async def start(cls, nursery: trio.Nursery, command: BotCommand, stderr_path: Path | None = None,
-                    startup_timeout: float = 10.0, transcript_path: Path | None = None) -> BotClient:
-        """Start the process and complete the handshake (greeting, id lines, ready)."""
-        process = await BotProcess.start(nursery, command, stderr_path, transcript_path)
+                    startup_timeout: float = 10.0, transcript_path: Path | None = None,
+                    sandbox: Sandbox = Sandbox(), workdir: str | None = None) -> BotClient:
+        """Start the process (inside ``sandbox``) and complete the handshake (greeting, id lines, ready)."""
+        process = await BotProcess.start(nursery, command, stderr_path, transcript_path, sandbox, workdir)
         client = cls(process, name=Path(command.argv[-1]).name)
         try:
             await client._handshake(startup_timeout)

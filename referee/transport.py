@@ -9,7 +9,12 @@ and turns every way a process can misbehave into a :class:`BotError`.
   stamps each with its arrival time, so the time a bot is charged runs from
   the write of a request to the arrival of the reply line;
 * stderr is drained by another task into a size-capped log file, so a bot
-  can never block on a full stderr pipe and look slow.
+  can never block on a full stderr pipe and look slow;
+* what a bot may write to stdout between two requests is capped, so a
+  flood costs the referee a bounded amount of memory and work;
+* resource limits, environment and namespaces come from a
+  :class:`~referee.sandbox.Sandbox`; after a kill, anything the bot left
+  behind (a grandchild that left its group) is found and killed too.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from typing import TextIO
 
 import attrs
 import trio
+
+from .sandbox import Sandbox, SandboxError, become_subreaper, kill_leftovers, launch
 
 MAX_LINE = 65536  # bytes in one line from a bot
 LINE_QUEUE = 64  # lines read ahead of the referee
@@ -63,14 +70,22 @@ class BotCommand:
     env: tuple[tuple[str, str], ...] = ()
 
     @classmethod
-    def from_text(cls, text: str, cwd: str | None = None, env: dict[str, str] | None = None) -> BotCommand:
-        """Split a command line as a shell would (quotes respected, no pipes)."""
+    def from_text(cls, text: str, cwd: str | None = None, env: dict[str, str] | None = None,
+                  base: str | None = None) -> BotCommand:
+        """Split a command line as a shell would (quotes respected, no pipes).
+
+        Without ``cwd`` the bot will run in a working directory of its own,
+        so words of the command that name existing files or folders relative
+        to ``base`` (default: the current directory) are made absolute.
+        """
         try:
             argv = tuple(shlex.split(text))
         except ValueError as e:
             raise BotStartError(f"bad bot command {text!r}: {e}") from None
         if not argv:
             raise BotStartError("empty bot command")
+        if cwd is None:
+            argv = tuple(_absolute(word, base or os.getcwd(), first=(i == 0)) for i, word in enumerate(argv))
         return cls(argv, cwd, tuple(sorted((env or {}).items())))
 
     def to_text(self) -> str:
@@ -91,6 +106,13 @@ class BotCommand:
             raise BotStartError(f"bot program {program!r} not found on PATH")
 
 
+def _absolute(word: str, base: str, first: bool) -> str:
+    if os.path.isabs(word) or word.startswith("-") or (first and os.sep not in word):
+        return word  # an option, or a program to look up on PATH
+    path = Path(base, word)
+    return str(path.resolve()) if path.exists() else word
+
+
 @attrs.frozen
 class Line:
     text: str
@@ -107,35 +129,46 @@ class BotProcess:
     lines: trio.MemoryReceiveChannel
     stderr_path: Path | None
     transcript: TextIO | None = None
+    marker: str = ""
+    output_cap: int | None = None  # bytes of stdout allowed between two requests
     _failure: BotError | None = None
+    _unasked_bytes: int = 0
 
     @classmethod
     async def start(cls, nursery: trio.Nursery, command: BotCommand, stderr_path: Path | None = None,
-                    transcript_path: Path | None = None) -> BotProcess:
-        """Spawn the bot; its reader and stderr tasks run in ``nursery``.
+                    transcript_path: Path | None = None, sandbox: Sandbox = Sandbox(),
+                    workdir: str | None = None) -> BotProcess:
+        """Spawn the bot inside ``sandbox``; its reader and stderr tasks run in ``nursery``.
 
-        With ``transcript_path``, every line is appended there: ``> `` sent to
-        the bot, ``< `` received from it.
+        It runs in ``command.cwd`` if set, else in ``workdir``. With
+        ``transcript_path``, every line is appended there: ``> `` sent to the
+        bot, ``< `` received from it.
         """
         command.check()
-        env = dict(os.environ)
-        env.update(dict(command.env))
-        env["PYTHONUNBUFFERED"] = "1"
+        cwd = command.cwd or workdir
+        try:
+            how = launch(sandbox, command.argv, cwd, dict(command.env))
+        except SandboxError as e:
+            raise BotStartError(str(e)) from None
+        become_subreaper()
         try:
             process = await trio.lowlevel.open_process(
-                list(command.argv),
+                how.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                cwd=command.cwd,
-                env=env,
+                cwd=cwd,
+                env=how.env,
                 start_new_session=True,
+                preexec_fn=how.preexec_fn,
             )
         except OSError as e:
             raise BotStartError(f"cannot start bot {command.to_text()!r}: {e.strerror or e}") from None
+        except subprocess.SubprocessError as e:  # the limits could not be set in the child
+            raise BotStartError(f"cannot start bot {command.to_text()!r} with its resource limits: {e}") from None
         send, receive = trio.open_memory_channel(LINE_QUEUE)
         transcript = open(transcript_path, "a", encoding="utf-8") if transcript_path else None
-        bot = cls(command, process, receive, stderr_path, transcript)
+        bot = cls(command, process, receive, stderr_path, transcript, how.marker, sandbox.limits.output_bytes)
         nursery.start_soon(bot._read_stdout, send)
         nursery.start_soon(bot._drain_stderr)
         return bot
@@ -162,6 +195,11 @@ class BotProcess:
             now = trio.current_time()
             if not chunk:
                 await send.send(_EOF)
+                return
+            self._unasked_bytes += len(chunk)
+            if self.output_cap is not None and self._unasked_bytes > self.output_cap:
+                await send.send(BotProtocolError(f"wrote more than {self.output_cap // 1024} KiB to stdout "
+                                                 "since the last request"))
                 return
             buffer += chunk
             while True:
@@ -262,6 +300,7 @@ class BotProcess:
         if self._failure is not None:
             raise self._failure
         data = (text + "\n").encode("utf-8")
+        self._unasked_bytes = 0
         if self.transcript is not None:
             self.transcript.write("> " + text + "\n")
         with trio.move_on_after(timeout):
@@ -301,11 +340,9 @@ class BotProcess:
                 with trio.move_on_after(patience):
                     await self.process.wait()
                     break
-            # The leader is reaped; make sure no member of its group lingers (a forked helper, say).
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            # The leader is reaped; kill what lingers: members of its group (a forked helper) and
+            # descendants that left the group but carry the bot's marker, and reap those we adopted.
+            await trio.to_thread.run_sync(kill_leftovers, self.marker, self.process.pid)
             self.lines.close()
             if self.transcript is not None:
                 self.transcript.close()

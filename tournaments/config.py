@@ -10,6 +10,9 @@ concurrency = 2               # games at once; default: number of cores
 duplicate = true
 output = "results/my-tournament"
 anchor = "random"             # optional: this bot's rating is fixed at 0
+restart = "on-fault"          # or "always" (fresh process every game) or "never" (a fault retires the bot)
+isolation = "none"            # or "namespaces": no network, own PID space (fails clearly where unavailable)
+clean_env = true              # false: bots inherit the referee's environment
 
 [tournament.options]          # rule options of the variant
 target = 1200
@@ -20,6 +23,14 @@ increment = 100
 move = 5000
 grace = 100
 
+[limits]                      # per bot process; 0 means no limit
+memory = 2048                 # MiB of address space
+cpu = 3600                    # CPU seconds over a process's life
+processes = 0                 # RLIMIT_NPROC (counts the whole user's processes; root is exempt)
+open_files = 256
+file_size = 64                # MiB, largest file a bot may write
+output = 1024                 # KiB a bot may write to stdout between two requests
+
 [[bot]]
 name = "greedy"
 sample = "greedy"             # a sample bot ...
@@ -27,9 +38,11 @@ sample = "greedy"             # a sample bot ...
 [[bot]]
 name = "mine"
 command = "./mybot --fast"    # ... or any command line
-cwd = "bots/mine"             # optional, relative to the config file (default: the config file's folder)
+cwd = "bots/mine"             # optional, relative to the config file (default: a private folder under
+                              # the output's work/; paths in the command are relative to the config file)
 env = { MYBOT_LEVEL = "3" }   # optional
 time = { move = 2000 }        # optional: per-bot time control
+limits = { memory = 4096 }    # optional: per-bot limits; restart, isolation, clean_env too
 ```
 
 Every mistake is reported as a :class:`ConfigError` naming the key.
@@ -45,10 +58,11 @@ from typing import Any
 import attrs
 
 from referee.clock import TimeControl
-from referee.match import Entrant
+from referee.match import Entrant, Restart
 from referee.rules import VariantError, get_variant
 from referee.rules.variants import Variant
 from referee.samples import SAMPLES
+from referee.sandbox import Isolation, Limits, Sandbox, SandboxError
 from referee.transport import BotCommand, BotStartError
 
 FORMATS = ("round-robin", "gauntlet")
@@ -157,10 +171,10 @@ def load_config(path: Path, output: Path | None = None, concurrency: int | None 
 def parse_config(data: dict, path: Path, output: Path | None = None, concurrency: int | None = None) -> TournamentConfig:
     where = str(path)
     base = path.parent
-    _only(data, {"tournament", "time", "bot", "team"}, where, "")
+    _only(data, {"tournament", "time", "bot", "team", "limits"}, where, "")
     t = _table(data, "tournament", where, required=False)
     _only(t, {"name", "format", "variant", "options", "games_per_pairing", "seed", "concurrency", "duplicate",
-              "output", "candidate", "anchor"}, where, "tournament.")
+              "output", "candidate", "anchor", *FENCE_KEYS}, where, "tournament.")
     fmt = _get(t, "format", str, "round-robin", where, "tournament.")
     if fmt not in FORMATS:
         raise ConfigError(f"{where}: tournament.format: {fmt!r} is not one of {', '.join(FORMATS)}")
@@ -180,12 +194,14 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
             f"a multiple of {group} with duplicate deals ({group} seatings of every deal)")
         raise ConfigError(f"{where}: tournament.games_per_pairing must be {what}")
     default_time = _time_control(_table(data, "time", where, required=False), TimeControl(), where, "time.")
+    default_fence = _fence(t, _table(data, "limits", where, required=False), (Sandbox(), Restart.ON_FAULT), where,
+                           "tournament.", "limits.")
     bots = data.get("bot")
     if not isinstance(bots, list) or not bots:
         raise ConfigError(f"{where}: no bots: add [[bot]] tables with a name and a command or sample")
     entrants = []
     for i, bot in enumerate(bots, 1):
-        entrants.append(_entrant(bot, i, default_time, base, where))
+        entrants.append(_entrant(bot, i, default_time, default_fence, base, where))
     names = [e.name for e in entrants]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
@@ -261,11 +277,40 @@ def _teams(tables: Any, names: list[str], variant: Variant, where: str) -> tuple
     return tuple(teams)
 
 
-def _entrant(bot: Any, i: int, default_time: TimeControl, base: Path, where: str) -> Entrant:
+FENCE_KEYS = ("restart", "isolation", "clean_env")
+
+
+def _fence(table: dict, limits: dict, default: tuple[Sandbox, Restart], where: str, prefix: str,
+           limits_prefix: str) -> tuple[Sandbox, Restart]:
+    """The sandbox and restart policy from ``restart``/``isolation``/``clean_env`` keys and a limits table."""
+    sandbox, restart = default
+    try:
+        restart = Restart(_get(table, "restart", str, restart.value, where, prefix))
+    except ValueError:
+        raise ConfigError(f"{where}: {prefix}restart should be one of {', '.join(r.value for r in Restart)}") from None
+    try:
+        isolation = Isolation(_get(table, "isolation", str, sandbox.isolation.value, where, prefix))
+    except ValueError:
+        raise ConfigError(f"{where}: {prefix}isolation should be one of "
+                          f"{', '.join(i.value for i in Isolation)}") from None
+    try:
+        chosen = Limits.from_dict(limits, sandbox.limits)
+    except ValueError as e:
+        raise ConfigError(f"{where}: {limits_prefix.rstrip('.')}: {e}") from None
+    sandbox = Sandbox(chosen, isolation, _get(table, "clean_env", bool, sandbox.clean_env, where, prefix))
+    try:
+        sandbox.check()
+    except SandboxError as e:
+        raise ConfigError(f"{where}: {prefix}isolation: {e}") from None
+    return sandbox, restart
+
+
+def _entrant(bot: Any, i: int, default_time: TimeControl, default_fence: tuple[Sandbox, Restart], base: Path,
+             where: str) -> Entrant:
     prefix = f"bot[{i}]."
     if not isinstance(bot, dict):
         raise ConfigError(f"{where}: bot[{i}] should be a table with name and command")
-    _only(bot, {"name", "command", "sample", "cwd", "env", "time"}, where, prefix)
+    _only(bot, {"name", "command", "sample", "cwd", "env", "time", "limits", *FENCE_KEYS}, where, prefix)
     name = _get(bot, "name", str, None, where, prefix)
     if not name:
         raise ConfigError(f"{where}: {prefix}name is missing")
@@ -286,14 +331,16 @@ def _entrant(bot: Any, i: int, default_time: TimeControl, base: Path, where: str
         command = attrs.evolve(SAMPLES[sample].command(), env=tuple(sorted(env.items())))
     else:
         try:
-            # a command runs in its cwd, by default the configuration file's folder, so relative paths
-            # in it mean the same wherever the referee is started from
-            command = BotCommand.from_text(command_text, str(_resolve(base, cwd or ".")), env)
+            # relative paths in a command mean the configuration file's folder (or the given cwd), wherever
+            # the referee is started from; without cwd the bot runs in a working directory of its own
+            command = BotCommand.from_text(command_text, str(_resolve(base, cwd)) if cwd else None, env, str(base))
             command.check()
         except BotStartError as e:
             raise ConfigError(f"{where}: {prefix}command: {e}") from None
     time = _time_control(_table(bot, "time", where, required=False, prefix=prefix), default_time, where, prefix + "time.")
-    return Entrant(name, command, time)
+    sandbox, restart = _fence(bot, _table(bot, "limits", where, required=False, prefix=prefix), default_fence, where,
+                              prefix, prefix + "limits.")
+    return Entrant(name, command, time, sandbox, restart)
 
 
 def _time_control(table: dict, default: TimeControl, where: str, prefix: str) -> TimeControl:

@@ -35,6 +35,7 @@ from .sandbox import Sandbox, SandboxError, become_subreaper, kill_leftovers, la
 MAX_LINE = 65536  # bytes in one line from a bot
 LINE_QUEUE = 64  # lines read ahead of the referee
 STDERR_CAP = 1 << 20  # bytes of stderr kept per bot process
+EXIT_LINGER = 0.2  # seconds after a bot's exit before its output is taken to be over
 
 
 class BotError(Exception):
@@ -169,6 +170,7 @@ class BotProcess:
         send, receive = trio.open_memory_channel(LINE_QUEUE)
         transcript = open(transcript_path, "a", encoding="utf-8") if transcript_path else None
         bot = cls(command, process, receive, stderr_path, transcript, how.marker, sandbox.limits.output_bytes)
+        nursery.start_soon(bot._watch_exit, send.clone())
         nursery.start_soon(bot._read_stdout, send)
         nursery.start_soon(bot._drain_stderr)
         return bot
@@ -184,6 +186,16 @@ class BotProcess:
                 await self._split_lines(send)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass  # the referee stopped listening: the bot is being shut down
+
+    async def _watch_exit(self, send: trio.MemorySendChannel) -> None:
+        """End of output when the bot exits, even if a process it forked still holds its stdout open."""
+        try:
+            async with send:
+                await self.process.wait()
+                await trio.sleep(EXIT_LINGER)  # lines written just before the exit still come first
+                await send.send(_EOF)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
 
     async def _split_lines(self, send: trio.MemorySendChannel) -> None:
         buffer = bytearray()

@@ -164,4 +164,5 @@ def action_from_text(text: str) -> Action:
     try:
         return PlayCard(Card.from_text(token))
     except ValueError:
-        raise IllegalActionError(f"{token!r} is not an action (a card like AS, a meld like royal:KH,QH, pass, take:stock, take:turnup, claim)") from None
+        raise IllegalActionError(f"{token!r} is not an action (a card like AS, a meld like royal:KH,QH, pass, "
+                                 "take:stock, take:turnup, claim, bid:N, trump:S, call:AS, give:AS, bury:AS)") from None

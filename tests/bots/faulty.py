@@ -2,26 +2,67 @@
 """A bot that plays the first legal action until request N, then misbehaves.
 
 Usage: faulty.py MODE [N]
-MODE: sleep (never answers), slow (answers after 3 s), exit (exits with status 3),
-garbage (prints words that are no message), nonsense (one token that is no action), illegal (plays a card that is not legal),
-twice (answers twice), badutf8 (invalid UTF-8), nohandshake (never says ready),
-segfault (dies by SIGSEGV), none (behaves).
+
+At request N (or at the handshake for the modes marked *):
+  sleep        never answers                   slow        answers after 3 s
+  exit         exits with status 3             segfault    dies by SIGSEGV
+  closeout     closes stdout, keeps running    nohandshake* never says ready
+  garbage      a line that is no message       badutf8     a line of invalid UTF-8
+  endless      a line that never ends          flood       gigabytes of info lines
+  stderrflood* floods stderr all game, plays well
+  twice        answers twice in one write      unasked     speaks unasked (a pong nobody asked for)
+  nonsense     one token that is no action     illegal     a legal-looking card that is not legal
+  notheld      a card it does not hold         wrongphase  an action of another phase (a bid for a card)
+  illegalbid   a bid below the minimum (bidding games)
+  ignoreterm*  ignores SIGTERM, then never answers request N
+  fork         forks a grandchild holding the pipes, then exits
+  daemon       like fork, but the grandchild leaves the process group (setsid)
+  memory       allocates memory without bound  spin        spins on every core, never answers
+  wedge*       answers requests but never pings (alive but wedged between games)
+  none         behaves
 """
 
 import os
 import signal
 import sys
+import threading
 import time
 
 mode = sys.argv[1]
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 requests = 0
+hand: list[str] = []
 
 
 def say(text):
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
 
+
+def spin():
+    while True:
+        pass
+
+
+def grandchild(leave_group):
+    if os.fork() == 0:
+        if leave_group:
+            os.setsid()
+        time.sleep(3600)  # holds stdin, stdout and stderr open
+        os._exit(0)
+    sys.exit(4)
+
+
+def stderr_flood():
+    chunk = b"x" * 65536 + b"\n"
+    while True:
+        os.write(2, chunk)
+
+
+if mode == "ignoreterm":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if mode == "stderrflood":
+    threading.Thread(target=stderr_flood, daemon=True).start()
 
 for line in sys.stdin:
     words = line.split()
@@ -33,16 +74,21 @@ for line in sys.stdin:
         say("id name faulty-" + mode)
         say("ready")
     elif words[0] == "ping":
-        say("pong " + words[1])
+        if mode != "wedge":
+            say("pong " + words[1])
     elif words[0] == "quit":
         break
+    elif words[0] == "deal":
+        hand = words[4:]
+        if mode == "unasked" and requests + 1 >= n:
+            say("pong 99")
     elif words[0] == "go":
         requests += 1
         legal = words[4:]
-        if requests < n or mode == "none":
+        if requests < n or mode in ("none", "stderrflood", "wedge", "unasked"):
             say(legal[0])
             continue
-        if mode == "sleep":
+        if mode in ("sleep", "ignoreterm"):
             time.sleep(3600)
         elif mode == "slow":
             time.sleep(3)
@@ -56,6 +102,15 @@ for line in sys.stdin:
         elif mode == "illegal":
             cards = [r + s for r in "ATKQJ9" for s in "CDHS"]
             say(next(c for c in cards if c not in legal))
+        elif mode == "notheld":
+            cards = [r + s for r in "ATKQJ9" for s in "CDHS"]
+            say(next(c for c in cards if c not in hand))
+        elif mode == "wrongphase":
+            say("bid:250" if words[1] in ("lead", "follow") else "AS")
+        elif mode == "illegalbid":
+            say("bid:5" if words[1] == "bid" else legal[0])
+            if words[1] != "bid":
+                requests -= 1  # misbehave at the first bid request instead
         elif mode == "twice":
             # both replies in one write, so they arrive together: a second reply written later, after the
             # referee has sent its next request, cannot be told from an answer to that request
@@ -64,7 +119,31 @@ for line in sys.stdin:
         elif mode == "badutf8":
             sys.stdout.buffer.write(b"\xff\xfe\n")
             sys.stdout.flush()
+        elif mode == "endless":
+            while True:
+                sys.stdout.write("A" * 65536)
+                sys.stdout.flush()
+        elif mode == "flood":
+            junk = "info " + "z" * 1000 + "\n"
+            while True:
+                sys.stdout.write(junk * 64)
+                sys.stdout.flush()
+        elif mode == "closeout":
+            sys.stdout.close()
+            os.close(1)
+            time.sleep(3600)
         elif mode == "segfault":
             os.kill(os.getpid(), signal.SIGSEGV)
+        elif mode in ("fork", "daemon"):
+            grandchild(mode == "daemon")
+        elif mode == "memory":
+            hoard = []
+            while True:
+                hoard.append(b"\x01" * (16 << 20))  # filled, so the pages are really touched
+        elif mode == "spin":
+            for _ in range(os.cpu_count() or 2):
+                if os.fork() == 0:
+                    spin()
+            spin()
         else:
             say(legal[0])

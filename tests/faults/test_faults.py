@@ -1,0 +1,243 @@
+"""Every fault of an untrusted bot, one small script each (tests/bots/faulty.py).
+
+For each: the right termination in the record, the offending seat (and only
+it) loses, no process is left behind (no zombie, no orphan, not even a
+grandchild that left the process group), and the referee's memory stays
+bounded. The tournament test at the end checks that the other bots' games
+are unaffected and the tournament carries on.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+
+from referee.clock import TimeControl
+from referee.match import Entrant, Player, Restart, play_game
+from referee.record import Termination, read_records
+from referee.replay import replay_record
+from referee.rules import get_variant
+from referee.samples import SAMPLES
+from referee.sandbox import MARKER, Limits, Sandbox
+from referee.transport import BotCommand
+
+FAULTY = Path(__file__).resolve().parent.parent / "bots" / "faulty.py"
+FAST = TimeControl(bank_ms=20_000, increment_ms=0, move_ms=800, grace_ms=100)
+T, E, P, I, C = (Termination.TIMEOUT, Termination.COMPLETED, Termination.PROTOCOL_ERROR, Termination.ILLEGAL_ACTION,
+                 Termination.CRASH)
+
+
+def faulty(mode, n=1, tc=FAST, sandbox=Sandbox(), restart=Restart.ON_FAULT, name=None):
+    command = BotCommand((sys.executable, str(FAULTY), mode, str(n)))
+    return Entrant(name or f"faulty-{mode}", command, tc, sandbox, restart)
+
+
+def sample(name, tc=FAST):
+    return Entrant(name, SAMPLES[name].command(), tc)
+
+
+def leftovers() -> list[str]:
+    """Processes of any bot still alive (they carry the marker), and children of ours, zombies included."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_bytes()
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(b")", 1)[1].split()[1])
+        if parent == os.getpid() or MARKER.encode() + b"=" in environ:
+            found.append(stat.decode(errors="replace")[:80])
+    return found
+
+
+def reset_peak_memory() -> None:
+    Path("/proc/self/clear_refs").write_text("5")  # resets VmHWM to the current RSS
+
+
+def peak_memory_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmHWM")
+
+
+async def play(entrants, variant, seed, tmp, games=1):
+    records = []
+    async with trio.open_nursery() as nursery:
+        players = [Player.logged(e, tmp / "logs", startup_timeout=3) for e in entrants]
+        with trio.fail_after(60):  # the referee must never hang
+            for g in range(games):
+                records.append(await play_game(nursery, players, variant, seed, f"g{g + 1}"))
+        for p in players:
+            await p.close()
+        nursery.cancel_scope.cancel()
+    return records, players
+
+
+CASES = [
+    # mode, request at which it misbehaves, variant, termination, words the detail must contain
+    ("sleep", 1, "two-handed", T, "no reply"),  # sleeps forever on the first request
+    ("sleep", 30, "two-handed", T, "no reply"),  # ... in the middle of a game
+    ("slow", 12, "two-handed", T, "no reply"),  # past its clock mid-game
+    ("exit", 10, "two-handed", C, "exited with status 3"),
+    ("segfault", 10, "two-handed", C, "SIGSEGV"),
+    ("closeout", 10, "two-handed", C, "closed its output"),
+    ("nohandshake", 1, "two-handed", T, "ready"),
+    ("garbage", 5, "two-handed", P, "%%%"),
+    ("badutf8", 5, "two-handed", P, "UTF-8"),
+    ("endless", 5, "two-handed", P, "without a newline"),
+    ("flood", 5, "two-handed", P, "KiB to stdout"),
+    ("twice", 5, "two-handed", P, "nobody asked"),
+    ("unasked", 5, "two-handed", P, "pong 99"),  # refused as unasked, or as no action if a request crossed it
+    ("nonsense", 5, "two-handed", I, "xyzzy"),
+    ("illegal", 5, "two-handed", I, ""),
+    ("notheld", 5, "two-handed", I, ""),
+    ("wrongphase", 5, "two-handed", I, "bid:250"),
+    ("wrongphase", 1, "three-handed", I, ""),
+    ("illegalbid", 1, "three-handed", I, "bid:5"),
+    ("ignoreterm", 5, "two-handed", T, "no reply"),
+    ("fork", 10, "two-handed", C, "exited with status 4"),
+    ("daemon", 10, "two-handed", C, "exited with status 4"),
+    ("spin", 5, "two-handed", T, "no reply"),
+]
+
+
+@pytest.mark.parametrize("mode, n, variant_name, termination, words", CASES)
+def test_fault_ends_the_game_against_the_culprit_only(mode, n, variant_name, termination, words, tmp_path):
+    variant = get_variant(variant_name)
+    culprit = n % variant.players  # vary the faulty bot's seat over the cases
+    entrants = [sample("random") for _ in range(variant.players)]
+    entrants = [e if seat != culprit else faulty(mode, n) for seat, e in enumerate(entrants)]
+    entrants = [e if seat == culprit else Entrant(f"random-{seat}", e.command, e.time_control)
+                for seat, e in enumerate(entrants)]
+    reset_peak_memory()
+    before = peak_memory_mb()
+    (record,), _ = trio.run(play, entrants, variant, 7, tmp_path)
+    assert record.termination is termination, record.detail
+    assert record.culprit == culprit
+    assert words in record.detail
+    assert record.result[culprit] == 0 and all(r == 1 for s, r in enumerate(record.result) if s != culprit)
+    assert replay_record(record).ok, replay_record(record).problems  # the record up to the fault is sound
+    assert leftovers() == []
+    assert peak_memory_mb() - before < 64, "the referee's memory must stay bounded whatever the bot writes"
+
+
+def test_a_bot_that_allocates_without_bound_meets_its_memory_limit(tmp_path):
+    fenced = Sandbox(Limits(memory_mb=300))
+    (record,), _ = trio.run(play, [faulty("memory", 3, sandbox=fenced), sample("random")], get_variant("two-handed"),
+                            7, tmp_path)
+    assert record.termination is Termination.CRASH and record.culprit == 0
+    assert leftovers() == []
+    assert "MemoryError" in (tmp_path / "logs" / "faulty-memory.stderr.log").read_text()
+
+
+def test_a_bot_spinning_on_every_core_meets_its_cpu_limit(tmp_path):
+    patient = TimeControl(bank_ms=20_000, increment_ms=0, move_ms=10_000, grace_ms=100)
+    fenced = Sandbox(Limits(cpu_seconds=1))
+    (record,), _ = trio.run(play, [sample("random"), faulty("spin", 3, patient, fenced)], get_variant("two-handed"),
+                            7, tmp_path)
+    assert record.termination is Termination.CRASH and record.culprit == 1
+    assert "SIGXCPU" in record.detail or "SIGKILL" in record.detail
+    assert leftovers() == []
+
+
+def test_stderr_flood_is_capped_and_the_game_goes_on(tmp_path):
+    reset_peak_memory()
+    before = peak_memory_mb()
+    (record,), _ = trio.run(play, [faulty("stderrflood"), sample("random")], get_variant("two-handed"), 7, tmp_path)
+    assert record.termination is Termination.COMPLETED, record.detail
+    log = tmp_path / "logs" / "faulty-stderrflood.stderr.log"
+    assert 1 << 20 <= log.stat().st_size < (1 << 20) + 4096
+    assert log.read_text().rstrip().endswith("[pinochle-arena: stderr capped here]")
+    assert peak_memory_mb() - before < 64
+    assert leftovers() == []
+
+
+def test_wedged_bot_is_found_by_the_ping_between_games_and_replaced(tmp_path):
+    records, players = trio.run(play, [faulty("wedge"), sample("random")], get_variant("two-handed"), 7, tmp_path, 2)
+    assert [r.termination for r in records] == [E, E]
+    assert players[0].stalls == 1 and players[0].starts == 2
+    assert "stall check before game 2 failed" in (tmp_path / "logs" / "faulty-wedge.stderr.log").read_text()
+    assert leftovers() == []
+
+
+def test_restart_never_forfeits_the_games_after_a_fault(tmp_path):
+    bot = faulty("exit", 10, restart=Restart.NEVER)
+    records, players = trio.run(play, [bot, sample("random")], get_variant("two-handed"), 7, tmp_path, 3)
+    assert [r.termination for r in records] == [C, C, C]
+    assert "restart = never" in records[1].detail and players[0].starts == 1
+
+
+def test_restart_always_starts_a_fresh_process_every_game(tmp_path):
+    bot = faulty("none", restart=Restart.ALWAYS)
+    records, players = trio.run(play, [bot, sample("random")], get_variant("two-handed"), 7, tmp_path, 3)
+    assert [r.termination for r in records] == [E, E, E]
+    assert players[0].starts == 3 and players[1].starts == 1
+
+
+def test_restart_on_fault_brings_a_crashed_bot_back_for_its_next_game(tmp_path):
+    records, players = trio.run(play, [faulty("exit", 10), sample("random")], get_variant("two-handed"), 7, tmp_path, 2)
+    assert [r.termination for r in records] == [C, C]  # the fresh process crashes again at request 10
+    assert players[0].starts == 2
+
+
+def test_each_bot_works_in_a_directory_of_its_own_with_a_clean_environment(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import os, sys\n"
+        "open('where.txt', 'w').write(os.getcwd() + '\\n' + ' '.join(sorted(os.environ)))\n"
+        f"exec(open({str(FAULTY)!r}).read())\n"
+    )
+    os.environ["PINOCHLE_SECRET_OF_THE_REFEREE"] = "1"
+    try:
+        bots = [Entrant(name, BotCommand((sys.executable, str(probe), "none")), FAST) for name in ("a", "b")]
+        (record,), _ = trio.run(play, bots, get_variant("two-handed"), 7, tmp_path)
+    finally:
+        del os.environ["PINOCHLE_SECRET_OF_THE_REFEREE"]
+    assert record.termination is Termination.COMPLETED
+    seen = {}
+    for name in ("a", "b"):
+        cwd, names = (tmp_path / "work" / name / "where.txt").read_text().split("\n")
+        seen[name] = cwd
+        assert "PINOCHLE_SECRET_OF_THE_REFEREE" not in names.split()
+        assert (tmp_path / "logs" / f"{name}.stderr.log").exists()
+    assert seen["a"] != seen["b"]
+
+
+def test_tournament_with_misbehaving_entrants_finishes_with_every_game(tmp_path):
+    """Two good bots and three bad ones, concurrently: every game is recorded, games between the good
+    bots are untouched, every fault is charged to a bad bot, and nothing is left running."""
+    from tournaments.config import parse_config
+    from tournaments.runner import run_games
+    from tournaments.schedule import schedule
+    from tournaments.store import ResultStore
+
+    bad = {"crasher": "exit 8", "sleeper": "sleep 20", "flooder": "flood 6"}
+    data = {
+        "tournament": {"games_per_pairing": 2, "concurrency": 2, "seed": 3, "options": {"target": 300}},
+        "time": {"bank": 20000, "increment": 0, "move": 800},
+        "bot": [{"name": "random", "sample": "random"}, {"name": "greedy", "sample": "greedy"}]
+        + [{"name": name, "command": f"{sys.executable} {FAULTY} {how}"} for name, how in bad.items()],
+    }
+    config = parse_config(data, tmp_path / "t.toml", output=tmp_path / "out")
+    games = schedule(config)
+    store = ResultStore(config.output)
+    store.start(config.fingerprint())
+    trio.run(run_games, config, games, store)
+    records = list(read_records(tmp_path / "out" / "games.jsonl"))
+    assert len(records) == len(games) == 20
+    for r in records:
+        names = [s.entrant for s in r.seats]
+        if not set(names) & set(bad):
+            assert r.termination is Termination.COMPLETED, r.detail
+        elif r.termination is not Termination.COMPLETED:
+            assert names[r.culprit] in bad
+    assert leftovers() == []
+

@@ -109,11 +109,11 @@ class GameRecord:
                 seats=[SeatInfo(**s) for s in data["seats"]],
                 time_control=dict(data["time_control"]),
                 deals=list(data["deals"]),
-                actions=[ActionEntry(int(s), str(a), ms) for s, a, ms in data["actions"]],
+                actions=[ActionEntry(int(s), str(a), None if ms is None else float(ms)) for s, a, ms in data["actions"]],
                 melds=list(data["melds"]),
                 hands=list(data["hands"]),
                 termination=Termination(data["termination"]),
-                culprit=data["culprit"],
+                culprit=None if data["culprit"] is None else int(data["culprit"]),
                 detail=str(data["detail"]),
                 result=tuple(float(x) for x in data["result"]),
                 totals=tuple(int(x) for x in data["totals"]),
@@ -144,14 +144,16 @@ def append_record(path: Path, record: GameRecord) -> None:
 def read_records(path: Path) -> Iterator[GameRecord]:
     """Records of a JSONL file; RecordError names the first bad line."""
     try:
-        f = open(path, encoding="utf-8")
+        f = open(path, "rb")
     except OSError as e:
         raise RecordError(f"{path}: cannot open: {e.strerror}") from None
     with f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
+        for number, raw in enumerate(f, 1):
+            if not raw.strip():
                 continue
             try:
-                yield GameRecord.from_json(line)
-            except (ValueError, UnicodeDecodeError) as e:
-                raise RecordError(f"{path}:{number}: not a valid game record: {e}") from None
+                yield GameRecord.from_json(raw.decode("utf-8"))
+            except (ValueError, UnicodeDecodeError, RecursionError) as e:
+                cut = "" if raw.endswith(b"\n") else " (the line is cut short: was the writer killed?)"
+                raise RecordError(f"{path}:{number}: not a valid game record{cut}: {e}; "
+                                  "a tournament's --resume sets bad lines aside") from None

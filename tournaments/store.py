@@ -77,7 +77,7 @@ class ResultStore:
             try:
                 records.append(GameRecord.from_json(line.decode("utf-8")))
                 good_lines.append(line)
-            except (ValueError, UnicodeDecodeError) as e:
+            except (ValueError, UnicodeDecodeError, RecursionError) as e:
                 partial = number == len(lines) and not raw.endswith(b"\n")
                 bad.append((number, "cut short (the process was killed while writing)" if partial else str(e)))
         if bad:

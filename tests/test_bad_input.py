@@ -1,0 +1,139 @@
+"""Bad input from users, fuzzed: configurations and results files.
+
+(The protocol parser is fuzzed in test_protocol.py.) A configuration gives
+a TournamentConfig or a ConfigError, never another exception; a damaged
+results file gives a RecordError naming the damaged line, and recovery for
+--resume keeps every intact game.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.record import RecordError, read_records
+from tournaments.config import ConfigError, load_config, parse_config
+from tournaments.store import ResultStore
+
+KEYS = ["tournament", "time", "bot", "team", "limits", "name", "format", "variant", "options", "games_per_pairing",
+        "seed", "concurrency", "duplicate", "output", "candidate", "anchor", "restart", "isolation", "clean_env",
+        "bank", "increment", "move", "grace", "command", "sample", "cwd", "env", "bots", "memory", "cpu",
+        "processes", "open_files", "file_size", "target", "scale", "round-robin", "gauntlet", "random", "greedy"]
+scalars = st.one_of(st.sampled_from(KEYS), st.text(max_size=8), st.integers(-5, 3000), st.booleans(),
+                    st.floats(allow_nan=False))
+values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                        st.dictionaries(st.sampled_from(KEYS), inner, max_size=4)),
+                      max_leaves=12)
+SAMPLE_BOTS = [{"name": "a", "sample": "random"}, {"name": "b", "sample": "greedy"}]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.dictionaries(st.sampled_from(KEYS), values, max_size=5))
+def test_any_config_data_gives_a_config_or_a_config_error(data, tmp_path_factory):
+    where = tmp_path_factory.mktemp("cfg") / "fuzz.toml"
+    try:
+        parse_config(data, where)
+    except ConfigError as e:
+        assert str(e).startswith(str(where))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tournament=st.dictionaries(st.sampled_from(KEYS), values, max_size=4),
+       bot=st.dictionaries(st.sampled_from(KEYS), values, max_size=4))
+def test_nearly_right_configs_give_a_config_or_a_config_error(tournament, bot, tmp_path_factory):
+    """Well-formed around one fuzzed table, so the checks deeper in are reached too."""
+    where = tmp_path_factory.mktemp("cfg") / "fuzz.toml"
+    for data in ({"tournament": tournament, "bot": SAMPLE_BOTS},
+                 {"bot": [*SAMPLE_BOTS, {"name": "c", "sample": "random", **bot}]},
+                 {"bot": SAMPLE_BOTS, "limits": bot}):
+        try:
+            parse_config(data, where)
+        except ConfigError:
+            pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=200))
+def test_any_config_text_gives_a_config_or_a_config_error(text, tmp_path_factory):
+    path = tmp_path_factory.mktemp("cfg") / "fuzz.toml"
+    path.write_text(text, encoding="utf-8")
+    try:
+        load_config(path)
+    except ConfigError as e:
+        assert str(path) in str(e)
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory) -> bytes:
+    """A real results file: four short games between sample bots."""
+    out = tmp_path_factory.mktemp("match") / "m"
+    subprocess.run([sys.executable, "-m", "referee", "match", "random", "greedy", "--games", "4", "--seed", "3",
+                    "--option", "target=200", "--out", str(out)], check=True, capture_output=True)
+    return (out / "games.jsonl").read_bytes()
+
+
+def _line_of(data: bytes, position: int) -> int:
+    return data.count(b"\n", 0, position) + 1
+
+
+damage = st.one_of(
+    st.tuples(st.just("cut"), st.floats(0.01, 0.99)),
+    st.tuples(st.just("byte"), st.floats(0, 0.999), st.integers(0, 255)),
+    st.tuples(st.just("junk"), st.floats(0, 1), st.binary(min_size=1, max_size=40)),
+)
+
+
+def _damaged(data: bytes, how) -> tuple[bytes, int]:
+    """The damaged file and the number of the (first) damaged line."""
+    kind, where, *rest = how
+    at = int(where * len(data))
+    if kind == "cut":
+        return data[:at], _line_of(data, at)
+    if kind == "byte":
+        return data[:at] + bytes([rest[0]]) + data[at + 1:], _line_of(data, at)
+    start = data.rfind(b"\n", 0, at) + 1  # a line of junk inserted between two records
+    junk = rest[0].replace(b"\n", b" ")
+    return data[:start] + junk + b"\n" + data[start:], _line_of(data, start)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(how=damage)
+def test_damaged_results_name_the_line_and_resume_keeps_every_intact_game(how, results, tmp_path):
+    data, line = _damaged(results, how)
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(data)
+    try:
+        read = list(read_records(path))
+    except RecordError as e:
+        assert re.search(rf"games\.jsonl:{line}: not a valid game record", str(e)), (str(e), line)
+    else:
+        assert len(read) in (3, 4), "only a damage the JSON survives goes unnoticed"
+    store = ResultStore(tmp_path)
+    recovered = store.recover()
+    intact = [x for i, x in enumerate(results.split(b"\n")[:-1], 1) if x in data.split(b"\n")]
+    assert len(recovered.records) >= len(intact) - (1 if how[0] == "cut" else 0)
+    assert list(read_records(path)) == recovered.records  # the file is clean after recovery
+    assert [r.game_id for r in recovered.records] == sorted({r.game_id for r in recovered.records},
+                                                             key=lambda g: int(g[1:]))
+
+
+def test_a_corrupt_results_file_is_a_clear_cli_error(results, tmp_path):
+    path = tmp_path / "games.jsonl"
+    lines = results.split(b"\n")
+    path.write_bytes(b"\n".join([lines[0], lines[1][:50] + b"\xff" + lines[1][51:], *lines[2:]]))
+    done = subprocess.run([sys.executable, "-m", "referee", "ratings", str(path)], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert f"{path}:2: not a valid game record" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_config_examples_in_the_repo_load():
+    for path in sorted(Path(__file__).resolve().parent.parent.joinpath("tournaments").glob("*.toml")):
+        tomllib.loads(path.read_text())
+        load_config(path)

@@ -11,6 +11,7 @@ import trio
 from tabulate import tabulate
 
 from .clock import TimeControl
+from .compliance import run_check
 from .match import Entrant, MatchPlan, Restart, run_match
 from .progress import Progress
 from .record import GameRecord, RecordError, Termination, read_records
@@ -75,6 +76,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--transcripts", action="store_true",
                    help="write every protocol line to OUT/logs/BOT.protocol.log ('>' to the bot, '<' from it)")
     p.set_defaults(handler=cmd_match)
+
+    p = sub.add_parser("check", help="check that a bot follows the protocol (for bot authors)", description=(
+        "Play a few quick games between BOT and the reference bot (the sample 'random') with strict checks: "
+        "it starts, completes the handshake, answers a ping, plays legally in every phase, replies on time "
+        "(no grace), sends only valid lines, and exits cleanly on 'quit'. Prints a report with the exact "
+        "offending lines; exit status 0 only when every check passes."))
+    p.add_argument("bot", metavar="BOT", help="a command line that starts the bot, or a sample bot's name")
+    add_variant_arguments(p)
+    p.add_argument("--games", type=positive_int, default=4, help="games to play (default 4)")
+    p.add_argument("--seed", type=int, default=1, help="seed for the deals (default 1)")
+    add_time_arguments(p)
+    p.add_argument("--out", type=Path, default=None, help="where logs and the transcript go (default results/check-TIMESTAMP)")
+    p.set_defaults(handler=cmd_check)
 
     p = sub.add_parser("tournament", help="run a round robin or gauntlet (default: the sample bots)", description=(
         "Run a tournament from a TOML configuration, or with no configuration the embedded default: a "
@@ -259,6 +273,15 @@ def cmd_match(args) -> int:
     if faulty:
         print(f"{len(faulty)} game(s) ended on a fault; bot stderr logs are in {out}/logs/")
     return 0
+
+
+def cmd_check(args) -> int:
+    variant = variant_from_args(args)
+    (entrant,) = entrants_from_args(args, [args.bot])
+    out = args.out or default_out("check")
+    report = run_trio(run_check, entrant, variant, args.games, args.seed, out, args.startup_timeout)
+    print(report.render())
+    return 0 if report.passed else 1
 
 
 def _game_line(r: GameRecord) -> str:

@@ -19,6 +19,7 @@ At request N (or at the handshake for the modes marked *):
   daemon       like fork, but the grandchild leaves the process group (setsid)
   memory       allocates memory without bound  spin        spins on every core, never answers
   wedge*       answers requests but never pings (alive but wedged between games)
+  noquit*      plays well but does not exit on quit
   none         behaves
 """
 
@@ -77,6 +78,8 @@ for line in sys.stdin:
         if mode != "wedge":
             say("pong " + words[1])
     elif words[0] == "quit":
+        if mode == "noquit":
+            time.sleep(3600)
         break
     elif words[0] == "deal":
         hand = words[4:]
@@ -85,7 +88,7 @@ for line in sys.stdin:
     elif words[0] == "go":
         requests += 1
         legal = words[4:]
-        if requests < n or mode in ("none", "stderrflood", "wedge", "unasked"):
+        if requests < n or mode in ("none", "stderrflood", "wedge", "unasked", "noquit"):
             say(legal[0])
             continue
         if mode in ("sleep", "ignoreterm"):

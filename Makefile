@@ -2,12 +2,13 @@
 #   make demo   create .venv, install, run the embedded default tournament (the sample bots)
 #   make test   same set-up, run the whole test suite
 #   make bench  same set-up, run the benchmarks in bench/ (they print figures, assert nothing)
+#   make soak   same set-up, 2,000 games with misbehaving bots (bench/soak.py, about 3 minutes)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test bench install clean
+.PHONY: demo test bench soak install clean
 
 install: $(STAMP)
 
@@ -23,6 +24,9 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/duplicate_vs_independent.py
+
+soak: $(STAMP)
+	$(BIN)/python bench/soak.py
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

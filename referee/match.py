@@ -69,7 +69,7 @@ class Player:
     games: int = 0
     faulted: bool = False
     last_start_error: BotError | None = None
-    stall_timeout: float = 5.0
+    stall_timeout: float = 2.0  # seconds for the pong of the stall check between games
     stalls: int = 0  # pings between games that went unanswered
 
     @classmethod

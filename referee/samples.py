@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -19,9 +21,28 @@ class SampleBot:
     language: str
     summary: str
     argv: tuple[str, ...]
+    source: Path | None = None  # a C source compiled to argv[0] on first use
+    in_default: bool = True  # plays in the embedded default tournament
 
     def command(self) -> BotCommand:
+        if self.source is not None:
+            build_c(self.source, Path(self.argv[0]))
         return BotCommand(self.argv)
+
+
+def build_c(source: Path, binary: Path) -> None:
+    """Compile a C sample bot with the system's cc, unless the binary is newer than its source."""
+    if binary.exists() and binary.stat().st_mtime >= source.stat().st_mtime:
+        return
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if compiler is None:
+        raise BotStartError(f"sample bot {source.stem!r} is C and needs a C compiler (cc, gcc or clang) on PATH")
+    binary.parent.mkdir(parents=True, exist_ok=True)
+    partial = binary.with_name(binary.name + f".{os.getpid()}.tmp")
+    done = subprocess.run([compiler, "-O2", "-o", str(partial), str(source)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BotStartError(f"cannot compile {source}: {done.stderr.strip()[:500]}")
+    os.replace(partial, binary)  # atomic: concurrent first uses never run a half-written binary
 
 
 def _python(script: str) -> tuple[str, ...]:
@@ -35,6 +56,9 @@ SAMPLES: dict[str, SampleBot] = {
         SampleBot("greedy", "Python", "highest meld, cheap wins of counters, keeps trumps and meld cards", _python("greedy_bot.py")),
         SampleBot("tactician", "JavaScript (node)", "card counting, and exact search of the second phase",
                   ("node", str(SAMPLE_DIR / "js" / "tactician.js"))),
+        SampleBot("first-legal", "C", "the first legal action at once (for measuring the referee)",
+                  (str(SAMPLE_DIR / "c" / "build" / "first_legal"),), SAMPLE_DIR / "c" / "first_legal.c",
+                  in_default=False),
     )
 }
 

@@ -138,7 +138,8 @@ class TournamentConfig:
 
 def default_config(output: Path | None = None, concurrency: int | None = None) -> TournamentConfig:
     """The embedded default: a duplicate round robin of every sample bot."""
-    entrants = tuple(Entrant(name, sample.command(), TimeControl()) for name, sample in SAMPLES.items())
+    entrants = tuple(Entrant(name, sample.command(), TimeControl()) for name, sample in SAMPLES.items()
+                     if sample.in_default)
     return TournamentConfig(
         name="sample bots",
         format="round-robin",

@@ -21,8 +21,10 @@ At request N (or at the handshake for the modes marked *):
   wedge*       answers requests but never pings (alive but wedged between games)
   noquit*      plays well but does not exit on quit
   none         behaves
+  rotate SALT  a different one of the modes above in each game (chosen from the game id), or none
 """
 
+import hashlib
 import os
 import signal
 import sys
@@ -30,7 +32,12 @@ import threading
 import time
 
 mode = sys.argv[1]
-n = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+rotating = mode == "rotate"
+salt = sys.argv[2] if rotating and len(sys.argv) > 2 else ""
+n = int(sys.argv[2]) if len(sys.argv) > 2 and not rotating else 1
+ROTATION = ["none", "none", "none", "sleep", "slow", "exit", "segfault", "closeout", "garbage", "badutf8", "endless",
+            "flood", "twice", "unasked", "nonsense", "illegal", "notheld", "wrongphase", "fork", "daemon", "memory",
+            "spin", "stderrflood", "wedge"]
 requests = 0
 hand: list[str] = []
 
@@ -81,6 +88,12 @@ for line in sys.stdin:
         if mode == "noquit":
             time.sleep(3600)
         break
+    elif words[0] == "game" and rotating:
+        pick = int.from_bytes(hashlib.sha256((salt + words[1]).encode()).digest()[:8], "big")
+        mode = ROTATION[pick % len(ROTATION)]
+        n, requests = 1 + (pick >> 8) % 25, 0
+        if mode == "stderrflood":
+            threading.Thread(target=stderr_flood, daemon=True).start()
     elif words[0] == "deal":
         hand = words[4:]
         if mode == "unasked" and requests + 1 >= n:

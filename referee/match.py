@@ -190,9 +190,9 @@ async def play_game(
         record.seats = [SeatInfo(p.entrant.name, p.bot_name, p.entrant.command.to_text()) for p in players]
         record.time_control = {p.entrant.name: p.entrant.time_control.to_dict() for p in players}
         for seat, client in enumerate(clients):
-            await _at(seat, client.send(new_game_message(game_id, variant, seat)))
+            client.post(new_game_message(game_id, variant, seat))
         game, notices = new_game(variant, seed)
-        await _deliver(clients, notices, record)
+        _deliver(clients, notices, record)
         while not game.is_terminal():
             decision = game.decision()
             seat = decision.seat
@@ -209,7 +209,7 @@ async def play_game(
                 await _tell_error(clients[seat], f"illegal action {text}: {e}")
                 raise _SeatFault(seat, Termination.ILLEGAL_ACTION, f"{text}: {e}") from None
             record.actions.append(ActionEntry(seat, action.to_text(), used))
-            await _deliver(clients, game.apply(action), record)
+            _deliver(clients, game.apply(action), record)
         record.termination = Termination.COMPLETED
         record.result = game.returns()
     except _SeatFault as fault:
@@ -238,7 +238,8 @@ async def _at(seat: int, operation):
         raise _SeatFault(seat, _termination_of(e), str(e)) from None
 
 
-async def _deliver(clients: Sequence[BotClient], notices: Sequence[ev.Notice], record: GameRecord) -> None:
+def _deliver(clients: Sequence[BotClient], notices: Sequence[ev.Notice], record: GameRecord) -> None:
+    """Record what happened and queue each event for the seats that may see it (written before their next request)."""
     for notice in notices:
         event = notice.event
         if isinstance(event, ev.Melded):
@@ -249,8 +250,9 @@ async def _deliver(clients: Sequence[BotClient], notices: Sequence[ev.Notice], r
         message = event_message(event)
         if message is None:
             continue
+        text = message.to_text()
         for seat in notice.seats:
-            await _at(seat, clients[seat].send(message))
+            clients[seat].post(text)
 
 
 async def _tell_error(client: BotClient, text: str) -> None:

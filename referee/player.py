@@ -74,7 +74,12 @@ class BotClient:
             if not isinstance(self._parse(line), m.Info):
                 raise BotProtocolError(f"sent a line nobody asked for: {line.text[:80]!r}")
 
+    def post(self, message) -> None:
+        """Queue a message (or its text); it is written before the next request, ping or :meth:`send`."""
+        self.process.post(message if isinstance(message, str) else message.to_text())
+
     async def send(self, message) -> None:
+        """Write a message (and everything queued) now."""
         await self.process.send_line(message.to_text())
 
     async def request(self, message: m.Request, wait_ms: float) -> tuple[str, float]:

@@ -134,6 +134,7 @@ class BotProcess:
     output_cap: int | None = None  # bytes of stdout allowed between two requests
     _failure: BotError | None = None
     _unasked_bytes: int = 0
+    _outbox: list[str] = attrs.Factory(list)
 
     @classmethod
     async def start(cls, nursery: trio.Nursery, command: BotCommand, stderr_path: Path | None = None,
@@ -223,7 +224,10 @@ class BotProcess:
                 item = self._decode(raw, now)
                 if self.transcript is not None and isinstance(item, Line):
                     self.transcript.write("< " + item.text + "\n")
-                await send.send(item)
+                try:  # every line of one read goes in before the referee runs again: two replies
+                    send.send_nowait(item)  # written together are seen together
+                except trio.WouldBlock:
+                    await send.send(item)
             if len(buffer) > MAX_LINE:
                 await send.send(BotProtocolError(f"line longer than {MAX_LINE} bytes without a newline"))
                 return
@@ -308,13 +312,26 @@ class BotProcess:
         return f"exited with status {code}"
 
     # ------------------------------------------------------------- writing
-    async def send_line(self, text: str, timeout: float = 10.0) -> None:
-        if self._failure is not None:
-            raise self._failure
-        data = (text + "\n").encode("utf-8")
-        self._unasked_bytes = 0
+    def post(self, text: str) -> None:
+        """Queue a line; it goes out with the next :meth:`flush` (before the bot is asked anything).
+
+        Events need no answer, so they are written in one piece with the
+        request that follows them: one system call per request instead of
+        one per line.
+        """
+        self._outbox.append(text)
         if self.transcript is not None:
             self.transcript.write("> " + text + "\n")
+
+    async def flush(self, timeout: float = 10.0) -> None:
+        """Write every queued line; BotCrashed if the pipe is closed, BotTimeout if the bot stops reading."""
+        if self._failure is not None:
+            raise self._failure
+        if not self._outbox:
+            return
+        data = ("\n".join(self._outbox) + "\n").encode("utf-8")
+        self._outbox.clear()
+        self._unasked_bytes = 0
         with trio.move_on_after(timeout):
             try:
                 await self.process.stdin.send_all(data)
@@ -325,6 +342,11 @@ class BotProcess:
             return
         self._failure = BotTimeout("does not read its input")
         raise self._failure
+
+    async def send_line(self, text: str, timeout: float = 10.0) -> None:
+        """Write a line now (with any queued before it)."""
+        self.post(text)
+        await self.flush(timeout)
 
     async def _settle(self) -> None:
         with trio.move_on_after(0.5):

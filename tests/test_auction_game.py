@@ -341,3 +341,17 @@ def test_partners_meld_separately_and_score_together():
     game._end_hand(notices)
     hand = [n.event for n in notices if isinstance(n.event, ev.HandEnded)][0]
     assert hand.points[0] == hand.points[2] == 10 + 8 + 17 + 2  # the side's tricks and both partners' meld
+
+
+def test_seats_that_always_pass_cannot_make_a_game_last_for_ever():
+    """Three-handed lets the dealer redeal when everybody passes; seats that always do so end the game
+    by the safety net (five deals per max-hands) as it stands: all even, so a three-way draw."""
+    from referee.rules.auction_game import MAX_DEALS_PER_HAND
+
+    variant = get_variant("three-handed")
+    game, _ = new_game(variant, 3)
+    while not game.is_terminal():
+        decision = game.decision()
+        game.apply(Pass() if Pass() in decision.legal else decision.legal[0])
+    assert game.deal_count == MAX_DEALS_PER_HAND * variant.max_hands
+    assert game.returns() == (1 / 3, 1 / 3, 1 / 3)

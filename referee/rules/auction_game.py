@@ -50,6 +50,8 @@ from .state import GameState
 from .tricks import FollowDuty, legal_plays, trick_winner
 from .variants import CallOwnCard, Partners, SaveMeld, Scoring, Tiebreak, Variant
 
+MAX_DEALS_PER_HAND = 5  # with max_hands: how many deals (redeals included) a game may take before it is scored as it stands
+
 
 @attrs.frozen
 class AuctionView:
@@ -260,6 +262,12 @@ class AuctionGame(GameState):
             notices.append(Notice(self.everyone, BidMade(seat, action.amount)))
         if a.redeal:
             notices.append(Notice(self.everyone, Redeal(self.dealer)))
+            if self.deal_count >= MAX_DEALS_PER_HAND * self.variant.max_hands:
+                # the safety net: seats that pass every deal would otherwise redeal for ever
+                units = [(s,) for s in self.everyone] if self.variant.partners is Partners.CALLED else self.sides()
+                self.result = GameEnded(tuple(self.totals), self._share(self._best(units)))
+                notices.append(Notice(self.everyone, self.result))
+                return
             self._deal(notices, next_dealer=False)
         elif a.result is not None:
             self.bidder, self.bid = a.result
@@ -445,6 +453,8 @@ class AuctionGame(GameState):
         """The best of ``units`` by total, then last hand's points, then last hand's tricks."""
 
         def key(unit: tuple[int, ...]) -> tuple:
+            if not self.last_hand_points:  # no hand played yet (only redeals): all equal
+                return (self.totals[unit[0]],)
             s = unit[0]
             return (self.totals[s], self.last_hand_points[s], sum(self.last_hand_tricks[x] for x in unit))
 

@@ -5,9 +5,12 @@ and turns every way a process can misbehave into a :class:`BotError`.
 
 * the bot runs in its own session (so its own process group), and the whole
   group is killed at the end;
-* stdout is read by one reader task that splits lines, caps their length and
-  stamps each with its arrival time, so the time a bot is charged runs from
-  the write of a request to the arrival of the reply line;
+* stdout is read only when the referee wants a line (no reader task): lines
+  are split, capped in length and stamped with the time their bytes were
+  read, so the time a bot is charged runs from the write of a request to the
+  arrival of the reply line; a bot writing unasked fills its own pipe;
+* lines to the bot are queued and written in one piece before it is asked
+  anything;
 * stderr is drained by another task into a size-capped log file, so a bot
   can never block on a full stderr pipe and look slow;
 * what a bot may write to stdout between two requests is capped, so a
@@ -33,7 +36,6 @@ import trio
 from .sandbox import Sandbox, SandboxError, become_subreaper, kill_leftovers, launch
 
 MAX_LINE = 65536  # bytes in one line from a bot
-LINE_QUEUE = 64  # lines read ahead of the referee
 STDERR_CAP = 1 << 20  # bytes of stderr kept per bot process
 EXIT_LINGER = 0.2  # seconds after a bot's exit before its output is taken to be over
 
@@ -120,27 +122,27 @@ class Line:
     arrived: float  # trio.current_time() when the line's last byte was read
 
 
-_EOF = object()
-
-
 @attrs.define(eq=False)
 class BotProcess:
     command: BotCommand
     process: trio.Process
-    lines: trio.MemoryReceiveChannel
     stderr_path: Path | None
     transcript: TextIO | None = None
     marker: str = ""
-    output_cap: int | None = None  # bytes of stdout allowed between two requests
+    output_cap: int | None = None  # bytes of stdout allowed between two lines from the referee
     _failure: BotError | None = None
     _unasked_bytes: int = 0
     _outbox: list[str] = attrs.Factory(list)
+    _buffer: bytearray = attrs.Factory(bytearray)
+    _arrived: float = 0.0  # when the bytes in the buffer were read
+    _exited: bool = False  # the process has exited (its output may still be held open by a child)
+    _read_scope: trio.CancelScope | None = None
 
     @classmethod
     async def start(cls, nursery: trio.Nursery, command: BotCommand, stderr_path: Path | None = None,
                     transcript_path: Path | None = None, sandbox: Sandbox = Sandbox(),
                     workdir: str | None = None) -> BotProcess:
-        """Spawn the bot inside ``sandbox``; its reader and stderr tasks run in ``nursery``.
+        """Spawn the bot inside ``sandbox``; its stderr and exit watchers run in ``nursery``.
 
         It runs in ``command.cwd`` if set, else in ``workdir``. With
         ``transcript_path``, every line is appended there: ``> `` sent to the
@@ -168,11 +170,9 @@ class BotProcess:
             raise BotStartError(f"cannot start bot {command.to_text()!r}: {e.strerror or e}") from None
         except subprocess.SubprocessError as e:  # the limits could not be set in the child
             raise BotStartError(f"cannot start bot {command.to_text()!r} with its resource limits: {e}") from None
-        send, receive = trio.open_memory_channel(LINE_QUEUE)
         transcript = open(transcript_path, "a", encoding="utf-8") if transcript_path else None
-        bot = cls(command, process, receive, stderr_path, transcript, how.marker, sandbox.limits.output_bytes)
-        nursery.start_soon(bot._watch_exit, send.clone())
-        nursery.start_soon(bot._read_stdout, send)
+        bot = cls(command, process, stderr_path, transcript, how.marker, sandbox.limits.output_bytes)
+        nursery.start_soon(bot._watch_exit)
         nursery.start_soon(bot._drain_stderr)
         return bot
 
@@ -181,67 +181,100 @@ class BotProcess:
         return self.process.pid
 
     # ------------------------------------------------------------- reading
-    async def _read_stdout(self, send: trio.MemorySendChannel) -> None:
-        try:
-            async with send:
-                await self._split_lines(send)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            pass  # the referee stopped listening: the bot is being shut down
-
-    async def _watch_exit(self, send: trio.MemorySendChannel) -> None:
+    # stdout is read only when the referee wants a line: a bot that writes unasked fills its pipe and
+    # blocks, costing the referee nothing. Lines are stamped with the time their bytes were read.
+    async def _watch_exit(self) -> None:
         """End of output when the bot exits, even if a process it forked still holds its stdout open."""
-        try:
-            async with send:
-                await self.process.wait()
-                await trio.sleep(EXIT_LINGER)  # lines written just before the exit still come first
-                await send.send(_EOF)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
+        await self.process.wait()
+        await trio.sleep(EXIT_LINGER)  # lines written just before the exit are read first
+        self._exited = True
+        if self._read_scope is not None:
+            self._read_scope.cancel()
 
-    async def _split_lines(self, send: trio.MemorySendChannel) -> None:
-        buffer = bytearray()
-        while True:
-            try:
-                chunk = await self.process.stdout.receive_some(65536)
-            except (trio.ClosedResourceError, trio.BrokenResourceError):
-                chunk = b""
-            now = trio.current_time()
-            if not chunk:
-                await send.send(_EOF)
-                return
-            self._unasked_bytes += len(chunk)
-            if self.output_cap is not None and self._unasked_bytes > self.output_cap:
-                await send.send(BotProtocolError(f"wrote more than {self.output_cap // 1024} KiB to stdout "
-                                                 "since the last request"))
-                return
-            buffer += chunk
-            while True:
-                cut = buffer.find(b"\n")
-                if cut < 0:
-                    break
-                raw = bytes(buffer[:cut])
-                del buffer[: cut + 1]
-                item = self._decode(raw, now)
-                if self.transcript is not None and isinstance(item, Line):
-                    self.transcript.write("< " + item.text + "\n")
-                try:  # every line of one read goes in before the referee runs again: two replies
-                    send.send_nowait(item)  # written together are seen together
-                except trio.WouldBlock:
-                    await send.send(item)
-            if len(buffer) > MAX_LINE:
-                await send.send(BotProtocolError(f"line longer than {MAX_LINE} bytes without a newline"))
-                return
+    def _fail(self, error: BotError) -> BotError:
+        self._failure = error
+        return error
 
-    @staticmethod
-    def _decode(raw: bytes, now: float):
+    def _buffered_line(self) -> Line | None:
+        """The next complete line in the buffer, if any; raises BotProtocolError for a bad one."""
+        cut = self._buffer.find(b"\n")
+        if cut < 0:
+            if len(self._buffer) > MAX_LINE:
+                raise self._fail(BotProtocolError(f"line longer than {MAX_LINE} bytes without a newline"))
+            return None
+        raw = bytes(self._buffer[:cut])
+        del self._buffer[: cut + 1]
         if len(raw) > MAX_LINE:
-            return BotProtocolError(f"line longer than {MAX_LINE} bytes")
+            raise self._fail(BotProtocolError(f"line longer than {MAX_LINE} bytes"))
         if raw.endswith(b"\r"):
             raw = raw[:-1]
         try:
-            return Line(raw.decode("utf-8"), now)
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            return BotProtocolError(f"line is not valid UTF-8: {raw[:60]!r}")
+            raise self._fail(BotProtocolError(f"line is not valid UTF-8: {raw[:60]!r}")) from None
+        if self.transcript is not None:
+            self.transcript.write("< " + text + "\n")
+        return Line(text, self._arrived)
+
+    def _take(self, chunk: bytes) -> None:
+        self._arrived = trio.current_time()
+        self._unasked_bytes += len(chunk)
+        if self.output_cap is not None and self._unasked_bytes > self.output_cap:
+            raise self._fail(BotProtocolError(f"wrote more than {self.output_cap // 1024} KiB to stdout "
+                                              "since the referee's last line"))
+        self._buffer += chunk
+
+    def pending_lines(self) -> list[Line]:
+        """Complete lines that arrived unasked (read without waiting); raises if the bot failed."""
+        if self._failure is not None:
+            raise self._failure
+        while True:
+            try:
+                chunk = os.read(self.process.stdout.fileno(), 65536)
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:
+                chunk = b""
+            if not chunk:
+                break  # end of output: the next read_line reports it
+            self._take(chunk)
+        found = []
+        while (line := self._buffered_line()) is not None:
+            found.append(line)
+        return found
+
+    async def read_line(self, deadline: float) -> Line:
+        """Next line from the bot; BotTimeout past ``deadline`` (trio time), BotCrashed at its end."""
+        if self._failure is not None:
+            raise self._failure
+        while True:
+            line = self._buffered_line()
+            if line is not None:
+                return line
+            chunk = b""
+            if not self._exited:
+                # one scope for both ends of the wait: the deadline, and the exit watcher's cancel
+                with trio.CancelScope(deadline=deadline) as self._read_scope:
+                    try:
+                        chunk = await self.process.stdout.receive_some(65536)
+                    except (trio.ClosedResourceError, trio.BrokenResourceError):
+                        chunk = b""
+                timed_out = self._read_scope.cancelled_caught and not self._exited
+                self._read_scope = None
+                if timed_out:
+                    raise BotTimeout("no reply in time")
+            if self._exited and not chunk:
+                chunk = self._read_now()  # what it wrote before exiting, if a child holds the pipe
+            if not chunk:
+                await self._settle()  # a moment to collect the exit status for the message
+                raise self._fail(BotCrashed(self._exit_text()))
+            self._take(chunk)
+
+    def _read_now(self) -> bytes:
+        try:
+            return os.read(self.process.stdout.fileno(), 65536)
+        except (BlockingIOError, InterruptedError, OSError, trio.ClosedResourceError):
+            return b""
 
     async def _drain_stderr(self) -> None:
         kept = 0
@@ -265,39 +298,6 @@ class BotProcess:
         finally:
             if out is not None:
                 out.close()
-
-    def pending_lines(self) -> list[Line]:
-        """Lines that arrived unasked and are waiting; raises if the bot failed."""
-        found = []
-        while True:
-            try:
-                item = self.lines.receive_nowait()
-            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
-                return found
-            found.append(self._check(item))
-
-    async def read_line(self, deadline: float) -> Line:
-        """Next line from the bot; BotTimeout past ``deadline`` (trio time)."""
-        if self._failure is not None:
-            raise self._failure
-        with trio.move_on_at(deadline):
-            try:
-                item = await self.lines.receive()
-            except (trio.EndOfChannel, trio.ClosedResourceError):
-                item = _EOF
-            if item is _EOF:
-                await self._settle()  # a moment to collect the exit status for the message
-            return self._check(item)
-        raise BotTimeout("no reply in time")
-
-    def _check(self, item) -> Line:
-        if item is _EOF:
-            self._failure = BotCrashed(self._exit_text())
-            raise self._failure
-        if isinstance(item, BotError):
-            self._failure = item
-            raise item
-        return item
 
     def _exit_text(self) -> str:
         code = self.process.poll()
@@ -324,7 +324,10 @@ class BotProcess:
             self.transcript.write("> " + text + "\n")
 
     async def flush(self, timeout: float = 10.0) -> None:
-        """Write every queued line; BotCrashed if the pipe is closed, BotTimeout if the bot stops reading."""
+        """Write every queued line; BotCrashed if the pipe is closed, BotTimeout if the bot stops reading.
+
+        Usually the pipe has room and this is a single write with no waiting.
+        """
         if self._failure is not None:
             raise self._failure
         if not self._outbox:
@@ -332,16 +335,19 @@ class BotProcess:
         data = ("\n".join(self._outbox) + "\n").encode("utf-8")
         self._outbox.clear()
         self._unasked_bytes = 0
-        with trio.move_on_after(timeout):
+        try:
             try:
-                await self.process.stdin.send_all(data)
-            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                await self._settle()
-                self._failure = BotCrashed(self._exit_text() + " (its input pipe is closed)")
-                raise self._failure from None
-            return
-        self._failure = BotTimeout("does not read its input")
-        raise self._failure
+                written = os.write(self.process.stdin.fileno(), data)
+            except (BlockingIOError, InterruptedError):
+                written = 0
+            if written < len(data):
+                with trio.move_on_after(timeout):
+                    await self.process.stdin.send_all(data[written:])
+                    return
+                raise self._fail(BotTimeout("does not read its input"))
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            await self._settle()
+            raise self._fail(BotCrashed(self._exit_text() + " (its input pipe is closed)")) from None
 
     async def send_line(self, text: str, timeout: float = 10.0) -> None:
         """Write a line now (with any queued before it)."""
@@ -377,7 +383,6 @@ class BotProcess:
             # The leader is reaped; kill what lingers: members of its group (a forked helper) and
             # descendants that left the group but carry the bot's marker, and reap those we adopted.
             await trio.to_thread.run_sync(kill_leftovers, self.marker, self.process.pid)
-            self.lines.close()
             if self.transcript is not None:
                 self.transcript.close()
                 self.transcript = None

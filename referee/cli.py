@@ -98,6 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue the tournament in the output directory")
     p.add_argument("--out", type=Path, default=None, help="output directory (default: from the configuration)")
     p.add_argument("--concurrency", type=positive_int, default=None, help="games at once (default: cores)")
+    p.add_argument("--processes", type=positive_int, default=None,
+                   help="referee processes to spread the games over (default: cores, at most --concurrency)")
     p.add_argument("--no-duplicate", action="store_true", help="independent deals instead of duplicate pairs")
     p.add_argument("--games", type=positive_int, default=None, help="games per pairing (overrides the configuration)")
     p.add_argument("--seed", type=int, default=None, help="tournament seed (overrides the configuration)")
@@ -353,6 +355,8 @@ def cmd_tournament(args) -> int:
         changes["games_per_pairing"] = args.games
     if args.seed is not None:
         changes["seed"] = args.seed
+    if args.processes is not None:
+        changes["processes"] = args.processes
     if changes:
         import attrs
 
@@ -383,7 +387,8 @@ def cmd_tournament(args) -> int:
     names = [e.name for e in config.entrants]
     print(f"tournament '{config.name}': {config.format}, {config.variant.name}, {', '.join(names)}; "
           f"{config.games_per_pairing} games per pairing, {'duplicate' if config.duplicate else 'independent'} deals, "
-          f"seed {config.seed}, concurrency {config.concurrency}; results in {store.games_path}")
+          f"seed {config.seed}, concurrency {config.concurrency} in {config.referee_processes} referee process(es); "
+          f"results in {store.games_path}")
     progress = Progress(len(specs))
     finished = len(done)
     live = list(recovery.records) if recovery is not None else []

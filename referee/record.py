@@ -133,10 +133,15 @@ class RecordError(ValueError):
 
 def append_record(path: Path, record: GameRecord) -> None:
     """Append one record and force it to disk, so a crash loses no finished game."""
+    append_records(path, [record])
+
+
+def append_records(path: Path, records: list[GameRecord]) -> None:
+    """Append records with one write and one fsync (a group commit)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    line = record.to_json() + "\n"
+    data = "".join(record.to_json() + "\n" for record in records)
     with open(path, "a", encoding="utf-8") as f:
-        f.write(line)
+        f.write(data)
         f.flush()
         os.fsync(f.fileno())
 

@@ -7,6 +7,7 @@ variant = "two-handed"
 games_per_pairing = 40        # even: duplicate deals come in pairs
 seed = 1
 concurrency = 2               # games at once; default: number of cores
+processes = 2                 # referee processes sharing them; default: number of cores
 duplicate = true
 output = "results/my-tournament"
 anchor = "random"             # optional: this bot's rating is fixed at 0
@@ -99,6 +100,11 @@ class TournamentConfig:
     anchor: str | None = None
     source: str = "embedded default"
     teams: tuple[Team, ...] = ()  # partnership variants: the entrants are these teams
+    processes: int | None = None  # referee processes; None: one per core, at most one per concurrent game
+
+    @property
+    def referee_processes(self) -> int:
+        return min(self.processes or default_concurrency(), self.concurrency)
 
     @property
     def partnership(self) -> bool:
@@ -175,7 +181,7 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
     _only(data, {"tournament", "time", "bot", "team", "limits"}, where, "")
     t = _table(data, "tournament", where, required=False)
     _only(t, {"name", "format", "variant", "options", "games_per_pairing", "seed", "concurrency", "duplicate",
-              "output", "candidate", "anchor", *FENCE_KEYS}, where, "tournament.")
+              "output", "candidate", "anchor", "processes", *FENCE_KEYS}, where, "tournament.")
     fmt = _get(t, "format", str, "round-robin", where, "tournament.")
     if fmt not in FORMATS:
         raise ConfigError(f"{where}: tournament.format: {fmt!r} is not one of {', '.join(FORMATS)}")
@@ -228,6 +234,9 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
     conc = concurrency or _get(t, "concurrency", int, default_concurrency(), where, "tournament.")
     if conc < 1:
         raise ConfigError(f"{where}: tournament.concurrency must be at least 1")
+    processes = _get(t, "processes", int, None, where, "tournament.")
+    if processes is not None and processes < 1:
+        raise ConfigError(f"{where}: tournament.processes must be at least 1")
     out = output or _resolve(base, _get(t, "output", str, str(Path("results") / path.stem), where, "tournament."))
     return TournamentConfig(
         name=_get(t, "name", str, path.stem, where, "tournament."),
@@ -243,6 +252,7 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
         anchor=anchor,
         source=where,
         teams=teams,
+        processes=processes,
     )
 
 

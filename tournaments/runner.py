@@ -1,16 +1,26 @@
-"""Run a tournament's games concurrently in one trio referee.
+"""Run a tournament's games concurrently: in one trio referee, or over several referee processes.
 
-``concurrency`` workers take games from a queue. Each worker owns its bot
+``concurrency`` games run at once, each in a *slot* that owns its bot
 processes (one per entrant it has met, reused from game to game and
-restarted after a fault), so no process ever serves two games at once. A
-finished game is written to the results file (in a worker thread, so the
-fsync does not stall the other games' clocks) before its worker takes the
-next game.
+restarted after a fault), so no process ever serves two games at once.
+
+One Python process can only use one core, and the referee is CPU-bound with
+fast bots, so with ``processes`` > 1 the slots are spread over that many
+worker processes (:mod:`tournaments.worker`), each a trio referee of its
+own. The parent hands out games one at a time as slots free up, and is the
+only writer of the results: finished games are appended and fsynced in
+batches by one writer task, which drains its queue even when the tournament
+is cancelled.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import collections
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import trio
@@ -22,6 +32,8 @@ from .config import TournamentConfig
 from .schedule import GameSpec
 from .store import ResultStore
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 async def run_games(
     config: TournamentConfig,
@@ -30,33 +42,61 @@ async def run_games(
     on_game: Callable[[GameRecord], None] | None = None,
     transcripts: bool = False,
 ) -> None:
-    """Play ``games`` (the ones not yet in the store) with ``config.concurrency`` workers."""
-    entrants = config.seat_entrants()
-    send, receive = trio.open_memory_channel(len(games) or 1)
-    for spec in games:
-        send.send_nowait(spec)
-    send.close()
+    """Play ``games`` (the ones not yet in the store) with ``config.concurrency`` games at once."""
+    slots = min(config.concurrency, max(len(games), 1))
+    processes = min(config.referee_processes, slots)
     logs = store.directory / "logs"
+    send, receive = trio.open_memory_channel(max(len(games), 1))
+
+    async def finished(record: GameRecord) -> None:
+        await send.send(record)
+
     async with trio.open_nursery() as nursery:
-        for worker in range(min(config.concurrency, max(len(games), 1))):
-            nursery.start_soon(_worker, worker, receive.clone(), entrants, config, store, logs, on_game, transcripts)
-    receive.close()
+        nursery.start_soon(_write_results, receive, store, on_game)
+        async with send:
+            if processes <= 1:
+                await _run_here(config, games, slots, logs, finished, transcripts)
+            else:
+                await _run_in_workers(config, games, slots, processes, logs, finished, transcripts)
 
 
-async def _worker(worker: int, queue: trio.MemoryReceiveChannel, entrants: dict[str, Entrant], config: TournamentConfig,
-                  store: ResultStore, logs: Path, on_game, transcripts: bool) -> None:
-    pool: dict[str, Player] = {}
+async def _write_results(queue: trio.MemoryReceiveChannel, store: ResultStore,
+                         on_game: Callable[[GameRecord], None] | None) -> None:
+    """The only writer of the results: every finished game reaches the disk, in batches (group commit).
+
+    Shielded, and it ends only when the games are over and the queue is empty,
+    so even a cancelled tournament (Ctrl-C) loses no game that finished. The
+    games go on while a batch is written (in a thread: the event loop, and so
+    every clock, never waits for the disk).
+    """
+    with trio.CancelScope(shield=True):
+        async with queue:
+            async for first in queue:
+                batch = [first]
+                while True:
+                    try:
+                        batch.append(queue.receive_nowait())
+                    except (trio.WouldBlock, trio.EndOfChannel):
+                        break
+                await trio.to_thread.run_sync(store.append_many, batch)
+                if on_game is not None:
+                    for record in batch:
+                        on_game(record)
+
+
+async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[str, Entrant],
+                    config: TournamentConfig, pool: dict[str, Player], logs: Path,
+                    finished: Callable[[GameRecord], Awaitable[None]], transcripts: bool) -> None:
+    """Play the games of ``queue`` one after another with this slot's bots; close them at the end."""
     async with queue, trio.open_nursery() as bots:
         try:
             async for spec in queue:
-                players = [_player(pool, entrants[name], logs, worker, transcripts) for name in spec.seating]
+                players = [_player(pool, entrants[name], logs, slot, transcripts) for name in spec.seating]
                 record = await play_game(bots, players, config.variant, spec.seed, spec.game_id,
                                          extra={"pairing": list(spec.pairing), "pair": spec.pair,
                                                 "duplicate": config.duplicate, "sides": list(spec.sides),
                                                 "bots": list(spec.bots)})
-                await trio.to_thread.run_sync(store.append, record)
-                if on_game is not None:
-                    on_game(record)
+                await finished(record)
         finally:
             with trio.CancelScope(shield=True):
                 for player in pool.values():
@@ -64,8 +104,78 @@ async def _worker(worker: int, queue: trio.MemoryReceiveChannel, entrants: dict[
             bots.cancel_scope.cancel()
 
 
-def _player(pool: dict[str, Player], entrant: Entrant, logs: Path, worker: int, transcripts: bool) -> Player:
+async def _run_here(config, games, slots, logs, finished, transcripts) -> None:
+    entrants = config.seat_entrants()
+    send, receive = trio.open_memory_channel(len(games) or 1)
+    for spec in games:
+        send.send_nowait(spec)
+    send.close()
+    async with trio.open_nursery() as nursery:
+        for slot in range(slots):
+            nursery.start_soon(play_slot, slot, receive.clone(), entrants, config, {}, logs, finished, transcripts)
+    receive.close()
+
+
+class WorkerFailed(RuntimeError):
+    """A referee worker process died: a referee bug (its traceback is on stderr above)."""
+
+
+async def _run_in_workers(config, games, slots, processes, logs, finished, transcripts) -> None:
+    from .worker import encode  # the worker module imports this one
+
+    todo = collections.deque(games)
+    shares = [slots // processes + (1 if i < slots % processes else 0) for i in range(processes)]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+
+    async def drive(index: int) -> None:
+        first = sum(shares[:index])
+        process = await trio.lowlevel.open_process([sys.executable, "-m", "tournaments.worker"], env=env,
+                                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        try:
+            await process.stdin.send_all(encode({"config": config, "first_slot": first, "slots": shares[index],
+                                                 "logs": logs, "transcripts": transcripts}))
+            out = 0
+            while todo and out < shares[index]:
+                await process.stdin.send_all(encode(todo.popleft()))
+                out += 1
+            if not out:
+                await process.stdin.aclose()
+            buffer = bytearray()
+            while out:
+                chunk = await process.stdout.receive_some(1 << 20)
+                if not chunk:
+                    raise WorkerFailed(f"referee worker {index + 1} stopped with {out} games unfinished "
+                                       f"(exit status {await process.wait()})")
+                buffer += chunk
+                while (cut := buffer.find(b"\n")) >= 0:
+                    line = bytes(buffer[:cut])
+                    del buffer[: cut + 1]
+                    await finished(GameRecord.from_json(line.decode()))
+                    out -= 1
+                    if todo:
+                        await process.stdin.send_all(encode(todo.popleft()))
+                        out += 1
+                    elif out == 0:
+                        await process.stdin.aclose()
+            await process.wait()
+        finally:
+            with trio.CancelScope(shield=True):
+                if process.returncode is None:
+                    process.send_signal(signal.SIGTERM)  # it closes its bots and exits
+                    with trio.move_on_after(15):
+                        await process.wait()
+                    if process.returncode is None:
+                        process.kill()
+                        await process.wait()
+
+    async with trio.open_nursery() as nursery:
+        for index in range(processes):
+            nursery.start_soon(drive, index)
+
+
+def _player(pool: dict[str, Player], entrant: Entrant, logs: Path, slot: int, transcripts: bool) -> Player:
     player = pool.get(entrant.name)
     if player is None:
-        player = pool[entrant.name] = Player.logged(entrant, logs, f"{entrant.name}.w{worker}", transcripts)
+        player = pool[entrant.name] = Player.logged(entrant, logs, f"{entrant.name}.w{slot}", transcripts)
     return player

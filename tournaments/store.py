@@ -16,7 +16,7 @@ from pathlib import Path
 
 import attrs
 
-from referee.record import GameRecord, append_record
+from referee.record import GameRecord, append_record, append_records
 
 
 class StoreError(ValueError):
@@ -92,6 +92,9 @@ class ResultStore:
 
     def append(self, record: GameRecord) -> None:
         append_record(self.games_path, record)
+
+    def append_many(self, records: list[GameRecord]) -> None:
+        append_records(self.games_path, records)
 
     def _write_meta(self, fingerprint: dict) -> None:
         tmp = self.meta_path.with_suffix(".json.tmp")

@@ -1,0 +1,106 @@
+"""A referee worker process: plays the games the tournament runner sends it.
+
+Started by :mod:`tournaments.runner` as ``python -m tournaments.worker``
+when a tournament uses more than one referee process, so the referee's own
+work spreads over the cores. It speaks a private line protocol with its
+parent on stdin/stdout:
+
+* in: one ``setup`` line (the configuration, pickled and base64-encoded),
+  then one game spec per line (the same); end of input means no more games;
+* out: one game record per line (its JSON), as each game ends.
+
+It runs ``slots`` games at once, each slot with its own bot processes, just
+like a worker task of the in-process runner. It stops (killing its bots) on
+SIGTERM, or when its parent dies.
+"""
+
+from __future__ import annotations
+
+import base64
+import ctypes
+import os
+import pickle
+import signal
+import sys
+
+import trio
+
+from referee.match import Player
+
+from .runner import play_slot
+
+PR_SET_PDEATHSIG = 1
+
+
+def encode(obj: object) -> bytes:
+    return base64.b64encode(pickle.dumps(obj)) + b"\n"
+
+
+def decode(line: bytes) -> object:
+    return pickle.loads(base64.b64decode(line))
+
+
+async def _lines(stream: trio.abc.ReceiveStream):
+    buffer = bytearray()
+    while True:
+        chunk = await stream.receive_some(1 << 16)
+        if not chunk:
+            return
+        buffer += chunk
+        while (cut := buffer.find(b"\n")) >= 0:
+            line = bytes(buffer[:cut])
+            del buffer[: cut + 1]
+            yield line
+
+
+async def serve() -> None:
+    stdin = trio.lowlevel.FdStream(os.dup(0))
+    stdout = trio.lowlevel.FdStream(os.dup(1))
+    lines = _lines(stdin)
+    setup = decode(await anext(lines))
+    config, first_slot, slots, logs, transcripts = (setup[k] for k in ("config", "first_slot", "slots", "logs",
+                                                                      "transcripts"))
+    entrants = config.seat_entrants()
+    send, receive = trio.open_memory_channel(slots)
+    write_lock = trio.Lock()
+
+    async def publish(record) -> None:
+        async with write_lock:
+            await stdout.send_all(record.to_json().encode() + b"\n")
+
+    async def feed() -> None:
+        async with send:
+            async for line in lines:
+                await send.send(decode(line))
+
+    async def on_signal(cancel: trio.CancelScope) -> None:
+        with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+            async for _ in signals:
+                cancel.cancel()
+                return
+
+    with trio.CancelScope() as everything:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(on_signal, everything)
+            async with trio.open_nursery() as games:
+                games.start_soon(feed)
+                for slot in range(first_slot, first_slot + slots):
+                    pool: dict[str, Player] = {}
+                    games.start_soon(play_slot, slot, receive.clone(), entrants, config, pool, logs, publish,
+                                     transcripts)
+                receive.close()
+            nursery.cancel_scope.cancel()
+
+
+def main() -> None:
+    try:  # die with the parent (a SIGKILLed tournament must not leave referees and bots behind)
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() == 1:
+        sys.exit(1)
+    trio.run(serve)
+
+
+if __name__ == "__main__":
+    main()

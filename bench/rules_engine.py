@@ -36,8 +36,8 @@ def chooser(rng: random.Random):
             if bids and (rng.random() < 0.35 or Pass() not in legal):
                 return bids[0]
             return Pass() if Pass() in legal else bids[0]
-        if len(legal) > 1 and Claim() in legal:
-            legal = [a for a in legal if a != Claim()]
+        if len(legal) > 1 and type(legal[-1]) is Claim:  # a claim is always listed last
+            legal = legal[:-1]
         return rng.choice(legal)
     return choose
 

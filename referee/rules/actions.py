@@ -33,13 +33,21 @@ class IllegalActionError(ValueError):
     """An action that the rules do not allow now; the message says why."""
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)
 class PlayCard:
     card: Card
     from_table: bool = False  # a melded card lying on the table (first phase of two-handed)
 
     def to_text(self) -> str:
         return ("table:" if self.from_table else "") + self.card.to_text()
+
+    # compared in every legality check: cards are interned, so compare them by identity
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is PlayCard and self.card is other.card
+                                 and self.from_table == other.from_table)
+
+    def __hash__(self) -> int:
+        return hash((self.card, self.from_table))
 
 
 @attrs.frozen

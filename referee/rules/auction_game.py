@@ -101,6 +101,7 @@ class AuctionGame(GameState):
     tricks_won: list[int] = attrs.Factory(list)
     captured: list[list[Card]] = attrs.Factory(list)
     decision_cache: Decision | None = None
+    checked: tuple | None = None  # (decision, action) that check() has just passed
     result: GameEnded | None = None
     deals: list[dict] = attrs.Factory(list)
     fixed_decks: tuple[tuple[Card, ...], ...] = ()
@@ -231,8 +232,7 @@ class AuctionGame(GameState):
         return f"{amounts[0]} to {amounts[-1]} ({len(amounts)} amounts)" if amounts else "none"
 
     def apply(self, action: Action) -> list[Notice]:
-        self.check(action)
-        d = self.decision()
+        d = self._checked_decision(action)
         self.decision_cache = None
         notices: list[Notice] = []
         if d.kind is DecisionKind.BID:

@@ -8,9 +8,9 @@ characters, rank then suit: ``AS TD KH QC JD 9S``.
 from __future__ import annotations
 
 import enum
+import functools
 from collections import Counter
 from collections.abc import Iterable
-
 
 
 class Suit(enum.Enum):
@@ -140,7 +140,11 @@ def sort_cards(items: Iterable[Card]) -> list[Card]:
 
 def make_deck(copies: int, ranks: Iterable[Rank]) -> tuple[Card, ...]:
     """A deck with ``copies`` of every card of the given ranks in every suit."""
-    ranks = tuple(ranks)
+    return _deck(copies, tuple(ranks))
+
+
+@functools.cache
+def _deck(copies: int, ranks: tuple[Rank, ...]) -> tuple[Card, ...]:
     return tuple(Card(r, s) for _ in range(copies) for s in Suit for r in ranks)
 
 

@@ -45,6 +45,15 @@ class GameState:
             raise IllegalActionError("the game is over")
         if action not in d.legal:
             raise IllegalActionError(self._why_illegal(d, action))
+        self.checked = (d, action)
+
+    def _checked_decision(self, action: Action) -> Decision:
+        """The decision ``action`` answers, checking the action unless :meth:`check` just passed it."""
+        d = self.decision()
+        if self.checked is None or self.checked[0] is not d or self.checked[1] is not action:
+            self.check(action)
+        self.checked = None
+        return d
 
     def can(self, action: Action) -> bool:
         d = self.decision()

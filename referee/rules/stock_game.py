@@ -101,6 +101,7 @@ class StockGame(GameState):
     turn_melded: bool = False
     turn_dix: bool = False
     decision_cache: Decision | None = None
+    checked: tuple | None = None  # (decision, action) that check() has just passed
     result: GameEnded | None = None
     deals: list[dict] = attrs.Factory(list)
     last_hand_points: tuple[int, ...] = ()
@@ -190,7 +191,8 @@ class StockGame(GameState):
         played = [p.card for _, p in self.trick]
         if self.phase == 1:
             hand = _play_actions(legal_plays(self.hands[seat], played, self.trump, FREE_PLAY), False)
-            return hand + _play_actions(dict.fromkeys(self.boards[seat].cards()), True)
+            board = self.boards[seat]
+            return hand + _play_actions(dict.fromkeys(board.cards()), True) if board.slots else hand
         duty = FollowDuty(must_follow=True, must_trump=True, must_win=self.variant.phase2_must_win)
         return _play_actions(legal_plays(self.hands[seat], played, self.trump, duty), False)
 
@@ -231,8 +233,7 @@ class StockGame(GameState):
     # ---------------------------------------------------------------- acting
     def apply(self, action: Action) -> list[Notice]:
         """Play ``action`` for the seat to act; return what each seat sees."""
-        self.check(action)
-        d = self.decision()
+        d = self._checked_decision(action)
         self.decision_cache = None
         notices: list[Notice] = []
         if isinstance(action, Claim):
@@ -463,16 +464,17 @@ def _meld_types(table) -> tuple[tuple[str, int], ...]:
 
 
 _BY_SORT_KEY = operator.attrgetter("sort_key")
-_PLAYS: dict[tuple[Card, bool], PlayCard] = {}
+_PLAYS: dict[bool, dict[Card, PlayCard]] = {False: {}, True: {}}
 
 
 def _play_actions(cards, from_table: bool) -> list[PlayCard]:
     """PlayCard actions for ``cards`` in card order (the actions are values, so they are made once)."""
+    made = _PLAYS[from_table]
     out = []
     for c in sorted(cards, key=_BY_SORT_KEY):
-        action = _PLAYS.get((c, from_table))
+        action = made.get(c)
         if action is None:
-            action = _PLAYS[(c, from_table)] = PlayCard(c, from_table)
+            action = made[c] = PlayCard(c, from_table)
         out.append(action)
     return out
 

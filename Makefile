@@ -23,7 +23,7 @@ demo: $(STAMP)
 	$(BIN)/pinochle-arena tournament --out results/demo
 
 bench: $(STAMP)
-	$(BIN)/python bench/duplicate_vs_independent.py
+	$(BIN)/python bench/run_all.py
 
 soak: $(STAMP)
 	$(BIN)/python bench/soak.py

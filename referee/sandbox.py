@@ -164,14 +164,15 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], workdir: str | None, extra_e
         command = [shutil.which("unshare") or "unshare", *UNSHARE, "--", *command]
     limits = sandbox.limits.rlimits()
 
-    def apply_limits() -> None:  # runs in the child between fork and exec: no allocation-heavy work
+    # (No PR_SET_PDEATHSIG: it fires when the forking *thread* ends, and trio forks from a thread of its cache.)
+    def in_child() -> None:  # runs in the child between fork and exec: no allocation-heavy work
         for which, value in limits:
             _soft, hard = resource.getrlimit(which)
             if hard != resource.RLIM_INFINITY:
                 value = min(value, hard)
             resource.setrlimit(which, (value, value if which != resource.RLIMIT_CPU else hard))
 
-    return Launch(command, env, marker, apply_limits if limits else None)
+    return Launch(command, env, marker, in_child if limits else None)
 
 
 @cache
@@ -193,13 +194,20 @@ PR_SET_CHILD_SUBREAPER = 36
 
 
 @cache
-def become_subreaper() -> bool:
-    """Make the referee adopt orphaned descendants (so it can reap them); Linux only."""
+def _libc():
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        libc.prctl  # noqa: B018 - Linux only
+        return libc
     except (OSError, AttributeError):
-        return False
+        return None
+
+
+@cache
+def become_subreaper() -> bool:
+    """Make the referee adopt orphaned descendants (so it can reap them); Linux only."""
+    libc = _libc()
+    return libc is not None and libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
 
 
 def _leftovers(marker: str, group: int) -> list[tuple[int, bool]]:

@@ -169,6 +169,51 @@ def test_sigkill_then_resume_gives_the_same_results(tmp_path):
     assert json.loads((cut / "ratings.json").read_text()) == json.loads((full / "ratings.json").read_text())
 
 
+def test_killing_the_tournament_process_stops_its_referee_workers_and_their_bots(tmp_path):
+    """SIGKILL of the parent alone: the worker processes see their input end, stop their bots and exit."""
+    config = write_config(tmp_path, games=40)
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", str(config), "--out", str(out),
+                             "--processes", "2"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not ((out / "games.jsonl").exists()
+                                               and (out / "games.jsonl").read_text().count("\n") >= 2):
+        time.sleep(0.05)
+    assert _descendants(proc.pid), "the tournament should have workers and bots running"
+    family = _descendants(proc.pid)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and [p for p in family if _alive(p)]:
+        time.sleep(0.1)
+    assert [p for p in family if _alive(p)] == []
+
+
+def _descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
 def test_resume_sets_aside_a_cut_short_line(tmp_path):
     config = write_config(tmp_path, games=2)
     out = tmp_path / "out"

@@ -121,7 +121,7 @@ class WorkerFailed(RuntimeError):
 
 
 async def _run_in_workers(config, games, slots, processes, logs, finished, transcripts) -> None:
-    from .worker import encode  # the worker module imports this one
+    from .worker import END, encode  # the worker module imports this one
 
     todo = collections.deque(games)
     shares = [slots // processes + (1 if i < slots % processes else 0) for i in range(processes)]
@@ -140,7 +140,7 @@ async def _run_in_workers(config, games, slots, processes, logs, finished, trans
                 await process.stdin.send_all(encode(todo.popleft()))
                 out += 1
             if not out:
-                await process.stdin.aclose()
+                await process.stdin.send_all(END + b"\n")
             buffer = bytearray()
             while out:
                 chunk = await process.stdout.receive_some(1 << 20)
@@ -157,12 +157,12 @@ async def _run_in_workers(config, games, slots, processes, logs, finished, trans
                         await process.stdin.send_all(encode(todo.popleft()))
                         out += 1
                     elif out == 0:
-                        await process.stdin.aclose()
+                        await process.stdin.send_all(END + b"\n")
             await process.wait()
         finally:
             with trio.CancelScope(shield=True):
                 if process.returncode is None:
-                    process.send_signal(signal.SIGTERM)  # it closes its bots and exits
+                    process.send_signal(signal.SIGTERM)  # it closes its bots and exits (so does a dead parent's)
                     with trio.move_on_after(15):
                         await process.wait()
                     if process.returncode is None:

@@ -6,22 +6,21 @@ work spreads over the cores. It speaks a private line protocol with its
 parent on stdin/stdout:
 
 * in: one ``setup`` line (the configuration, pickled and base64-encoded),
-  then one game spec per line (the same); end of input means no more games;
+  then one game spec per line (the same), then ``end`` when there are no
+  more games; end of input without ``end`` means the parent died;
 * out: one game record per line (its JSON), as each game ends.
 
 It runs ``slots`` games at once, each slot with its own bot processes, just
 like a worker task of the in-process runner. It stops (killing its bots) on
-SIGTERM, or when its parent dies.
+SIGTERM or SIGINT, or when its parent dies (its input ends without ``end``).
 """
 
 from __future__ import annotations
 
 import base64
-import ctypes
 import os
 import pickle
 import signal
-import sys
 
 import trio
 
@@ -29,7 +28,7 @@ from referee.match import Player
 
 from .runner import play_slot
 
-PR_SET_PDEATHSIG = 1
+END = b"end"
 
 
 def encode(obj: object) -> bytes:
@@ -68,10 +67,13 @@ async def serve() -> None:
         async with write_lock:
             await stdout.send_all(record.to_json().encode() + b"\n")
 
-    async def feed() -> None:
+    async def feed(cancel: trio.CancelScope) -> None:
         async with send:
             async for line in lines:
+                if line == END:
+                    return
                 await send.send(decode(line))
+            cancel.cancel()  # no 'end': the parent is gone; stop and take the bots down
 
     async def on_signal(cancel: trio.CancelScope) -> None:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
@@ -83,7 +85,7 @@ async def serve() -> None:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(on_signal, everything)
             async with trio.open_nursery() as games:
-                games.start_soon(feed)
+                games.start_soon(feed, everything)
                 for slot in range(first_slot, first_slot + slots):
                     pool: dict[str, Player] = {}
                     games.start_soon(play_slot, slot, receive.clone(), entrants, config, pool, logs, publish,
@@ -93,12 +95,6 @@ async def serve() -> None:
 
 
 def main() -> None:
-    try:  # die with the parent (a SIGKILLed tournament must not leave referees and bots behind)
-        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() == 1:
-        sys.exit(1)
     trio.run(serve)
 
 

@@ -1,0 +1,51 @@
+"""Run every benchmark (make bench) and print their one-line summaries together at the end.
+
+Each benchmark prints its own table; this collects the ``summary:`` lines and
+the time each took. The soak test is separate (make soak).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tabulate import tabulate
+
+HERE = Path(__file__).resolve().parent
+BENCHMARKS = [
+    ("1 pipe limit", ["pipe_limit.py"]),
+    ("2 referee throughput", ["referee_throughput.py"]),
+    ("3 rules engine", ["rules_engine.py"]),
+    ("4 memory", ["memory.py"]),
+    ("5 clock accuracy", ["clock_accuracy.py"]),
+    ("duplicate deals", ["duplicate_vs_independent.py", "--repeats", "3"]),
+]
+
+
+def main() -> int:
+    rows = []
+    failed = 0
+    start = time.monotonic()
+    for name, argv in BENCHMARKS:
+        print(f"\n=== {name}: {' '.join(argv)}", flush=True)
+        t = time.monotonic()
+        process = subprocess.Popen([sys.executable, str(HERE / argv[0]), *argv[1:]], stdout=subprocess.PIPE, text=True)
+        summary = ""
+        for line in process.stdout:
+            print(line, end="", flush=True)
+            if line.startswith("summary: "):
+                summary = line[len("summary: "):].strip()
+        code = process.wait()
+        if code != 0:
+            failed += 1
+            summary = f"FAILED (exit status {code})"
+        rows.append([name, f"{time.monotonic() - t:.0f}", summary])
+    print(f"\n=== summary ({time.monotonic() - start:.0f} s in all)")
+    print(tabulate(rows, headers=["benchmark", "s", "result"], tablefmt="github"))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

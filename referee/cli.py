@@ -434,7 +434,12 @@ def _leader(records: list[GameRecord]) -> str:
 
 def _print_report(records: list[GameRecord], out: Path | None, anchor: str | None, bootstrap: int, title: str = "",
                   anchor_rating: float = 0.0) -> None:
-    from tournaments.multi import analyse_multi, is_multi, render_multi, write_multi_files
+    from tournaments.multi import (
+        analyse_multi,
+        is_multi,
+        render_multi,
+        write_multi_files,
+    )
     from tournaments.report import analyse, render, write_files
 
     if not records:

@@ -15,7 +15,14 @@ from protocol import ProtocolError, parse_bot_line
 from protocol import messages as m
 
 from .sandbox import Sandbox
-from .transport import BotCommand, BotError, BotProcess, BotProtocolError, BotTimeout, Line
+from .transport import (
+    BotCommand,
+    BotError,
+    BotProcess,
+    BotProtocolError,
+    BotTimeout,
+    Line,
+)
 
 MAX_INFO_KEPT = 50
 

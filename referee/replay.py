@@ -12,7 +12,13 @@ from __future__ import annotations
 import attrs
 
 from .record import GameRecord, Termination
-from .rules import IllegalActionError, VariantError, action_from_text, get_variant, new_game
+from .rules import (
+    IllegalActionError,
+    VariantError,
+    action_from_text,
+    get_variant,
+    new_game,
+)
 from .rules import events as ev
 
 

@@ -210,8 +210,12 @@ def become_subreaper() -> bool:
     return libc is not None and libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
 
 
+LEADERS: set[int] = set()  # pids of bot processes started and not yet reaped by trio (never reaped here)
+
+
 def _leftovers(marker: str, group: int) -> list[tuple[int, bool]]:
-    """(pid, is our child) of every process that carries ``marker`` or is in process group ``group``."""
+    """(pid, is our child) of every process that carries ``marker`` or is in process group ``group``,
+    and of every zombie child of ours that is no bot (an orphan we adopted that died on its own)."""
     needle = f"{MARKER}={marker}".encode()
     me = os.getpid()
     found = []
@@ -222,11 +226,17 @@ def _leftovers(marker: str, group: int) -> list[tuple[int, bool]]:
         try:
             with open(f"/proc/{pid}/stat", "rb") as f:
                 fields = f.read().rsplit(b")", 1)[1].split()
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                environ = f.read()  # empty for a zombie
         except OSError:
             continue
-        parent, pgid = int(fields[1]), int(fields[2])
+        state, parent, pgid = fields[0], int(fields[1]), int(fields[2])
+        if state == b"Z" and parent == me and pid not in LEADERS:
+            found.append((pid, True))
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                environ = f.read()
+        except OSError:
+            environ = b""
         if pgid == group or needle in environ.split(b"\0"):
             found.append((pid, parent == me))
     return found
@@ -245,7 +255,7 @@ def kill_leftovers(marker: str, group: int) -> int:
         except (ProcessLookupError, PermissionError):
             pass
     for pid, ours in found:
-        if ours:
+        if ours and pid not in LEADERS:
             try:
                 os.waitpid(pid, 0)  # just killed (or already a zombie): returns at once
             except ChildProcessError:

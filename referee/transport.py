@@ -33,7 +33,14 @@ from typing import TextIO
 import attrs
 import trio
 
-from .sandbox import Sandbox, SandboxError, become_subreaper, kill_leftovers, launch
+from .sandbox import (
+    LEADERS,
+    Sandbox,
+    SandboxError,
+    become_subreaper,
+    kill_leftovers,
+    launch,
+)
 
 MAX_LINE = 65536  # bytes in one line from a bot
 STDERR_CAP = 1 << 20  # bytes of stderr kept per bot process
@@ -170,6 +177,7 @@ class BotProcess:
             raise BotStartError(f"cannot start bot {command.to_text()!r}: {e.strerror or e}") from None
         except subprocess.SubprocessError as e:  # the limits could not be set in the child
             raise BotStartError(f"cannot start bot {command.to_text()!r} with its resource limits: {e}") from None
+        LEADERS.add(process.pid)
         transcript = open(transcript_path, "a", encoding="utf-8") if transcript_path else None
         bot = cls(command, process, stderr_path, transcript, how.marker, sandbox.limits.output_bytes)
         nursery.start_soon(bot._watch_exit)
@@ -382,6 +390,8 @@ class BotProcess:
                     break
             # The leader is reaped; kill what lingers: members of its group (a forked helper) and
             # descendants that left the group but carry the bot's marker, and reap those we adopted.
+            if self.process.returncode is not None:
+                LEADERS.discard(self.process.pid)  # reaped by trio
             await trio.to_thread.run_sync(kill_leftovers, self.marker, self.process.pid)
             if self.transcript is not None:
                 self.transcript.close()

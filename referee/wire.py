@@ -15,53 +15,43 @@ def new_game_message(game_id: str, variant: Variant, seat: int) -> m.NewGame:
 
 
 def event_message(event: e.Event):
-    """The protocol message for one event (already addressed by the rules)."""
-    if isinstance(event, e.HandDealt):
-        turnup = m.NO_CARD if event.turnup is None else event.turnup.to_text()
-        return m.Deal(event.hand, event.dealer, turnup, tuple(c.to_text() for c in event.cards))
-    if isinstance(event, e.BidMade):
-        return m.BidEvent(event.seat, event.amount)
-    if isinstance(event, e.AuctionWon):
-        return m.BidWon(event.seat, event.amount)
-    if isinstance(event, e.Redeal):
-        return m.RedealEvent(event.dealer)
-    if isinstance(event, e.KittyShown):
-        return m.Kitty(_texts(event.cards))
-    if isinstance(event, e.TrumpDeclared):
-        return m.Trump(event.seat, event.suit)
-    if isinstance(event, e.CardCalled):
-        return m.Call(event.seat, event.card.to_text())
-    if isinstance(event, e.PartnerKnown):
-        return m.PartnerEvent(event.bidder, event.partner)
-    if isinstance(event, e.Given):
-        return m.Give(event.giver, event.receiver, _texts(event.cards))
-    if isinstance(event, e.Buried):
-        return m.Bury(event.seat, _texts(event.cards))
-    if isinstance(event, e.DummyTaken):
-        return m.Dummy(event.seat, event.card.to_text())
-    if isinstance(event, e.ContractResult):
-        return m.Contract(event.bidder, event.bid, event.made, event.points)
-    if isinstance(event, e.Played):
-        return m.Play(event.seat, event.action.to_text())
-    if isinstance(event, e.TrickWon):
-        return m.Trick(event.seat, event.points)
-    if isinstance(event, e.Drew):
-        return m.Draw(event.seat, HIDDEN if event.card is None else event.card.to_text())
-    if isinstance(event, e.Melded):
-        return m.MeldShown(event.seat, event.name, event.points, tuple(c.to_text() for c in event.cards))
-    if isinstance(event, e.Exchanged):
-        return m.Exchange(event.seat, event.dix.to_text(), event.taken.to_text())
-    if isinstance(event, e.PhaseTwo):
-        return m.PhaseTwo(event.leader)
-    if isinstance(event, e.Scored):
-        return m.Bonus(event.seat, event.points, event.reason)
-    if isinstance(event, e.Claimed):
-        return m.ClaimMade(event.seat, event.success)
-    if isinstance(event, e.HandEnded):
-        return m.HandEnd(event.hand, event.points, event.totals)
-    if isinstance(event, e.GameEnded):
-        return None  # the referee sends its own gameover, which also covers faults
-    raise TypeError(f"no message for event {event!r}")
+    """The protocol message for one event (already addressed by the rules); None for none."""
+    try:
+        make = _MESSAGE_OF[type(event)]
+    except KeyError:
+        raise TypeError(f"no message for event {event!r}") from None
+    return make(event)
+
+
+def _deal(ev: e.HandDealt) -> m.Deal:
+    turnup = m.NO_CARD if ev.turnup is None else ev.turnup.to_text()
+    return m.Deal(ev.hand, ev.dealer, turnup, tuple(c.to_text() for c in ev.cards))
+
+
+_MESSAGE_OF = {  # one entry per event type: a dict lookup instead of a chain of isinstance checks
+    e.HandDealt: _deal,
+    e.BidMade: lambda ev: m.BidEvent(ev.seat, ev.amount),
+    e.AuctionWon: lambda ev: m.BidWon(ev.seat, ev.amount),
+    e.Redeal: lambda ev: m.RedealEvent(ev.dealer),
+    e.KittyShown: lambda ev: m.Kitty(_texts(ev.cards)),
+    e.TrumpDeclared: lambda ev: m.Trump(ev.seat, ev.suit),
+    e.CardCalled: lambda ev: m.Call(ev.seat, ev.card.to_text()),
+    e.PartnerKnown: lambda ev: m.PartnerEvent(ev.bidder, ev.partner),
+    e.Given: lambda ev: m.Give(ev.giver, ev.receiver, _texts(ev.cards)),
+    e.Buried: lambda ev: m.Bury(ev.seat, _texts(ev.cards)),
+    e.DummyTaken: lambda ev: m.Dummy(ev.seat, ev.card.to_text()),
+    e.ContractResult: lambda ev: m.Contract(ev.bidder, ev.bid, ev.made, ev.points),
+    e.Played: lambda ev: m.Play(ev.seat, ev.action.to_text()),
+    e.TrickWon: lambda ev: m.Trick(ev.seat, ev.points),
+    e.Drew: lambda ev: m.Draw(ev.seat, HIDDEN if ev.card is None else ev.card.to_text()),
+    e.Melded: lambda ev: m.MeldShown(ev.seat, ev.name, ev.points, tuple(c.to_text() for c in ev.cards)),
+    e.Exchanged: lambda ev: m.Exchange(ev.seat, ev.dix.to_text(), ev.taken.to_text()),
+    e.PhaseTwo: lambda ev: m.PhaseTwo(ev.leader),
+    e.Scored: lambda ev: m.Bonus(ev.seat, ev.points, ev.reason),
+    e.Claimed: lambda ev: m.ClaimMade(ev.seat, ev.success),
+    e.HandEnded: lambda ev: m.HandEnd(ev.hand, ev.points, ev.totals),
+    e.GameEnded: lambda ev: None,  # the referee sends its own gameover, which also covers faults
+}
 
 
 def _texts(cards) -> tuple[str, ...]:
@@ -76,8 +66,12 @@ def request_message(decision: e.Decision, time_left_ms: int, bank_ms: int, send_
 def legal_tokens(actions) -> tuple[str, ...]:
     """The legal actions as tokens; runs of bids become ranges: ``bid:50..60``, ``bid:65..100/5``."""
     tokens: list[str] = []
-    amounts = [a.amount for a in actions if isinstance(a, Bid)]
-    tokens.extend(a.to_text() for a in actions if not isinstance(a, Bid))
+    amounts: list[int] = []
+    for a in actions:
+        if type(a) is Bid:
+            amounts.append(a.amount)
+        else:
+            tokens.append(a.to_text())
     i = 0
     while i < len(amounts):
         j = i

@@ -2,7 +2,13 @@
 
 import pytest
 
-from referee.rules.bidding import DOUBLE_DECK_LADDER, AllPass, Auction, BidLadder, ranges_text
+from referee.rules.bidding import (
+    DOUBLE_DECK_LADDER,
+    AllPass,
+    Auction,
+    BidLadder,
+    ranges_text,
+)
 
 
 def amounts(ranges):

@@ -2,7 +2,7 @@
 
 from referee.rules import cards
 from referee.rules.cards import Suit
-from referee.rules.melds import MeldBoard, Meld
+from referee.rules.melds import Meld, MeldBoard
 from referee.rules.variants import CLASSIC_MELDS, UNIT_MELDS, get_variant
 
 H, S = Suit.HEARTS, Suit.SPADES

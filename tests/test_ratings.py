@@ -4,7 +4,13 @@ import random
 
 import pytest
 
-from tournaments.ratings import Outcome, expected_scores, needs_prior, pool_ratings, solve
+from tournaments.ratings import (
+    Outcome,
+    expected_scores,
+    needs_prior,
+    pool_ratings,
+    solve,
+)
 from tournaments.stats import elo_from_score
 
 

@@ -4,8 +4,15 @@ import math
 
 import pytest
 
-from tournaments.stats import (Sprt, elo_estimate, elo_from_score, llr_logistic, los_from_wdl, mean_interval,
-                               score_from_elo)
+from tournaments.stats import (
+    Sprt,
+    elo_estimate,
+    elo_from_score,
+    llr_logistic,
+    los_from_wdl,
+    mean_interval,
+    score_from_elo,
+)
 
 
 def test_fishtest_published_example():

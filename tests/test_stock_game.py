@@ -1,10 +1,21 @@
 """Two-handed pinochle with a stock: whole-game rules through the state machine's API."""
 
 import pytest
-
 from helpers import stacked_deck
-from referee.rules import (IllegalActionError, Meld, Pass, PlayCard, StockPick, TakeLast, action_from_text, card,
-                           cards, get_variant, new_game)
+
+from referee.rules import (
+    IllegalActionError,
+    Meld,
+    Pass,
+    PlayCard,
+    StockPick,
+    TakeLast,
+    action_from_text,
+    card,
+    cards,
+    get_variant,
+    new_game,
+)
 from referee.rules import events as ev
 from referee.rules.events import DecisionKind
 

@@ -4,7 +4,13 @@ import pytest
 
 from referee.rules import card, cards
 from referee.rules.cards import Suit
-from referee.rules.tricks import FREE_PLAY, FollowDuty, MustWin, legal_plays, trick_winner
+from referee.rules.tricks import (
+    FREE_PLAY,
+    FollowDuty,
+    MustWin,
+    legal_plays,
+    trick_winner,
+)
 
 H, S, D, C = Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS, Suit.CLUBS
 

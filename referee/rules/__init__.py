@@ -12,10 +12,20 @@ Nothing in this package knows about processes, time or text on a wire.
 result once ``game.is_terminal()``.
 """
 
-from .actions import Action, Claim, IllegalActionError, Meld, Pass, PlayCard, StockPick, TakeLast, action_from_text
+from .actions import (
+    Action,
+    Claim,
+    IllegalActionError,
+    Meld,
+    Pass,
+    PlayCard,
+    StockPick,
+    TakeLast,
+    action_from_text,
+)
+from .auction_game import AuctionGame
 from .cards import Card, Rank, Suit, card, cards
 from .events import Decision, DecisionKind, Notice
-from .auction_game import AuctionGame
 from .stock_game import StockGame
 from .variants import OPTIONS, PRESETS, Variant, VariantError, get_variant
 

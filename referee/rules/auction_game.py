@@ -19,9 +19,19 @@ from collections.abc import Sequence
 
 import attrs
 
-from .actions import Action, Bid, BuryCard, CallCard, DeclareTrump, GiveCard, Pass, PlayCard
+from .actions import (
+    Action,
+    Bid,
+    BuryCard,
+    CallCard,
+    DeclareTrump,
+    GiveCard,
+    Pass,
+    PlayCard,
+)
 from .bidding import Auction
 from .cards import Card, Suit, make_deck, sort_cards
+from .dealing import deck_for
 from .events import (
     AuctionWon,
     BidMade,
@@ -45,7 +55,6 @@ from .events import (
     TrumpDeclared,
 )
 from .melds import count_hand_meld, type_name
-from .dealing import deck_for
 from .state import GameState
 from .tricks import FollowDuty, legal_plays, trick_winner
 from .variants import CallOwnCard, Partners, SaveMeld, Scoring, Tiebreak, Variant

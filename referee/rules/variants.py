@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 
 import attrs
 
-from .cards import Rank
 from .bidding import DOUBLE_DECK_LADDER, AllPass, BidLadder
+from .cards import Rank
 from .melds import MeldTable
 from .tricks import MustWin
 

@@ -240,3 +240,55 @@ def test_tournament_with_misbehaving_entrants_finishes_with_every_game(tmp_path)
             assert names[r.culprit] in bad
     assert leftovers() == []
 
+
+
+PROBE = """
+import socket, sys
+port = int(sys.argv[3])
+try:
+    socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    verdict = "reached"
+except OSError as e:
+    verdict = "refused: " + type(e).__name__
+open("network.txt", "w").write(verdict)
+"""
+
+
+@pytest.mark.parametrize("isolation", ["none", "namespaces"])
+def test_namespaces_take_the_network_away(isolation, tmp_path):
+    """A bot that connects to a listener of the referee's on loopback: it can, unless isolated."""
+    import socket
+
+    from referee.sandbox import Isolation, SandboxError
+
+    sandbox = Sandbox(isolation=Isolation(isolation))
+    try:
+        sandbox.check()
+    except SandboxError as e:
+        pytest.skip(str(e))
+    probe = tmp_path / "probe.py"
+    probe.write_text(PROBE + f"exec(open({str(FAULTY)!r}).read())\n")
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    try:
+        # argv: faulty.py's mode and request number, then the port for the probe
+        bot = Entrant("probe", BotCommand((sys.executable, str(probe), "none", "1", str(port))), FAST, sandbox)
+        (record,), _ = trio.run(play, [bot, sample("random")], get_variant("two-handed"), 7, tmp_path)
+    finally:
+        listener.close()
+    assert record.termination is Termination.COMPLETED, record.detail
+    verdict = (tmp_path / "work" / "probe" / "network.txt").read_text()
+    assert verdict.startswith("reached" if isolation == "none" else "refused")
+    assert leftovers() == []
+
+
+def test_isolation_that_is_not_available_is_a_clear_error(monkeypatch, tmp_path):
+    from referee import sandbox as sb
+    from tournaments.config import ConfigError, parse_config
+
+    monkeypatch.setattr(sb, "_namespaces_problem", lambda: "unshare: unshare failed: Operation not permitted")
+    data = {"tournament": {"isolation": "namespaces"}, "bot": [{"name": "a", "sample": "random"},
+                                                               {"name": "b", "sample": "random"}]}
+    with pytest.raises(ConfigError, match=r"tournament\.isolation: isolation = \"namespaces\" is not available here: "
+                                          r"unshare: unshare failed: Operation not permitted"):
+        parse_config(data, tmp_path / "t.toml")

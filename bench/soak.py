@@ -70,8 +70,9 @@ def main() -> None:
     args = parser.parse_args()
     out = Path(tempfile.mkdtemp(prefix="soak-"))
     data = {
+        # one referee process, so its peak memory is the figure reported (the bots are other processes)
         "tournament": {"name": "soak", "games_per_pairing": args.games_per_pairing, "concurrency": args.concurrency,
-                       "seed": 11, "options": {"target": 250}},
+                       "processes": 1, "seed": 11, "options": {"target": 250}},
         "time": {"bank": 20000, "increment": 0, "move": 300, "grace": 100},
         "limits": {"memory": 512, "cpu": 60},
         "bot": [

@@ -98,7 +98,7 @@ CASES = [
     ("nonsense", 5, "two-handed", I, "xyzzy"),
     ("illegal", 5, "two-handed", I, ""),
     ("notheld", 5, "two-handed", I, ""),
-    ("wrongphase", 5, "two-handed", I, "bid:250"),
+    ("wrongphase", 5, "two-handed", I, ""),  # bid:250 for a card, or a card for a meld: the opponent is random
     ("wrongphase", 1, "three-handed", I, ""),
     ("illegalbid", 1, "three-handed", I, "bid:5"),
     ("ignoreterm", 5, "two-handed", T, "no reply"),

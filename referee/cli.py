@@ -79,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="check that a bot follows the protocol (for bot authors)", description=(
         "Play a few quick games between BOT and the reference bot (the sample 'random') with strict checks: "
-        "it starts, completes the handshake, answers a ping, plays legally in every phase, replies on time "
+        "it starts, completes the handshake, answers a ping, stays up, plays legally in every phase, replies on time "
         "(no grace), sends only valid lines, and exits cleanly on 'quit'. Prints a report with the exact "
         "offending lines; exit status 0 only when every check passes."))
     p.add_argument("bot", metavar="BOT", help="a command line that starts the bot, or a sample bot's name")

@@ -60,8 +60,8 @@ class CheckReport:
         return "\n".join(lines)
 
 
-CHECKS = ("starts", "handshake", "answers ping", "legal play in every phase", "replies on time",
-          "every line understood", "clean exit on quit")
+CHECKS = ("starts", "handshake", "answers ping", "stays up for every game", "legal play in every phase",
+          "replies on time", "every line understood", "clean exit on quit")
 
 
 async def run_check(entrant: Entrant, variant: Variant, games: int, seed: int, out: Path,
@@ -78,10 +78,9 @@ async def run_check(entrant: Entrant, variant: Variant, games: int, seed: int, o
     async with trio.open_nursery() as nursery:
         try:
             await _start(player, nursery, checks)
-            steps = [("answers ping", _ping(player, checks)),
-                     ("legal play in every phase", _play(player, others, variant, games, seed, nursery, report, checks)),
-                     ("clean exit on quit", _quit(player, checks))]
-            for name, step in steps:
+            steps = [_ping(player, checks), _play(player, others, variant, games, seed, nursery, report, checks),
+                     _quit(player, checks)]
+            for step in steps:
                 if all(c.status in (PASS, WARN) for c in checks.values() if c.status != SKIP) and player.client:
                     await step
                 else:
@@ -154,11 +153,13 @@ async def _play(player: Player, others: list[Player], variant: Variant, games: i
                 continue  # the reference bot failed (it should not); the game says nothing of the bot
             where = {Termination.TIMEOUT: "replies on time", Termination.ILLEGAL_ACTION: "legal play in every phase",
                      Termination.PROTOCOL_ERROR: "every line understood",
-                     Termination.CRASH: "legal play in every phase"}[record.termination]
+                     Termination.CRASH: "stays up for every game"}[record.termination]
             checks[where] = _fail(checks[where], f"game {record.game_id}: {record.detail}",
                                   _tail(player.transcript_path), _expected(record))
             return
     played = len(report.games)
+    checks["stays up for every game"].status = PASS
+    checks["stays up for every game"].detail = f"{played} games without a crash"
     checks["legal play in every phase"].status = PASS
     checks["legal play in every phase"].detail = (f"{played} games, {sum(asked.values())} legal actions: "
                                                    + ", ".join(f"{k} {v}" for k, v in sorted(asked.items())))

@@ -20,8 +20,8 @@ def check(bot: str, tmp_path: Path, *extra: str) -> subprocess.CompletedProcess:
 def test_a_good_bot_passes_every_check(tmp_path):
     done = check("random", tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
-    for name in ("starts", "handshake", "answers ping", "legal play in every phase", "replies on time",
-                 "every line understood", "clean exit on quit"):
+    for name in ("starts", "handshake", "answers ping", "stays up for every game", "legal play in every phase",
+                 "replies on time", "every line understood", "clean exit on quit"):
         assert f"[  ok] {name}" in done.stdout
     assert "asked follow" in done.stdout and "lead " in done.stdout and "meld " in done.stdout
     assert "PASSED" in done.stdout
@@ -40,6 +40,7 @@ def test_a_bidding_game_is_checked_in_every_phase(tmp_path):
     ("nohandshake", "handshake", "> pinochle 2", "then 'ready'"),
     ("wedge", "answers ping", "> ping check", "'pong check'"),
     ("noquit", "clean exit on quit", "> quit", "exit with status 0"),
+    ("exit 5", "stays up for every game", "> go ", "keep running until 'quit'"),
 ])
 def test_a_faulty_bot_fails_with_the_offending_line_and_what_was_expected(mode, failed, quoted, expected, tmp_path):
     done = check(f"{sys.executable} {FAULTY} {mode}", tmp_path, "--time-per-move", "1000")

@@ -118,9 +118,6 @@ class Sandbox:
     isolation: Isolation = Isolation.NONE
     clean_env: bool = True  # False: the bot inherits the referee's environment
 
-    def to_dict(self) -> dict:
-        return {"limits": self.limits.to_dict(), "isolation": self.isolation.value, "clean_env": self.clean_env}
-
     def check(self) -> None:
         """Raise SandboxError if this system cannot provide the isolation asked for."""
         if self.isolation is Isolation.NAMESPACES:

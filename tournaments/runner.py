@@ -25,7 +25,7 @@ from pathlib import Path
 
 import trio
 
-from referee.match import Entrant, Player, play_game
+from referee.match import Entrant, Player, Restart, play_game
 from referee.record import GameRecord
 
 from .config import TournamentConfig
@@ -86,16 +86,25 @@ async def _write_results(queue: trio.MemoryReceiveChannel, store: ResultStore,
 
 async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[str, Entrant],
                     config: TournamentConfig, pool: dict[str, Player], logs: Path,
-                    finished: Callable[[GameRecord], Awaitable[None]], transcripts: bool) -> None:
-    """Play the games of ``queue`` one after another with this slot's bots; close them at the end."""
+                    finished: Callable[[GameRecord], Awaitable[None]], transcripts: bool, retired: set[str]) -> None:
+    """Play the games of ``queue`` one after another with this slot's bots; close them at the end.
+
+    ``retired`` is shared by every slot (and, through the parent, every
+    process): entrants with ``restart = "never"`` that faulted anywhere, which
+    are not started again for later games.
+    """
     async with queue, trio.open_nursery() as bots:
         try:
             async for spec in queue:
                 players = [_player(pool, entrants[name], logs, slot, transcripts) for name in spec.seating]
+                for player in players:
+                    if player.entrant.name in retired:
+                        player.faulted = True
                 record = await play_game(bots, players, config.variant, spec.seed, spec.game_id,
                                          extra={"pairing": list(spec.pairing), "pair": spec.pair,
                                                 "duplicate": config.duplicate, "sides": list(spec.sides),
                                                 "bots": list(spec.bots)})
+                note_retirement(record, entrants, retired)
                 await finished(record)
         finally:
             with trio.CancelScope(shield=True):
@@ -104,15 +113,27 @@ async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[
             bots.cancel_scope.cancel()
 
 
+def note_retirement(record: GameRecord, entrants: dict[str, Entrant], retired: set[str]) -> None:
+    """Add the entrant at fault to ``retired`` if its restart policy is 'never'."""
+    if record.culprit is None or not record.seats:
+        return
+    name = record.seats[record.culprit].entrant
+    entrant = entrants.get(name)
+    if entrant is not None and entrant.restart is Restart.NEVER:
+        retired.add(name)
+
+
 async def _run_here(config, games, slots, logs, finished, transcripts) -> None:
     entrants = config.seat_entrants()
     send, receive = trio.open_memory_channel(len(games) or 1)
     for spec in games:
         send.send_nowait(spec)
     send.close()
+    retired: set[str] = set()
     async with trio.open_nursery() as nursery:
         for slot in range(slots):
-            nursery.start_soon(play_slot, slot, receive.clone(), entrants, config, {}, logs, finished, transcripts)
+            nursery.start_soon(play_slot, slot, receive.clone(), entrants, config, {}, logs, finished, transcripts,
+                               retired)
     receive.close()
 
 
@@ -125,6 +146,8 @@ async def _run_in_workers(config, games, slots, processes, logs, finished, trans
 
     todo = collections.deque(games)
     shares = [slots // processes + (1 if i < slots % processes else 0) for i in range(processes)]
+    entrants = config.seat_entrants()
+    retired: set[str] = set()  # sent with every game, so a 'never' entrant's fault in one worker retires it in all
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
 
@@ -137,7 +160,7 @@ async def _run_in_workers(config, games, slots, processes, logs, finished, trans
                                                  "logs": logs, "transcripts": transcripts}))
             out = 0
             while todo and out < shares[index]:
-                await process.stdin.send_all(encode(todo.popleft()))
+                await process.stdin.send_all(encode((todo.popleft(), frozenset(retired))))
                 out += 1
             if not out:
                 await process.stdin.send_all(END + b"\n")
@@ -151,10 +174,12 @@ async def _run_in_workers(config, games, slots, processes, logs, finished, trans
                 while (cut := buffer.find(b"\n")) >= 0:
                     line = bytes(buffer[:cut])
                     del buffer[: cut + 1]
-                    await finished(GameRecord.from_json(line.decode()))
+                    record = GameRecord.from_json(line.decode())
+                    note_retirement(record, entrants, retired)
+                    await finished(record)
                     out -= 1
                     if todo:
-                        await process.stdin.send_all(encode(todo.popleft()))
+                        await process.stdin.send_all(encode((todo.popleft(), frozenset(retired))))
                         out += 1
                     elif out == 0:
                         await process.stdin.send_all(END + b"\n")

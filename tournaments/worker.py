@@ -6,7 +6,7 @@ work spreads over the cores. It speaks a private line protocol with its
 parent on stdin/stdout:
 
 * in: one ``setup`` line (the configuration, pickled and base64-encoded),
-  then one game spec per line (the same), then ``end`` when there are no
+  then one (game spec, entrants retired so far) per line (the same), then ``end`` when there are no
   more games; end of input without ``end`` means the parent died;
 * out: one game record per line (its JSON), as each game ends.
 
@@ -67,12 +67,16 @@ async def serve() -> None:
         async with write_lock:
             await stdout.send_all(record.to_json().encode() + b"\n")
 
+    retired: set[str] = set()
+
     async def feed(cancel: trio.CancelScope) -> None:
         async with send:
             async for line in lines:
                 if line == END:
                     return
-                await send.send(decode(line))
+                spec, retired_elsewhere = decode(line)
+                retired.update(retired_elsewhere)
+                await send.send(spec)
             cancel.cancel()  # no 'end': the parent is gone; stop and take the bots down
 
     async def on_signal(cancel: trio.CancelScope) -> None:
@@ -89,7 +93,7 @@ async def serve() -> None:
                 for slot in range(first_slot, first_slot + slots):
                     pool: dict[str, Player] = {}
                     games.start_soon(play_slot, slot, receive.clone(), entrants, config, pool, logs, publish,
-                                     transcripts)
+                                     transcripts, retired)
                 receive.close()
             nursery.cancel_scope.cancel()
 

@@ -22,6 +22,7 @@ At request N (or at the handshake for the modes marked *):
   noquit*      plays well but does not exit on quit
   none         behaves
   rotate SALT  a different one of the modes above in each game (chosen from the game id), or none
+  crashin ID   plays well, but exits at its first request of game ID
 """
 
 import hashlib
@@ -34,7 +35,8 @@ import time
 mode = sys.argv[1]
 rotating = mode == "rotate"
 salt = sys.argv[2] if rotating and len(sys.argv) > 2 else ""
-n = int(sys.argv[2]) if len(sys.argv) > 2 and not rotating else 1
+doomed = sys.argv[2] if mode == "crashin" else None
+n = int(sys.argv[2]) if len(sys.argv) > 2 and not rotating and doomed is None else 1
 ROTATION = ["none", "none", "none", "sleep", "slow", "exit", "segfault", "closeout", "garbage", "badutf8", "endless",
             "flood", "twice", "unasked", "nonsense", "illegal", "notheld", "wrongphase", "fork", "daemon", "memory",
             "spin", "stderrflood", "wedge"]
@@ -88,6 +90,8 @@ for line in sys.stdin:
         if mode == "noquit":
             time.sleep(3600)
         break
+    elif words[0] == "game" and doomed is not None:
+        mode = "exit" if words[1] == doomed else "none"
     elif words[0] == "game" and rotating:
         pick = int.from_bytes(hashlib.sha256((salt + words[1]).encode()).digest()[:8], "big")
         mode = ROTATION[pick % len(ROTATION)]

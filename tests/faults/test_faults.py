@@ -292,3 +292,41 @@ def test_isolation_that_is_not_available_is_a_clear_error(monkeypatch, tmp_path)
     with pytest.raises(ConfigError, match=r"tournament\.isolation: isolation = \"namespaces\" is not available here: "
                                           r"unshare: unshare failed: Operation not permitted"):
         parse_config(data, tmp_path / "t.toml")
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_restart_never_retires_the_entrant_across_slots_and_processes(processes, tmp_path):
+    """With restart = never, a fault in one concurrent slot retires the entrant in every slot and process:
+    its games that start after the fault is known are forfeits, though other slots never saw it fail."""
+    from tournaments.config import parse_config
+    from tournaments.runner import run_games
+    from tournaments.schedule import schedule
+    from tournaments.store import ResultStore
+
+    def config_with(doomed: str):
+        data = {
+            "tournament": {"games_per_pairing": 16, "concurrency": 4, "processes": processes, "seed": 5,
+                           "options": {"target": 300}},
+            "time": {"bank": 20000, "increment": 0, "move": 800},
+            "bot": [{"name": "random", "sample": "random"}, {"name": "greedy", "sample": "greedy"},
+                    {"name": "crasher", "command": f"{sys.executable} {FAULTY} crashin {doomed}",
+                     "restart": "never"}],
+        }
+        return parse_config(data, tmp_path / "t.toml", output=tmp_path / "out")
+
+    games = schedule(config_with("-"))
+    doomed = next(g.game_id for g in games if "crasher" in g.seating)  # the crasher's first game
+    config = config_with(doomed)
+    store = ResultStore(config.output)
+    store.start(config.fingerprint())
+    trio.run(run_games, config, schedule(config), store)
+    records = [r for r in read_records(store.games_path) if "crasher" in [s.entrant for s in r.seats]]
+    assert len(records) == 32
+    crash = next(r for r in records if r.game_id == doomed)
+    assert crash.termination is C and "exited with status 3" in crash.detail
+    over = crash.started + crash.seconds
+    played_after = [r for r in records if r.started > over and "restart = never" not in r.detail]
+    forfeits = [r for r in records if "restart = never" in r.detail]
+    assert forfeits and all(r.termination is C and r.seats[r.culprit].entrant == "crasher" for r in forfeits)
+    # one process shares the retirement at once; another worker may already hold its next two games
+    assert len(played_after) <= (0 if processes == 1 else 2), [r.game_id for r in played_after]

@@ -6,7 +6,9 @@ import random
 from collections import Counter
 
 from referee.rules import cards, new_game
+from referee.rules.actions import Bid, Claim, Pass
 from referee.rules.cards import Card, make_deck
+from referee.rules.events import DecisionKind
 
 
 def stacked_deck(variant, non_dealer: str, dealer: str, turnup: str, stock: str = "") -> list[Card]:
@@ -43,3 +45,18 @@ def random_playout(variant, seed: int, rng: random.Random | None = None, on_step
         if on_step is not None:
             on_step(game, decision, action, produced)
     return game, actions, log
+
+
+def sensible(rng: random.Random):
+    """Random play that bids like a person (mostly pass, else the lowest legal bid), so auctions end,
+    and seldom claims where a variant allows it (a random claim ends the game after one deal)."""
+    def choose(decision):
+        if Claim() in decision.legal and len(decision.legal) > 1 and rng.random() < 0.98:
+            return rng.choice([a for a in decision.legal if a != Claim()])
+        if decision.kind is DecisionKind.BID:
+            bids = [a for a in decision.legal if isinstance(a, Bid)]
+            if bids and (rng.random() < 0.35 or Pass() not in decision.legal):
+                return bids[0]
+            return Pass() if Pass() in decision.legal else bids[0]
+        return rng.choice(decision.legal)
+    return choose

@@ -4,6 +4,7 @@ import random
 from collections import Counter
 
 import pytest
+from helpers import sensible
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,18 +21,6 @@ from referee.rules.cards import make_deck
 from referee.rules.events import DecisionKind
 
 AUCTION_PRESETS = ["two-handed-dummy", "three-handed", "four-handed", "four-handed-double", "call-for-partner"]
-
-
-def sensible(rng):
-    """A random policy that bids like a person: mostly pass, else the lowest legal bid."""
-    def choose(decision):
-        if decision.kind is DecisionKind.BID:
-            bids = [a for a in decision.legal if isinstance(a, Bid)]
-            if bids and (rng.random() < 0.35 or Pass() not in decision.legal):
-                return bids[0]
-            return Pass() if Pass() in decision.legal else bids[0]
-        return rng.choice(decision.legal)
-    return choose
 
 
 def playout(name, seed, on_step=None, options=None):

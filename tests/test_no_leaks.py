@@ -21,12 +21,12 @@ import random
 from collections import Counter
 
 import pytest
+from helpers import sensible
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.rules import PRESETS, get_variant, new_game
 from referee.rules import events as ev
-from referee.rules.actions import Bid, Claim, Pass
 from referee.rules.events import DecisionKind
 from referee.wire import event_message, request_message
 
@@ -67,21 +67,6 @@ class Knowledge:
             # a copy it played is counted both as held and as public: never more than the deck has
             allowed = min(self.held[seat][card] + self.public[card], self.copies)
             assert count <= allowed, f"seat {seat} was told {card} ({count}x, may know {allowed}): {line}"
-
-
-def sensible(rng):
-    """Random play that bids like a person (mostly pass, else the lowest bid), so auctions end,
-    and seldom claims (a random claim ends the game after one deal)."""
-    def choose(decision):
-        if Claim() in decision.legal and len(decision.legal) > 1 and rng.random() < 0.98:
-            return rng.choice([a for a in decision.legal if a != Claim()])
-        if decision.kind is DecisionKind.BID:
-            bids = [a for a in decision.legal if isinstance(a, Bid)]
-            if bids and (rng.random() < 0.35 or Pass() not in decision.legal):
-                return bids[0]
-            return Pass() if Pass() in decision.legal else bids[0]
-        return rng.choice(decision.legal)
-    return choose
 
 
 def check_game(name: str, seed: int) -> None:

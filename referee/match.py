@@ -68,7 +68,6 @@ class Player:
     starts: int = 0
     games: int = 0
     faulted: bool = False
-    last_start_error: BotError | None = None
     stall_timeout: float = 2.0  # seconds for the pong of the stall check between games
     stalls: int = 0  # pings between games that went unanswered
 
@@ -100,8 +99,7 @@ class Player:
             try:
                 self.client = await BotClient.start(nursery, self.entrant.command, self.log_path, self.startup_timeout,
                                                     self.transcript_path, self.entrant.sandbox, workdir)
-            except BotError as e:
-                self.last_start_error = e
+            except BotError:
                 self.faulted = True
                 raise
         return self.client

@@ -236,7 +236,7 @@ class BotProcess:
         """Complete lines that arrived unasked (read without waiting); raises if the bot failed."""
         if self._failure is not None:
             raise self._failure
-        while True:
+        for _ in range(16):  # at most 1 MiB at a time, even with no output cap: a flood cannot hold the referee
             try:
                 chunk = os.read(self.process.stdout.fileno(), 65536)
             except (BlockingIOError, InterruptedError):

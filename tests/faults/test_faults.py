@@ -330,3 +330,17 @@ def test_restart_never_retires_the_entrant_across_slots_and_processes(processes,
     assert forfeits and all(r.termination is C and r.seats[r.culprit].entrant == "crasher" for r in forfeits)
     # one process shares the retirement at once; another worker may already hold its next two games
     assert len(played_after) <= (0 if processes == 1 else 2), [r.game_id for r in played_after]
+
+
+def test_an_info_flood_with_no_output_cap_ends_on_the_clock(tmp_path):
+    """'output = 0' lifts the cap; a bot that floods info lines instead of replying then meets its deadline,
+    and the referee's memory stays bounded meanwhile (it keeps no more than a line)."""
+    uncapped = Sandbox(Limits(output_kb=None))
+    reset_peak_memory()
+    before = peak_memory_mb()
+    (record,), _ = trio.run(play, [faulty("flood", 5, sandbox=uncapped), sample("random")],
+                            get_variant("two-handed"), 7, tmp_path)
+    assert record.termination is Termination.TIMEOUT and record.culprit == 0
+    assert record.seconds < 10
+    assert peak_memory_mb() - before < 64
+    assert leftovers() == []

@@ -16,6 +16,7 @@ is cancelled.
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import signal
 import subprocess
@@ -142,7 +143,7 @@ class WorkerFailed(RuntimeError):
 
 
 async def _run_in_workers(config, games, slots, processes, logs, finished, transcripts) -> None:
-    from .worker import END, encode  # the worker module imports this one
+    from .worker import END, encode, read_lines  # the worker module imports this one
 
     todo = collections.deque(games)
     shares = [slots // processes + (1 if i < slots % processes else 0) for i in range(processes)]
@@ -159,30 +160,30 @@ async def _run_in_workers(config, games, slots, processes, logs, finished, trans
             await process.stdin.send_all(encode({"config": config, "first_slot": first, "slots": shares[index],
                                                  "logs": logs, "transcripts": transcripts}))
             out = 0
+
+            async def hand_out() -> None:  # the next game, or 'end' once there are none and none are out
+                nonlocal out
+                if todo:
+                    await process.stdin.send_all(encode((todo.popleft(), frozenset(retired))))
+                    out += 1
+                elif out == 0:
+                    await process.stdin.send_all(END + b"\n")
+
+            await hand_out()
             while todo and out < shares[index]:
-                await process.stdin.send_all(encode((todo.popleft(), frozenset(retired))))
-                out += 1
-            if not out:
-                await process.stdin.send_all(END + b"\n")
-            buffer = bytearray()
-            while out:
-                chunk = await process.stdout.receive_some(1 << 20)
-                if not chunk:
-                    raise WorkerFailed(f"referee worker {index + 1} stopped with {out} games unfinished "
-                                       f"(exit status {await process.wait()})")
-                buffer += chunk
-                while (cut := buffer.find(b"\n")) >= 0:
-                    line = bytes(buffer[:cut])
-                    del buffer[: cut + 1]
+                await hand_out()
+            async with contextlib.aclosing(read_lines(process.stdout)) as lines:
+                async for line in lines:
                     record = GameRecord.from_json(line.decode())
                     note_retirement(record, entrants, retired)
                     await finished(record)
                     out -= 1
-                    if todo:
-                        await process.stdin.send_all(encode((todo.popleft(), frozenset(retired))))
-                        out += 1
-                    elif out == 0:
-                        await process.stdin.send_all(END + b"\n")
+                    await hand_out()
+                    if out == 0:
+                        break
+            if out:
+                raise WorkerFailed(f"referee worker {index + 1} stopped with {out} games unfinished "
+                                   f"(exit status {await process.wait()})")
             await process.wait()
         finally:
             with trio.CancelScope(shield=True):

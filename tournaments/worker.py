@@ -39,7 +39,8 @@ def decode(line: bytes) -> object:
     return pickle.loads(base64.b64decode(line))  # only ever lines from our own parent process
 
 
-async def _lines(stream: trio.abc.ReceiveStream):
+async def read_lines(stream: trio.abc.ReceiveStream):
+    """The lines of a stream (without their newlines), until it ends."""
     buffer = bytearray()
     while True:
         chunk = await stream.receive_some(1 << 16)
@@ -55,7 +56,7 @@ async def _lines(stream: trio.abc.ReceiveStream):
 async def serve() -> None:
     stdin = trio.lowlevel.FdStream(os.dup(0))
     stdout = trio.lowlevel.FdStream(os.dup(1))
-    lines = _lines(stdin)
+    lines = read_lines(stdin)
     setup = decode(await anext(lines))
     config, first_slot, slots, logs, transcripts = (setup[k] for k in ("config", "first_slot", "slots", "logs",
                                                                       "transcripts"))

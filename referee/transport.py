@@ -237,14 +237,9 @@ class BotProcess:
         if self._failure is not None:
             raise self._failure
         for _ in range(16):  # at most 1 MiB at a time, even with no output cap: a flood cannot hold the referee
-            try:
-                chunk = os.read(self.process.stdout.fileno(), 65536)
-            except (BlockingIOError, InterruptedError):
-                break
-            except OSError:
-                chunk = b""
+            chunk = self._read_now()
             if not chunk:
-                break  # end of output: the next read_line reports it
+                break  # nothing more now, or the end of its output (which the next read_line reports)
             self._take(chunk)
         found = []
         while (line := self._buffered_line()) is not None:
@@ -272,16 +267,19 @@ class BotProcess:
                 if timed_out:
                     raise BotTimeout("no reply in time")
             if self._exited and not chunk:
-                chunk = self._read_now()  # what it wrote before exiting, if a child holds the pipe
+                chunk = self._read_now() or b""  # what it wrote before exiting, if a child holds the pipe
             if not chunk:
                 await self._settle()  # a moment to collect the exit status for the message
                 raise self._fail(BotCrashed(self._exit_text()))
             self._take(chunk)
 
-    def _read_now(self) -> bytes:
+    def _read_now(self) -> bytes | None:
+        """What the pipe holds now, without waiting: None if nothing yet, b"" at its end."""
         try:
             return os.read(self.process.stdout.fileno(), 65536)
-        except (BlockingIOError, InterruptedError, OSError, trio.ClosedResourceError):
+        except (BlockingIOError, InterruptedError):
+            return None
+        except (OSError, trio.ClosedResourceError):
             return b""
 
     async def _drain_stderr(self) -> None:

@@ -33,21 +33,51 @@ class IllegalActionError(ValueError):
     """An action that the rules do not allow now; the message says why."""
 
 
-@attrs.frozen(eq=False)
 class PlayCard:
+    """Play a card to the trick: from the hand, or (``from_table``) a melded card lying on the table.
+
+    Like :class:`Card`, interned: there is one object per (card, from_table),
+    so ``PlayCard(card("AS")) is PlayCard(card("AS"))``, and equality and
+    hashing are by identity, at C speed; every legality check compares
+    actions. It behaves as a frozen value: attributes cannot be set.
+    """
+
+    __slots__ = ("card", "from_table", "_text")
+    _interned: ClassVar[dict[tuple[Card, bool], PlayCard]] = {}
+
     card: Card
-    from_table: bool = False  # a melded card lying on the table (first phase of two-handed)
+    from_table: bool  # a melded card lying on the table (first phase of two-handed)
+
+    def __new__(cls, card: Card, from_table: bool = False) -> PlayCard:
+        found = cls._interned.get((card, from_table))
+        if found is not None:
+            return found
+        if not isinstance(card, Card) or not isinstance(from_table, bool):
+            raise TypeError(f"PlayCard(card, from_table) takes a Card and a bool, got {card!r}, {from_table!r}")
+        self = object.__new__(cls)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "from_table", from_table)
+        object.__setattr__(self, "_text", ("table:" if from_table else "") + card.to_text())
+        cls._interned[(card, from_table)] = self
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("actions are immutable")
+
+    def __reduce__(self):
+        return (PlayCard, (self.card, self.from_table))
+
+    def __copy__(self) -> PlayCard:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> PlayCard:
+        return self
+
+    def __repr__(self) -> str:
+        return f"PlayCard(card={self.card!r}, from_table={self.from_table!r})"
 
     def to_text(self) -> str:
-        return ("table:" if self.from_table else "") + self.card.to_text()
-
-    # compared in every legality check: cards are interned, so compare them by identity
-    def __eq__(self, other: object) -> bool:
-        return self is other or (type(other) is PlayCard and self.card is other.card
-                                 and self.from_table == other.from_table)
-
-    def __hash__(self) -> int:
-        return hash((self.card, self.from_table))
+        return self._text
 
 
 @attrs.frozen

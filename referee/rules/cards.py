@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import operator
 from collections import Counter
 from collections.abc import Iterable
 
@@ -18,6 +19,10 @@ class Suit(enum.Enum):
     DIAMONDS = "D"
     HEARTS = "H"
     SPADES = "S"
+
+    # Members are singletons compared by identity, so they hash by identity too:
+    # Enum's own __hash__ is a Python function, paid on every dict lookup by suit.
+    __hash__ = object.__hash__
 
     @classmethod
     def from_text(cls, text: str) -> Suit:
@@ -39,6 +44,8 @@ class Rank(enum.Enum):
     QUEEN = "Q"
     JACK = "J"
     NINE = "9"
+
+    __hash__ = object.__hash__  # as for Suit
 
     @property
     def strength(self) -> int:
@@ -65,13 +72,14 @@ class Card:
     search) fast. It behaves as a frozen value: attributes cannot be set.
     """
 
-    __slots__ = ("rank", "suit", "strength", "sort_key", "_text")
+    __slots__ = ("rank", "suit", "strength", "sort_key", "order", "_text")
     _interned: dict[tuple[Rank, Suit], Card] = {}
 
     rank: Rank
     suit: Suit
     strength: int  # higher is stronger within a suit
     sort_key: tuple[str, int]
+    order: int  # position in card order (suit, then rank high to low): the same order as sort_key, as one int
 
     def __new__(cls, rank: Rank, suit: Suit) -> Card:
         found = cls._interned.get((rank, suit))
@@ -80,8 +88,10 @@ class Card:
         if not isinstance(rank, Rank) or not isinstance(suit, Suit):
             raise TypeError(f"Card(rank, suit) takes a Rank and a Suit, got {rank!r}, {suit!r}")
         self = object.__new__(cls)
+        order = sorted(Suit, key=lambda s: s.value).index(suit) * 8 + 6 - rank.strength
         for name, value in (("rank", rank), ("suit", suit), ("strength", rank.strength),
-                            ("sort_key", (suit.value, -rank.strength)), ("_text", rank.value + suit.value)):
+                            ("sort_key", (suit.value, -rank.strength)), ("order", order),
+                            ("_text", rank.value + suit.value)):
             object.__setattr__(self, name, value)
         cls._interned[(rank, suit)] = self
         return self
@@ -135,7 +145,10 @@ def cards_to_text(items: Iterable[Card]) -> str:
 
 
 def sort_cards(items: Iterable[Card]) -> list[Card]:
-    return sorted(items, key=lambda c: c.sort_key)
+    return sorted(items, key=_ORDER)
+
+
+_ORDER = operator.attrgetter("order")
 
 
 def make_deck(copies: int, ranks: Iterable[Rank]) -> tuple[Card, ...]:

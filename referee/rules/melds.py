@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections import Counter
+import operator
 from collections.abc import Iterable, Sequence
 
 import attrs
@@ -70,9 +70,43 @@ def _patterns(kind: str, trump: Suit) -> tuple[tuple[Card, ...], ...]:
 
 @functools.cache
 def _candidates(kinds: tuple[tuple[str, int], ...], trump: Suit) -> tuple:
-    """(kind, multiplicity, type name, pattern, its set of cards) for every pattern of every type."""
-    return tuple((kind, mult, type_name(kind, mult), pattern, frozenset(pattern))
-                 for kind, mult in kinds for pattern in kind_patterns(kind, trump))
+    """Every pattern of every type, grouped by the faces the pattern needs.
+
+    Each group is (those faces as a bit mask, ((position in ``kinds``, kind,
+    multiplicity, type name, pattern), ...)): the double aces share their faces with the aces, so one
+    test of the mask rules out both.
+    """
+    groups: dict[int, list] = {}
+    index = 0  # the options are listed in the order of ``kinds``
+    for kind, mult in kinds:
+        for pattern in kind_patterns(kind, trump):
+            groups.setdefault(_mask(pattern), []).append((index, kind, mult, type_name(kind, mult), pattern))
+            index += 1
+    return tuple((mask, tuple(types)) for mask, types in groups.items())
+
+
+@functools.cache
+def _meld_taking(kind: str, mult: int, pattern: tuple[Card, ...], counts: tuple[int, ...]) -> Meld:
+    """The meld that takes ``counts[i]`` copies of ``pattern[i]`` from the hand (made once: it is a value)."""
+    return Meld(kind, mult, tuple(c for c, k in zip(pattern, counts) for _ in range(k)))
+
+
+_FIRST = operator.itemgetter(0)
+
+
+def _mask(faces: Iterable[Card]) -> int:
+    """The set of distinct faces as an int, one bit per face (bit ``order``)."""
+    mask = 0
+    for c in faces:
+        mask |= 1 << c.order
+    return mask
+
+
+def _counts(items: Iterable[Card]) -> dict[Card, int]:
+    counts: dict[Card, int] = {}
+    for c in items:
+        counts[c] = counts.get(c, 0) + 1
+    return counts
 
 
 def type_name(kind: str, multiplicity: int) -> str:
@@ -128,6 +162,7 @@ class MeldTable:
         return MeldTable(values)
 
 
+@functools.cache
 def covered_types(kind: str, multiplicity: int) -> frozenset[str]:
     """Types a table card can no longer be used in once used in this type.
 
@@ -145,6 +180,7 @@ def covered_types(kind: str, multiplicity: int) -> frozenset[str]:
     return frozenset(spent)
 
 
+@functools.cache
 def contained_types(kind: str, multiplicity: int) -> frozenset[str]:
     """Smaller types whose intact meld on the table this type upgrades.
 
@@ -205,39 +241,40 @@ class MeldBoard:
 
     def options(self, hand: Sequence[Card], table: MeldTable, trump: Suit, kinds: Iterable[tuple[str, int]]) -> list[Meld]:
         """Every distinct legal meld of the given types, identified by the cards it takes from the hand."""
-        in_hand: dict[Card, int] = {}
-        for c in hand:
-            in_hand[c] = in_hand.get(c, 0) + 1
-        held = in_hand.keys()
         slots = list(self.slots.values())
-        available = dict(in_hand)  # hand and table together: a quick upper bound
-        for s in slots:
-            available[s.card] = available.get(s.card, 0) + 1
-        everywhere = available.keys()
-        found: list[Meld] = []
+        held = _mask(hand)
+        on_table = [s.card for s in slots]
+        nowhere = ~(held | _mask(on_table))
+        found: list[tuple[int, Meld]] = []
         eligible_by_name: dict[str, dict[Card, int]] = {}
-        for kind, mult, name, pattern, cards in _candidates(tuple(kinds), trump):
-            if held.isdisjoint(cards) or not cards <= everywhere:
+        for faces, types in _candidates(tuple(kinds), trump):
+            if not faces & held or faces & nowhere:
                 continue  # at least one card from the hand, and every card somewhere
-            if mult > 1 and any(available[c] < mult for c in pattern):
-                continue
-            eligible = eligible_by_name.get(name)
-            if eligible is None:
-                eligible = eligible_by_name[name] = {}
-                for s in slots:
-                    if name not in s.spent:
-                        eligible[s.card] = eligible.get(s.card, 0) + 1
-            ranges = []
-            for c in pattern:
-                lo, hi = max(0, mult - eligible.get(c, 0)), min(mult, in_hand.get(c, 0))
-                if lo > hi:
-                    break
-                ranges.append(range(lo, hi + 1))
-            else:
-                for counts in itertools.product(*ranges):
-                    if any(counts):
-                        found.append(Meld(kind, mult, tuple(c for c, k in zip(pattern, counts) for _ in range(k))))
-        return found
+            for index, kind, mult, name, pattern in types:
+                if not slots:  # everything from the hand: one way to make it, if the hand holds enough copies
+                    if mult == 1 or all(hand.count(c) >= mult for c in pattern):
+                        found.append((index, _meld_taking(kind, mult, pattern, (mult,) * len(pattern))))
+                    continue
+                if mult > 1 and any(hand.count(c) + on_table.count(c) < mult for c in pattern):
+                    continue
+                eligible = eligible_by_name.get(name)
+                if eligible is None:
+                    eligible = eligible_by_name[name] = {}
+                    for s in slots:
+                        if name not in s.spent:
+                            eligible[s.card] = eligible.get(s.card, 0) + 1
+                ranges = []
+                for c in pattern:
+                    lo, hi = max(0, mult - eligible.get(c, 0)), min(mult, hand.count(c))
+                    if lo > hi:
+                        break
+                    ranges.append(range(lo, hi + 1))
+                else:
+                    for counts in itertools.product(*ranges):
+                        if any(counts):
+                            found.append((index, _meld_taking(kind, mult, pattern, counts)))
+        found.sort(key=_FIRST)  # stable: the order of ``kinds``, then of the counts
+        return [meld for _, meld in found]
 
     def make(self, option: Meld, trump: Suit, table: MeldTable) -> tuple[int, list[Card]]:
         """Put ``option`` on the table; return (points scored, cards taken from the hand).
@@ -247,13 +284,13 @@ class MeldBoard:
         it cannot be avoided.
         """
         name = option.name
-        need = Counter()
+        mult = option.multiplicity
+        taken = _counts(option.from_hand)
+        from_table: dict[Card, int] = {}
         for pattern in kind_patterns(option.kind, trump):
-            candidate = Counter({c: option.multiplicity for c in pattern})
-            if not Counter(option.from_hand) - candidate:
-                need = candidate
+            if all(c in pattern and n <= mult for c, n in taken.items()):
+                from_table = {c: mult - taken.get(c, 0) for c in pattern if taken.get(c, 0) < mult}
                 break
-        from_table = need - Counter(option.from_hand)
         inner = contained_types(option.kind, option.multiplicity)
         in_inner = {i for m in self.melds if m.intact and m.name in inner for i in m.cards}
         chosen: list[int] = []

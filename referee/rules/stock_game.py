@@ -22,14 +22,13 @@ The hand, following 000 with the options of :mod:`.variants`:
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections.abc import Sequence
 
 import attrs
 
 from .actions import Action, Claim, Meld, Pass, PlayCard, StockPick, TakeLast
-from .cards import Card, Rank, sort_cards
+from .cards import ALL_FACES, Card, Rank, sort_cards
 from .dealing import deck_for
 from .events import (
     Claimed,
@@ -47,9 +46,9 @@ from .events import (
     Scored,
     TrickWon,
 )
-from .melds import MeldBoard
+from .melds import MeldBoard, MeldTable
 from .state import GameState
-from .tricks import FREE_PLAY, FollowDuty, legal_plays, trick_winner
+from .tricks import FREE_PLAY, FollowDuty, MustWin, legal_plays, trick_winner
 from .variants import LastStockCard, MeldTiming, Tiebreak, Variant
 
 
@@ -172,20 +171,20 @@ class StockGame(GameState):
 
     # ------------------------------------------------------------- questions
     def _claims(self) -> tuple[Action, ...]:
-        return (Claim(),) if self.variant.claim else ()
+        return _CLAIM if self.variant.claim else ()
 
     def _decide(self) -> Decision:
-        if self.pending and self.pending[0] == "take":
-            return Decision(self.last_winner, DecisionKind.TAKE_LAST, (TakeLast(StockPick.STOCK), TakeLast(StockPick.TURNUP)))
-        if self.pending and self.pending[0] == "meld":
+        stage = self.pending[0] if self.pending else None
+        if stage == "take":
+            return Decision(self.last_winner, DecisionKind.TAKE_LAST, _TAKE_LAST)
+        if stage == "meld":
             return self._meld_decision(self.last_winner, self._meld_options(self.last_winner))
         seat = (self.leader + len(self.trick)) % 2
-        plays = self._plays(seat)
         kind = DecisionKind.FOLLOW if self.trick else DecisionKind.LEAD
-        return Decision(seat, kind, tuple(plays) + self._claims())
+        return Decision(seat, kind, (*self._plays(seat), *self._claims()))
 
     def _meld_decision(self, seat: int, options: list[Meld]) -> Decision:
-        return Decision(seat, DecisionKind.MELD, (Pass(),) + tuple(options) + self._claims())
+        return Decision(seat, DecisionKind.MELD, (_PASS, *options, *self._claims()))
 
     def _plays(self, seat: int) -> list[PlayCard]:
         played = [p.card for _, p in self.trick]
@@ -193,17 +192,13 @@ class StockGame(GameState):
             hand = _play_actions(legal_plays(self.hands[seat], played, self.trump, FREE_PLAY), False)
             board = self.boards[seat]
             return hand + _play_actions(dict.fromkeys(board.cards()), True) if board.slots else hand
-        duty = FollowDuty(must_follow=True, must_trump=True, must_win=self.variant.phase2_must_win)
+        duty = _PHASE_TWO_DUTY[self.variant.phase2_must_win]
         return _play_actions(legal_plays(self.hands[seat], played, self.trump, duty), False)
 
     def _meld_options(self, seat: int) -> list[Meld]:
-        types = _meld_types(self.variant.melds)
-        if self.turn_dix:
-            types = [t for t in types if t[0] != "dix"]
-        if self.turn_melded:
-            types = [t for t in types if t[0] == "dix"]
+        types = _meld_types(self.variant.melds, self.turn_dix, self.turn_melded)
         options = self.boards[seat].options(self.hands[seat], self.variant.melds, self.trump, types)
-        if any(o.kind == "dix" for o in options) and not self._unscored_dix(seat):
+        if options and any(o.kind == "dix" for o in options) and not self._unscored_dix(seat):
             options = [o for o in options if o.kind != "dix"]
         return options
 
@@ -236,10 +231,10 @@ class StockGame(GameState):
         d = self._checked_decision(action)
         self.decision_cache = None
         notices: list[Notice] = []
-        if isinstance(action, Claim):
-            self._claim(d.seat, notices)
-        elif isinstance(action, PlayCard):
+        if type(action) is PlayCard:  # the common case first
             self._play(d.seat, action, notices)
+        elif isinstance(action, Claim):
+            self._claim(d.seat, notices)
         elif isinstance(action, Meld):
             self._meld(d.seat, action, notices)
         elif isinstance(action, Pass):
@@ -295,21 +290,22 @@ class StockGame(GameState):
 
     # ------------------------------------------------------------ mechanics
     def _play(self, seat: int, action: PlayCard, notices: list[Notice]) -> None:
+        c = action.card
         if action.from_table:
-            self.boards[seat].remove(action.card)
+            self.boards[seat].remove(c)
         else:
-            self.hands[seat].remove(action.card)
-            c = action.card
-            if c.rank is Rank.NINE and c.suit == self.trump and self.dix_spent[seat]:
+            self.hands[seat].remove(c)
+            if c.rank is Rank.NINE and c.suit is self.trump and self.dix_spent[seat]:
                 self.dix_spent[seat] -= 1  # a scored dix goes first, keeping the one that may still score
-        self.trick.append((seat, action))
+        trick = self.trick
+        trick.append((seat, action))
         notices.append(Notice((0, 1), Played(seat, action)))
-        if len(self.trick) < 2:
+        if len(trick) < 2:
             return
-        cards = [p.card for _, p in self.trick]
+        cards = [p.card for _, p in trick]
         winner = trick_winner(self.leader, cards, self.trump, 2)
         values = self.variant.counter_values
-        points = sum(values[c.rank] for c in cards)
+        points = values[cards[0].rank] + values[cards[1].rank]
         self.trick_points[winner] += points
         self.tricks_won[winner] += 1
         self.captured[winner].extend(cards)
@@ -358,7 +354,7 @@ class StockGame(GameState):
             notices.append(Notice((0, 1), Drew(seat, card)))
         else:
             notices.append(Notice((seat,), Drew(seat, card)))
-            notices.append(Notice((1 - seat,), Drew(seat, None)))
+            notices.append(_DREW_FACE_DOWN[seat])
 
     def _draw_last(self, pick: StockPick, notices: list[Notice], shown: bool = False) -> None:
         winner = self.last_winner
@@ -458,25 +454,39 @@ class StockGame(GameState):
         notices.append(Notice((0, 1), self.result))
 
 
-@functools.lru_cache(maxsize=64)
-def _meld_types(table) -> tuple[tuple[str, int], ...]:
-    return tuple(table.types())
+_MELD_TYPES: dict[tuple[int, bool, bool], tuple[MeldTable, tuple[tuple[str, int], ...]]] = {}
 
 
-_BY_SORT_KEY = operator.attrgetter("sort_key")
-_PLAYS: dict[bool, dict[Card, PlayCard]] = {False: {}, True: {}}
+def _meld_types(table: MeldTable, dix_made: bool, other_made: bool) -> tuple[tuple[str, int], ...]:
+    """The meld types still open in this meld turn: no second dix, and after another meld only a dix.
+
+    Kept by the table's identity (a variant's table is made once), as hashing
+    a table on every call would cost more than the lookup saves.
+    """
+    key = (id(table), dix_made, other_made)
+    found = _MELD_TYPES.get(key)
+    if found is None or found[0] is not table:
+        if len(_MELD_TYPES) > 256:  # variants made on the fly (tests, configs) come and go
+            _MELD_TYPES.clear()
+        types = tuple(t for t in table.types() if not (dix_made and t[0] == "dix")
+                      and not (other_made and t[0] != "dix"))
+        found = _MELD_TYPES[key] = (table, types)
+    return found[1]
+
+
+_BY_ORDER = operator.attrgetter("order")
+# the actions and notices below are values, so each is made once
+_PLAYS: dict[bool, dict[Card, PlayCard]] = {t: {c: PlayCard(c, t) for c in ALL_FACES} for t in (False, True)}
+_CLAIM = (Claim(),)
+_PASS = Pass()
+_TAKE_LAST = (TakeLast(StockPick.STOCK), TakeLast(StockPick.TURNUP))
+_PHASE_TWO_DUTY = {rule: FollowDuty(must_follow=True, must_trump=True, must_win=rule) for rule in MustWin}
+_DREW_FACE_DOWN = {seat: Notice((1 - seat,), Drew(seat, None)) for seat in (0, 1)}  # what the other seat sees
 
 
 def _play_actions(cards, from_table: bool) -> list[PlayCard]:
-    """PlayCard actions for ``cards`` in card order (the actions are values, so they are made once)."""
-    made = _PLAYS[from_table]
-    out = []
-    for c in sorted(cards, key=_BY_SORT_KEY):
-        action = made.get(c)
-        if action is None:
-            action = made[c] = PlayCard(c, from_table)
-        out.append(action)
-    return out
+    """PlayCard actions for ``cards`` in card order."""
+    return list(map(_PLAYS[from_table].__getitem__, sorted(cards, key=_BY_ORDER)))
 
 
 def _win_for(seat: int) -> tuple[float, ...]:

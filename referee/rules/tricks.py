@@ -48,20 +48,23 @@ def beats(challenger: Card, best: Card, led: Suit, trump: Suit) -> bool:
     another suit never wins; of two identical cards the first one played
     wins, so an equal card does not beat.
     """
-    if challenger.suit == best.suit:
+    if challenger.suit is best.suit:
         return challenger.strength > best.strength
-    if challenger.suit == trump:
-        return True
-    return False
+    return challenger.suit is trump
 
 
 def winning_index(played: Sequence[Card], trump: Suit) -> int:
-    """Index into ``played`` (in order of play) of the card winning so far."""
-    led = played[0].suit
+    """Index into ``played`` (in order of play) of the card winning so far.
+
+    The test of :func:`beats`, written out: this runs for every trick of
+    every game, and a call per card costs more than the comparison.
+    """
     best = 0
+    top = played[0]
     for i in range(1, len(played)):
-        if beats(played[i], played[best], led, trump):
-            best = i
+        c = played[i]
+        if (c.strength > top.strength) if c.suit is top.suit else (c.suit is trump):
+            best, top = i, c
     return best
 
 

@@ -25,7 +25,7 @@ from typing import ClassVar
 
 import attrs
 
-from .cards import Card, Suit
+from .cards import Card, IdentityEnum, Suit
 from .melds import Meld, parse_type_name
 
 
@@ -42,7 +42,7 @@ class PlayCard:
     actions. It behaves as a frozen value: attributes cannot be set.
     """
 
-    __slots__ = ("card", "from_table", "_text")
+    __slots__ = ("_text", "card", "from_table")
     _interned: ClassVar[dict[tuple[Card, bool], PlayCard]] = {}
 
     card: Card
@@ -86,7 +86,7 @@ class Pass:
         return "pass"
 
 
-class StockPick(enum.Enum):
+class StockPick(IdentityEnum):
     STOCK = "stock"
     TURNUP = "turnup"
 

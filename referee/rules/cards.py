@@ -14,15 +14,23 @@ from collections import Counter
 from collections.abc import Iterable
 
 
-class Suit(enum.Enum):
+class IdentityEnum(enum.Enum):
+    """An enum whose members hash by identity, as they compare.
+
+    Enum's own ``__hash__`` is a Python function, paid on every dict lookup
+    keyed by a member (counter values by rank, caches keyed by trump); for the
+    enums the rules engine looks up in its inner loops, identity is enough,
+    since members are singletons.
+    """
+
+    __hash__ = object.__hash__
+
+
+class Suit(IdentityEnum):
     CLUBS = "C"
     DIAMONDS = "D"
     HEARTS = "H"
     SPADES = "S"
-
-    # Members are singletons compared by identity, so they hash by identity too:
-    # Enum's own __hash__ is a Python function, paid on every dict lookup by suit.
-    __hash__ = object.__hash__
 
     @classmethod
     def from_text(cls, text: str) -> Suit:
@@ -35,7 +43,7 @@ class Suit(enum.Enum):
         return self.value
 
 
-class Rank(enum.Enum):
+class Rank(IdentityEnum):
     """Ranks in trick-taking order, highest first (pinochle: the ten beats the king)."""
 
     ACE = "A"
@@ -44,8 +52,6 @@ class Rank(enum.Enum):
     QUEEN = "Q"
     JACK = "J"
     NINE = "9"
-
-    __hash__ = object.__hash__  # as for Suit
 
     @property
     def strength(self) -> int:

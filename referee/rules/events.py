@@ -8,15 +8,14 @@ for everybody else.
 
 from __future__ import annotations
 
-import enum
 
 import attrs
 
 from .actions import Action
-from .cards import Card
+from .cards import Card, IdentityEnum
 
 
-class DecisionKind(enum.Enum):
+class DecisionKind(IdentityEnum):
     LEAD = "lead"
     FOLLOW = "follow"
     MELD = "meld"

@@ -22,6 +22,7 @@ The hand, following 000 with the options of :mod:`.variants`:
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Sequence
 
@@ -176,15 +177,15 @@ class StockGame(GameState):
     def _decide(self) -> Decision:
         stage = self.pending[0] if self.pending else None
         if stage == "take":
-            return Decision(self.last_winner, DecisionKind.TAKE_LAST, _TAKE_LAST)
+            return Decision(self.last_winner, _TAKE_LAST_KIND, _TAKE_LAST)
         if stage == "meld":
             return self._meld_decision(self.last_winner, self._meld_options(self.last_winner))
         seat = (self.leader + len(self.trick)) % 2
-        kind = DecisionKind.FOLLOW if self.trick else DecisionKind.LEAD
+        kind = _FOLLOW if self.trick else _LEAD
         return Decision(seat, kind, (*self._plays(seat), *self._claims()))
 
     def _meld_decision(self, seat: int, options: list[Meld]) -> Decision:
-        return Decision(seat, DecisionKind.MELD, (_PASS, *options, *self._claims()))
+        return Decision(seat, _MELD, (_PASS, *options, *self._claims()))
 
     def _plays(self, seat: int) -> list[PlayCard]:
         played = [p.card for _, p in self.trick]
@@ -295,11 +296,11 @@ class StockGame(GameState):
             self.boards[seat].remove(c)
         else:
             self.hands[seat].remove(c)
-            if c.rank is Rank.NINE and c.suit is self.trump and self.dix_spent[seat]:
+            if c.rank is _NINE and c.suit is self.trump and self.dix_spent[seat]:
                 self.dix_spent[seat] -= 1  # a scored dix goes first, keeping the one that may still score
         trick = self.trick
         trick.append((seat, action))
-        notices.append(Notice((0, 1), Played(seat, action)))
+        notices.append(_played(seat, action))
         if len(trick) < 2:
             return
         cards = [p.card for _, p in trick]
@@ -312,9 +313,9 @@ class StockGame(GameState):
         self.trick = []
         self.leader = winner
         self.last_winner = winner
-        notices.append(Notice((0, 1), TrickWon(winner, points)))
+        notices.append(_trick_won(winner, points))
         if self.phase == 1:
-            order = ["draw", "meld"] if self.variant.meld_timing is MeldTiming.AFTER_DRAW else ["meld", "draw"]
+            order = ["draw", "meld"] if self.variant.meld_timing is _AFTER_DRAW else ["meld", "draw"]
             self.pending = order
             self._advance(notices)
         elif not self.hands[0] and not self.hands[1]:
@@ -353,7 +354,7 @@ class StockGame(GameState):
         if public:
             notices.append(Notice((0, 1), Drew(seat, card)))
         else:
-            notices.append(Notice((seat,), Drew(seat, card)))
+            notices.append(_drew_face_down(seat, card))
             notices.append(_DREW_FACE_DOWN[seat])
 
     def _draw_last(self, pick: StockPick, notices: list[Notice], shown: bool = False) -> None:
@@ -476,7 +477,13 @@ def _meld_types(table: MeldTable, dix_made: bool, other_made: bool) -> tuple[tup
 
 _BY_ORDER = operator.attrgetter("order")
 # the actions and notices below are values, so each is made once
-_PLAYS: dict[bool, dict[Card, PlayCard]] = {t: {c: PlayCard(c, t) for c in ALL_FACES} for t in (False, True)}
+_PLAYS: dict[bool, list[PlayCard | None]] = {t: [None] * (1 + max(c.order for c in ALL_FACES)) for t in (False, True)}
+for _c in ALL_FACES:  # indexed by card order
+    _PLAYS[False][_c.order], _PLAYS[True][_c.order] = PlayCard(_c, False), PlayCard(_c, True)
+# Enum members as module constants: on Python 3.11 ``Rank.NINE`` costs ten times a global's lookup.
+_NINE = Rank.NINE
+_LEAD, _FOLLOW, _MELD, _TAKE_LAST_KIND = DecisionKind.LEAD, DecisionKind.FOLLOW, DecisionKind.MELD, DecisionKind.TAKE_LAST
+_AFTER_DRAW = MeldTiming.AFTER_DRAW
 _CLAIM = (Claim(),)
 _PASS = Pass()
 _TAKE_LAST = (TakeLast(StockPick.STOCK), TakeLast(StockPick.TURNUP))
@@ -484,9 +491,27 @@ _PHASE_TWO_DUTY = {rule: FollowDuty(must_follow=True, must_trump=True, must_win=
 _DREW_FACE_DOWN = {seat: Notice((1 - seat,), Drew(seat, None)) for seat in (0, 1)}  # what the other seat sees
 
 
+# The commonest notices, made once per distinct value (a frozen attrs object costs a microsecond to make).
+@functools.cache
+def _played(seat: int, action: PlayCard) -> Notice:
+    return Notice((0, 1), Played(seat, action))
+
+
+@functools.cache
+def _trick_won(seat: int, points: int) -> Notice:
+    return Notice((0, 1), TrickWon(seat, points))
+
+
+@functools.cache
+def _drew_face_down(seat: int, card: Card) -> Notice:
+    """What the drawing seat sees of its own face-down draw."""
+    return Notice((seat,), Drew(seat, card))
+
+
 def _play_actions(cards, from_table: bool) -> list[PlayCard]:
     """PlayCard actions for ``cards`` in card order."""
-    return list(map(_PLAYS[from_table].__getitem__, sorted(cards, key=_BY_ORDER)))
+    made = _PLAYS[from_table]
+    return [made[c.order] for c in sorted(cards, key=_BY_ORDER)]
 
 
 def _win_for(seat: int) -> tuple[float, ...]:

@@ -13,15 +13,14 @@ with different settings.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
 
 import attrs
 
-from .cards import Card, Suit
+from .cards import Card, IdentityEnum, Suit
 
 
-class MustWin(enum.Enum):
+class MustWin(IdentityEnum):
     """When a follower must try to win (head) the trick."""
 
     NEVER = "never"
@@ -89,28 +88,33 @@ def legal_plays(hand: Sequence[Card], played: Sequence[Card], trump: Suit, duty:
     led = played[0].suit
     candidates = distinct
     if duty.must_follow:
-        same = [c for c in distinct if c.suit == led]
+        same = [c for c in distinct if c.suit is led]
         if same:
             candidates = same
         elif duty.must_trump:
-            trumps = [c for c in distinct if c.suit == trump]
+            trumps = [c for c in distinct if c.suit is trump]
             if trumps:
                 candidates = trumps
     elif duty.must_trump:
-        trumps = [c for c in distinct if c.suit == trump]
-        if trumps and not any(c.suit == led for c in distinct):
+        trumps = [c for c in distinct if c.suit is trump]
+        if trumps and not any(c.suit is led for c in distinct):
             candidates = trumps
     if _must_win_now(duty.must_win, led, trump):
         best = played[winning_index(played, trump)]
-        winners = [c for c in candidates if beats(c, best, led, trump)]
+        # beats(c, best, led, trump), written out as in winning_index
+        winners = [c for c in candidates if ((c.strength > best.strength) if c.suit is best.suit else (c.suit is trump))]
         if winners:
             candidates = winners
     return candidates
 
 
 def _must_win_now(rule: MustWin, led: Suit, trump: Suit) -> bool:
-    if rule is MustWin.ALWAYS:
+    if rule is _ALWAYS:
         return True
-    if rule is MustWin.TRUMP_LED:
-        return led == trump
+    if rule is _TRUMP_LED:
+        return led is trump
     return False
+
+
+# Enum members as module constants: on Python 3.11 ``MustWin.ALWAYS`` costs ten times a global's lookup.
+_ALWAYS, _TRUMP_LED = MustWin.ALWAYS, MustWin.TRUMP_LED

@@ -27,7 +27,7 @@ from .rules import events as ev
 from .rules.variants import Variant
 from .sandbox import Sandbox, ensure_workdir
 from .transport import BotCommand, BotCrashed, BotError, BotTimeout
-from .wire import event_message, new_game_message, request_message
+from .wire import event_text, new_game_message, request_message
 
 
 class Restart(enum.Enum):
@@ -245,10 +245,9 @@ def _deliver(clients: Sequence[BotClient], notices: Sequence[ev.Notice], record:
                                  "points": event.points, "cards": [c.to_text() for c in event.cards]})
         elif isinstance(event, ev.HandEnded):
             record.hands.append({"hand": event.hand, "points": list(event.points), "totals": list(event.totals)})
-        message = event_message(event)
-        if message is None:
+        text = event_text(event)
+        if text is None:
             continue
-        text = message.to_text()
         for seat in notice.seats:
             clients[seat].post(text)
 

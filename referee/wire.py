@@ -23,6 +23,26 @@ def event_message(event: e.Event):
     return make(event)
 
 
+def event_text(event: e.Event) -> str | None:
+    """The protocol line for one event; None for none.
+
+    The lines of the commonest events (a card played, a trick won, a card
+    drawn: a few hundred distinct values in all) are kept, as making the
+    message and its text again costs more than looking it up.
+    """
+    if type(event) not in _KEPT:
+        message = event_message(event)
+        return None if message is None else message.to_text()
+    text = _TEXTS.get(event)
+    if text is None:
+        text = _TEXTS[event] = event_message(event).to_text()
+    return text
+
+
+_KEPT = (e.Played, e.TrickWon, e.Drew)  # few distinct values, each hashed once (cache_hash)
+_TEXTS: dict[e.Event, str] = {}
+
+
 def _deal(ev: e.HandDealt) -> m.Deal:
     turnup = m.NO_CARD if ev.turnup is None else ev.turnup.to_text()
     return m.Deal(ev.hand, ev.dealer, turnup, tuple(c.to_text() for c in ev.cards))

@@ -53,19 +53,19 @@ class Scored:
     reason: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the wire text cache (referee/wire.py)
 class Played:
     seat: int
     action: Action  # PlayCard, with where the card came from
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the wire text cache (referee/wire.py)
 class TrickWon:
     seat: int
     points: int
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the wire text cache (referee/wire.py)
 class Drew:
     seat: int
     card: Card | None  # None: drawn face down, not shown to this audience

@@ -143,7 +143,14 @@ class BotProcess:
     _buffer: bytearray = attrs.Factory(bytearray)
     _arrived: float = 0.0  # when the bytes in the buffer were read
     _exited: bool = False  # the process has exited (its output may still be held open by a child)
-    _read_scope: trio.CancelScope | None = None
+    # A read's deadline is kept by one watcher task per process (_watch_clock), not by a cancel scope per
+    # read: entering and leaving a cancel scope with a deadline cost a fifth of the referee's work per request.
+    _reading: bool = False  # a read_line is waiting for the bot
+    _deadline: float = 0.0  # of that read (trio time)
+    _span: float = 1.0  # seconds the last read was given: when the watcher expects the next deadline
+    _timed_out: bool = False  # the watcher ended the current read at its deadline
+    _clock: trio.CancelScope | None = None  # the watcher's sleep
+    _clock_wake: float = 0.0  # when that sleep ends
 
     @classmethod
     async def start(cls, nursery: trio.Nursery, command: BotCommand, stderr_path: Path | None = None,
@@ -181,6 +188,7 @@ class BotProcess:
         transcript = open(transcript_path, "a", encoding="utf-8") if transcript_path else None
         bot = cls(command, process, stderr_path, transcript, how.marker, sandbox.limits.output_bytes)
         nursery.start_soon(bot._watch_exit)
+        nursery.start_soon(bot._watch_clock)
         nursery.start_soon(bot._drain_stderr)
         return bot
 
@@ -196,8 +204,34 @@ class BotProcess:
         await self.process.wait()
         await trio.sleep(EXIT_LINGER)  # lines written just before the exit are read first
         self._exited = True
-        if self._read_scope is not None:
-            self._read_scope.cancel()
+        self._wake_reader()
+        if self._clock is not None:
+            self._clock.cancel()  # the clock watcher's work is over
+
+    async def _watch_clock(self) -> None:
+        """End each read at its deadline: wake the reader, which raises BotTimeout.
+
+        Sleeps until the current read's deadline, or, between reads, until
+        the next deadline is likely to fall (the last read's span from now);
+        a read whose deadline comes sooner than that moves the wake-up
+        earlier. So a reply costs no timer work at all; the watcher wakes
+        about once per span.
+        """
+        while not self._exited:
+            now = trio.current_time()
+            if self._reading and now >= self._deadline:
+                self._timed_out = True
+                self._wake_reader()
+            wake = self._deadline if self._reading and self._deadline > now else now + self._span
+            self._clock_wake = wake
+            with trio.CancelScope(deadline=wake) as self._clock:
+                await trio.sleep_forever()
+            self._clock = None
+
+    def _wake_reader(self) -> None:
+        """Make a waiting read return (as if the output had ended); it then looks at why."""
+        if self._reading:
+            trio.lowlevel.notify_closing(self.process.stdout.fileno())
 
     def _fail(self, error: BotError) -> BotError:
         self._failure = error
@@ -256,15 +290,17 @@ class BotProcess:
                 return line
             chunk = b""
             if not self._exited:
-                # one scope for both ends of the wait: the deadline, and the exit watcher's cancel
-                with trio.CancelScope(deadline=deadline) as self._read_scope:
-                    try:
-                        chunk = await self.process.stdout.receive_some(65536)
-                    except (trio.ClosedResourceError, trio.BrokenResourceError):
-                        chunk = b""
-                timed_out = self._read_scope.cancelled_caught and not self._exited
-                self._read_scope = None
-                if timed_out:
+                # woken by the reply, or by the clock watcher (deadline) or the exit watcher (end of output)
+                self._reading, self._deadline, self._timed_out = True, deadline, False
+                if deadline < self._clock_wake and self._clock is not None:
+                    self._clock.deadline = self._clock_wake = deadline
+                try:
+                    chunk = await self.process.stdout.receive_some(65536)
+                except (trio.ClosedResourceError, trio.BrokenResourceError):
+                    chunk = b""
+                finally:
+                    self._reading = False
+                if self._timed_out and not chunk and not self._exited:
                     raise BotTimeout("no reply in time")
             if self._exited and not chunk:
                 chunk = self._read_now() or b""  # what it wrote before exiting, if a child holds the pipe
@@ -272,6 +308,7 @@ class BotProcess:
                 await self._settle()  # a moment to collect the exit status for the message
                 raise self._fail(BotCrashed(self._exit_text()))
             self._take(chunk)
+            self._span = max(deadline - self._arrived, 0.01)  # at most what the next read will be given, likely
 
     def _read_now(self) -> bytes | None:
         """What the pipe holds now, without waiting: None if nothing yet, b"" at its end."""

@@ -1,0 +1,77 @@
+"""The transport's deadlines: one clock watcher per bot process ends each read on time.
+
+The watcher sleeps until the deadline it expects; these tests check the
+cases where that expectation is wrong: a read given much less time than the
+one before, a reply just inside its deadline, and many reads in a row.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+import trio
+
+from referee.transport import BotCommand, BotProcess, BotTimeout
+
+# Answers "fast" at once, "late N" after N seconds, and never answers "hang".
+ECHO = """
+import sys, time
+for line in sys.stdin:
+    word = line.split()
+    if word[0] == "fast":
+        print("ok", flush=True)
+    elif word[0] == "late":
+        time.sleep(float(word[1]))
+        print("ok", flush=True)
+"""
+
+
+async def _with_bot(body):
+    async with trio.open_nursery() as nursery:
+        bot = await BotProcess.start(nursery, BotCommand((sys.executable, "-c", ECHO)), None)
+        try:
+            await body(bot)
+        finally:
+            await bot.kill()
+
+
+async def _ask(bot: BotProcess, text: str, seconds: float) -> str:
+    await bot.send_line(text)
+    return (await bot.read_line(trio.current_time() + seconds)).text
+
+
+def test_a_short_deadline_after_a_long_one_ends_on_its_own_time():
+    async def body(bot):
+        for _ in range(3):
+            assert await _ask(bot, "fast", 30.0) == "ok"  # the watcher now expects a 30 s read
+        start = trio.current_time()
+        with pytest.raises(BotTimeout):
+            await _ask(bot, "hang", 0.3)
+        assert 0.3 <= trio.current_time() - start < 3.0
+
+    trio.run(_with_bot, body)
+
+
+def test_a_reply_inside_its_deadline_is_taken_and_the_next_read_still_times_out():
+    async def body(bot):
+        assert await _ask(bot, "late 0.2", 2.0) == "ok"
+        assert await _ask(bot, "fast", 0.5) == "ok"
+        start = trio.current_time()
+        with pytest.raises(BotTimeout):
+            await _ask(bot, "hang", 0.5)
+        assert 0.5 <= trio.current_time() - start < 3.0
+
+    trio.run(_with_bot, body)
+
+
+def test_many_reads_in_a_row_then_a_timeout_on_time():
+    async def body(bot):
+        for i in range(300):
+            assert await _ask(bot, "fast", 0.5 + (i % 7)) == "ok"
+        start = trio.current_time()
+        with pytest.raises(BotTimeout):
+            await _ask(bot, "late 5", 0.4)
+        assert 0.4 <= trio.current_time() - start < 3.0
+
+    trio.run(_with_bot, body)

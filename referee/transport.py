@@ -22,6 +22,7 @@ and turns every way a process can misbehave into a :class:`BotError`.
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import shutil
@@ -148,7 +149,7 @@ class BotProcess:
     _reading: bool = False  # a read_line is waiting for the bot
     _deadline: float = 0.0  # of that read (trio time)
     _span: float = 1.0  # seconds the last read was given: when the watcher expects the next deadline
-    _timed_out: bool = False  # the watcher ended the current read at its deadline
+    _expired: float = -math.inf  # the latest deadline the watcher saw pass during a read
     _clock: trio.CancelScope | None = None  # the watcher's sleep
     _clock_wake: float = 0.0  # when that sleep ends
 
@@ -220,7 +221,7 @@ class BotProcess:
         while not self._exited:
             now = trio.current_time()
             if self._reading and now >= self._deadline:
-                self._timed_out = True
+                self._expired = self._deadline
                 self._wake_reader()
             wake = self._deadline if self._reading and self._deadline > now else now + self._span
             self._clock_wake = wake
@@ -288,19 +289,21 @@ class BotProcess:
             line = self._buffered_line()
             if line is not None:
                 return line
+            if deadline <= self._expired and not self._exited:
+                raise BotTimeout("no reply in time")  # the watcher saw it pass (a flood of lines never waits)
             chunk = b""
             if not self._exited:
                 # woken by the reply, or by the clock watcher (deadline) or the exit watcher (end of output)
-                self._reading, self._deadline, self._timed_out = True, deadline, False
+                self._reading, self._deadline = True, deadline
                 if deadline < self._clock_wake and self._clock is not None:
                     self._clock.deadline = self._clock_wake = deadline
                 try:
-                    chunk = await self.process.stdout.receive_some(65536)
+                    chunk = await self._receive()
                 except (trio.ClosedResourceError, trio.BrokenResourceError):
                     chunk = b""
                 finally:
                     self._reading = False
-                if self._timed_out and not chunk and not self._exited:
+                if not chunk and deadline <= self._expired and not self._exited:
                     raise BotTimeout("no reply in time")
             if self._exited and not chunk:
                 chunk = self._read_now() or b""  # what it wrote before exiting, if a child holds the pipe
@@ -309,6 +312,33 @@ class BotProcess:
                 raise self._fail(BotCrashed(self._exit_text()))
             self._take(chunk)
             self._span = max(deadline - self._arrived, 0.01)  # at most what the next read will be given, likely
+
+    async def _receive(self) -> bytes:
+        """The next bytes of stdout, waiting for them; b"" at its end.
+
+        trio's FdStream.receive_some yields to the scheduler before it even
+        tries to read; the referee reads just after writing a request, so it
+        nearly always waits anyway (and waiting yields). So: read, and only if
+        that would block, wait; bytes that were there at once are followed by
+        a yield, so a flooding bot cannot hold up the other games or the
+        clock watcher.
+        """
+        fd = self.process.stdout.fileno()
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except BlockingIOError:
+                await trio.lowlevel.wait_readable(fd)
+                try:
+                    return os.read(fd, 65536)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    return b""
+            except OSError:
+                return b""
+            await trio.lowlevel.checkpoint()
+            return data
 
     def _read_now(self) -> bytes | None:
         """What the pipe holds now, without waiting: None if nothing yet, b"" at its end."""

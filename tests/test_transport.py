@@ -14,8 +14,9 @@ import trio
 
 from referee.transport import BotCommand, BotProcess, BotTimeout
 
-# Answers "fast" at once, "late N" after N seconds, and never answers "hang".
-ECHO = """
+# Answers "fast" at once, "late N" after N seconds, never answers "hang", and answers "flood" with
+# endless other lines.
+ECHO = r"""
 import sys, time
 for line in sys.stdin:
     word = line.split()
@@ -24,6 +25,10 @@ for line in sys.stdin:
     elif word[0] == "late":
         time.sleep(float(word[1]))
         print("ok", flush=True)
+    elif word[0] == "flood":  # lines, never the answer: there is always something to read
+        while True:
+            sys.stdout.write("info z\n" * 300)
+            sys.stdout.flush()
 """
 
 
@@ -73,5 +78,24 @@ def test_many_reads_in_a_row_then_a_timeout_on_time():
         with pytest.raises(BotTimeout):
             await _ask(bot, "late 5", 0.4)
         assert 0.4 <= trio.current_time() - start < 3.0
+
+    trio.run(_with_bot, body)
+
+
+def test_a_flood_of_lines_past_the_deadline_ends_on_time():
+    """The reader never has to wait, so only the clock watcher can end it; it must still get its turn."""
+    async def body(bot):
+        assert await _ask(bot, "fast", 5.0) == "ok"
+        bot.output_cap = None  # as with 'output = 0': nothing but the clock stops it
+        await bot.send_line("flood")
+        start = trio.current_time()
+        deadline = start + 0.5
+        lines = 0
+        with trio.fail_after(10), pytest.raises(BotTimeout):  # fail_after: a regression fails, not hangs
+            while True:
+                assert (await bot.read_line(deadline)).text.startswith("info")
+                lines += 1
+        assert lines > 100
+        assert 0.5 <= trio.current_time() - start < 3.0
 
     trio.run(_with_bot, body)

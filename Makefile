@@ -3,12 +3,13 @@
 #   make test   same set-up, run the whole test suite
 #   make bench  same set-up, run the benchmarks in bench/ (they print figures, assert nothing)
 #   make soak   same set-up, 2,000 games with misbehaving bots (bench/soak.py, about 3 minutes)
+#   make bench-instructions   instruction counts under valgrind (bench/instructions.py, about 4 minutes)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test bench soak install clean
+.PHONY: demo test bench bench-instructions soak install clean
 
 install: $(STAMP)
 
@@ -24,6 +25,9 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
+
+bench-instructions: $(STAMP)
+	$(BIN)/python bench/instructions.py
 
 soak: $(STAMP)
 	$(BIN)/python bench/soak.py

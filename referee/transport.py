@@ -9,6 +9,8 @@ and turns every way a process can misbehave into a :class:`BotError`.
   are split, capped in length and stamped with the time their bytes were
   read, so the time a bot is charged runs from the write of a request to the
   arrival of the reply line; a bot writing unasked fills its own pipe;
+* a read's deadline is kept by one clock watcher task per bot process, which
+  wakes the reader when it passes (cheaper than a cancel scope per read);
 * lines to the bot are queued and written in one piece before it is asked
   anything;
 * stderr is drained by another task into a size-capped log file, so a bot

@@ -20,7 +20,6 @@ The text form is what a bot sends and what a game record stores:
 
 from __future__ import annotations
 
-import enum
 from typing import ClassVar
 
 import attrs

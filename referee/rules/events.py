@@ -8,7 +8,6 @@ for everybody else.
 
 from __future__ import annotations
 
-
 import attrs
 
 from .actions import Action

@@ -1,0 +1,152 @@
+"""Instruction counts (valgrind's callgrind): the same figures on a busy machine as on a quiet one.
+
+Seconds on a shared machine vary by up to 2x between runs, even CPU time;
+instructions executed do not (for the same code, inputs and hash seed). So
+before/after comparisons of the referee's own cost are made here:
+
+* rules engine: instructions per random two-handed hand (benchmark 3's
+  policy, every action checked as the referee does);
+* referee: instructions per decision of real games between the instant C
+  bots (benchmark 2's workload, one process, concurrency 1);
+* trio: instructions per request/reply round trip to the C echo program
+  (benchmark 1's language limit).
+
+Each workload runs twice under valgrind, small and large, and the
+difference is divided by the difference in work, so start-up (imports,
+spawning the bots) cancels out. Only the referee's own process is counted,
+not the bots, and not the kernel (system calls count as the instructions
+that make them). About 4 minutes; needs valgrind.
+
+    python bench/instructions.py [--only engine|referee|trio]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from _common import c_program, summary
+from tabulate import tabulate
+
+# (small, large) amounts of work per workload: games, games, round trips
+SIZES = {"engine": (2, 12), "referee": (2, 6), "trio": (500, 5000)}
+UNITS = {"engine": "hand", "referee": "decision", "trio": "round trip"}
+
+
+def engine(n: int) -> int:
+    """Play ``n`` seeded random two-handed games; return the hands played."""
+    from rules_engine import chooser
+
+    from referee.rules import events as ev
+    from referee.rules import get_variant, new_game
+
+    variant = get_variant("two-handed")
+    hands = 0
+    for seed in range(n):
+        game, _ = new_game(variant, seed)
+        choose = chooser(random.Random(seed))
+        while not game.is_terminal():
+            action = choose(game.decision())
+            game.check(action)
+            hands += sum(1 for notice in game.apply(action) if isinstance(notice.event, ev.HandEnded))
+    return hands
+
+
+def referee(n: int) -> int:
+    """Play ``n`` two-handed games between first-legal C bots in this process; return the decisions."""
+    import trio
+
+    from referee.record import read_records
+    from tournaments.config import parse_config
+    from tournaments.runner import run_games
+    from tournaments.schedule import schedule
+    from tournaments.store import ResultStore
+
+    data = {"tournament": {"variant": "two-handed", "games_per_pairing": n, "concurrency": 1, "seed": 7,
+                           "processes": 1},
+            # valgrind refuses some resource limits in a child it starts (the bots run outside it)
+            "limits": {"memory": 0, "cpu": 0, "open_files": 0, "file_size": 0},
+            "bot": [{"name": f"fl{i}", "sample": "first-legal"} for i in range(2)]}
+    with tempfile.TemporaryDirectory() as tmp:
+        config = parse_config(data, Path(tmp) / "bench.toml", output=Path(tmp) / "out")
+        store = ResultStore(config.output)
+        store.start(config.fingerprint())
+        trio.run(run_games, config, schedule(config), store)
+        records = list(read_records(store.games_path))
+    if any(r.termination.value != "completed" for r in records):
+        raise SystemExit(f"a game did not complete: {[r.detail for r in records if r.detail][:1]}")
+    return sum(len(r.actions) for r in records)
+
+
+def trio_round_trips(n: int) -> int:
+    import trio
+    from pipe_limit import REQUEST
+
+    async def run() -> None:
+        process = await trio.lowlevel.open_process([str(c_program("echo"))], stdin=subprocess.PIPE,
+                                                   stdout=subprocess.PIPE)
+        for _ in range(n):
+            await process.stdin.send_all(REQUEST)
+            data = b""
+            while not data.endswith(b"\n"):
+                data += await process.stdout.receive_some(4096)
+        await process.stdin.aclose()
+        await process.wait()
+
+    trio.run(run)
+    return n
+
+
+WORKLOADS = {"engine": engine, "referee": referee, "trio": trio_round_trips}
+
+
+def count(workload: str, n: int) -> tuple[int, int]:
+    """(instructions, units of work) of one run of ``workload`` under callgrind."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "valgrind.%p"
+        process = subprocess.Popen(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", f"--log-file={log}",
+             sys.executable, __file__, "--run", workload, str(n)],
+            stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+        out, _ = process.communicate()
+        text = (Path(tmp) / f"valgrind.{process.pid}").read_text()
+    found = re.search(r"Collected : (\d+)", text)
+    if process.returncode != 0 or found is None:
+        raise SystemExit(f"{workload} under valgrind failed (status {process.returncode}):\n{text[-2000:]}")
+    return int(found.group(1)), int(out.split()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", choices=list(WORKLOADS), action="append")
+    parser.add_argument("--run", nargs=2, metavar=("WORKLOAD", "N"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.run:  # inside valgrind
+        print(WORKLOADS[args.run[0]](int(args.run[1])))
+        return
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
+    c_program("echo")  # built outside valgrind
+    per = {}
+    rows = []
+    for name in args.only or list(WORKLOADS):
+        (i1, u1), (i2, u2) = (count(name, n) for n in SIZES[name])
+        per[name] = (i2 - i1) / (u2 - u1)
+        rows.append([name, UNITS[name], f"{u2 - u1:,}", f"{per[name]:,.0f}"])
+        print(f"  {name}: {per[name]:,.0f} instructions per {UNITS[name]}", flush=True)
+    print(tabulate(rows, headers=["workload", "unit", "units counted", "instructions per unit"], tablefmt="github"))
+    parts = [f"{per[k]:,.0f} per {UNITS[k]} ({k})" for k in per]
+    if "referee" in per and "trio" in per:
+        parts.append(f"a decision costs {per['referee'] / per['trio']:.1f} trio round trips")
+    summary("instructions: " + "; ".join(parts))
+
+
+if __name__ == "__main__":
+    main()

@@ -97,7 +97,11 @@ def _damaged(data: bytes, how) -> tuple[bytes, int]:
     if kind == "cut":
         return data[:at], _line_of(data, at)
     if kind == "byte":
-        return data[:at] + bytes([rest[0]]) + data[at + 1:], _line_of(data, at)
+        damaged = data[:at] + bytes([rest[0]]) + data[at + 1:]
+        if rest[0] == ord("\n") and (at == 0 or data[at - 1] == ord("\n")):
+            # the line's first byte became a newline: a blank line (skipped), then the rest of the record
+            return damaged, _line_of(data, at) + 1
+        return damaged, _line_of(data, at)
     start = data.rfind(b"\n", 0, at) + 1  # a line of junk inserted between two records
     junk = rest[0].replace(b"\n", b" ")
     return data[:start] + junk + b"\n" + data[start:], _line_of(data, start)

@@ -150,7 +150,7 @@ class BotProcess:
     # read: entering and leaving a cancel scope with a deadline cost a fifth of the referee's work per request.
     _reading: bool = False  # a read_line is waiting for the bot
     _deadline: float = 0.0  # of that read (trio time)
-    _span: float = 1.0  # seconds the last read was given: when the watcher expects the next deadline
+    _span: float = 1.0  # seconds the last read had left when its reply came: a lower bound, usually, for the next
     _expired: float = -math.inf  # the latest deadline the watcher saw pass during a read
     _clock: trio.CancelScope | None = None  # the watcher's sleep
     _clock_wake: float = 0.0  # when that sleep ends
@@ -313,7 +313,7 @@ class BotProcess:
                 await self._settle()  # a moment to collect the exit status for the message
                 raise self._fail(BotCrashed(self._exit_text()))
             self._take(chunk)
-            self._span = max(deadline - self._arrived, 0.01)  # at most what the next read will be given, likely
+            self._span = max(deadline - self._arrived, 0.01)  # where the watcher looks for the next deadline
 
     async def _receive(self) -> bytes:
         """The next bytes of stdout, waiting for them; b"" at its end.

@@ -73,8 +73,8 @@ def _candidates(kinds: tuple[tuple[str, int], ...], trump: Suit) -> tuple:
     """Every pattern of every type, grouped by the faces the pattern needs.
 
     Each group is (those faces as a bit mask, ((position in ``kinds``, kind,
-    multiplicity, type name, pattern), ...)): the double aces share their faces with the aces, so one
-    test of the mask rules out both.
+    multiplicity, type name, pattern), ...)): the double aces share their
+    faces with the aces, so one test of the mask rules out both.
     """
     groups: dict[int, list] = {}
     index = 0  # the options are listed in the order of ``kinds``

@@ -482,7 +482,8 @@ for _c in ALL_FACES:  # indexed by card order
     _PLAYS[False][_c.order], _PLAYS[True][_c.order] = PlayCard(_c, False), PlayCard(_c, True)
 # Enum members as module constants: on Python 3.11 ``Rank.NINE`` costs ten times a global's lookup.
 _NINE = Rank.NINE
-_LEAD, _FOLLOW, _MELD, _TAKE_LAST_KIND = DecisionKind.LEAD, DecisionKind.FOLLOW, DecisionKind.MELD, DecisionKind.TAKE_LAST
+_LEAD, _FOLLOW = DecisionKind.LEAD, DecisionKind.FOLLOW
+_MELD, _TAKE_LAST_KIND = DecisionKind.MELD, DecisionKind.TAKE_LAST
 _AFTER_DRAW = MeldTiming.AFTER_DRAW
 _CLAIM = (Claim(),)
 _PASS = Pass()

@@ -102,7 +102,8 @@ def legal_plays(hand: Sequence[Card], played: Sequence[Card], trump: Suit, duty:
     if _must_win_now(duty.must_win, led, trump):
         best = played[winning_index(played, trump)]
         # beats(c, best, led, trump), written out as in winning_index
-        winners = [c for c in candidates if ((c.strength > best.strength) if c.suit is best.suit else (c.suit is trump))]
+        winners = [c for c in candidates
+                   if ((c.strength > best.strength) if c.suit is best.suit else (c.suit is trump))]
         if winners:
             candidates = winners
     return candidates

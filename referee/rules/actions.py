@@ -24,7 +24,7 @@ from typing import ClassVar
 
 import attrs
 
-from .cards import Card, IdentityEnum, Suit
+from .cards import Card, IdentityEnum, Interned, Suit
 from .melds import Meld, parse_type_name
 
 
@@ -32,7 +32,7 @@ class IllegalActionError(ValueError):
     """An action that the rules do not allow now; the message says why."""
 
 
-class PlayCard:
+class PlayCard(Interned):
     """Play a card to the trick: from the hand, or (``from_table``) a melded card lying on the table.
 
     Like :class:`Card`, interned: there is one object per (card, from_table),
@@ -60,17 +60,8 @@ class PlayCard:
         cls._interned[(card, from_table)] = self
         return self
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("actions are immutable")
-
     def __reduce__(self):
         return (PlayCard, (self.card, self.from_table))
-
-    def __copy__(self) -> PlayCard:
-        return self
-
-    def __deepcopy__(self, memo: dict) -> PlayCard:
-        return self
 
     def __repr__(self) -> str:
         return f"PlayCard(card={self.card!r}, from_table={self.from_table!r})"

@@ -69,7 +69,27 @@ class Rank(IdentityEnum):
 _STRENGTH = {Rank.ACE: 6, Rank.TEN: 5, Rank.KING: 4, Rank.QUEEN: 3, Rank.JACK: 2, Rank.NINE: 1}
 
 
-class Card:
+class Interned:
+    """Base of the value classes made once per value (cards, card plays).
+
+    Equality and hashing are by identity, so at C speed: there is only one
+    object per value. Instances behave as frozen values: no attribute can be
+    set after construction, and copies are the object itself.
+    """
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} values are immutable")
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo: dict):
+        return self
+
+
+class Card(Interned):
     """One card face, e.g. the ace of spades. Immutable and interned.
 
     There is exactly one ``Card`` object per face: ``Card(Rank.ACE,
@@ -102,17 +122,8 @@ class Card:
         cls._interned[(rank, suit)] = self
         return self
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("cards are immutable")
-
     def __reduce__(self):
         return (Card, (self.rank, self.suit))
-
-    def __copy__(self) -> Card:
-        return self
-
-    def __deepcopy__(self, memo: dict) -> Card:
-        return self
 
     @classmethod
     def from_text(cls, text: str) -> Card:

@@ -368,9 +368,7 @@ def count_hand_meld(hand: Sequence[Card], trump: Suit, table: MeldTable) -> list
     multiplicity that has a value plus the rest counted again (a triple round
     house where only single and double exist: double plus single).
     """
-    held: dict[Card, int] = {}
-    for c in hand:
-        held[c] = held.get(c, 0) + 1
+    held = _counts(hand)
     found: list[MeldCount] = []
 
     def add(kind: str, times: int, pattern: tuple[Card, ...]) -> None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import re
 import shutil
 import subprocess
@@ -42,61 +41,32 @@ UNITS = {"engine": "hand", "referee": "decision", "trio": "round trip"}
 
 def engine(n: int) -> int:
     """Play ``n`` seeded random two-handed games; return the hands played."""
-    from rules_engine import chooser
+    from rules_engine import play_random_game
 
-    from referee.rules import events as ev
-    from referee.rules import get_variant, new_game
+    from referee.rules import get_variant
 
     variant = get_variant("two-handed")
-    hands = 0
-    for seed in range(n):
-        game, _ = new_game(variant, seed)
-        choose = chooser(random.Random(seed))
-        while not game.is_terminal():
-            action = choose(game.decision())
-            game.check(action)
-            hands += sum(1 for notice in game.apply(action) if isinstance(notice.event, ev.HandEnded))
-    return hands
+    return sum(play_random_game(variant, seed)[0] for seed in range(n))
 
 
 def referee(n: int) -> int:
     """Play ``n`` two-handed games between first-legal C bots in this process; return the decisions."""
-    import trio
+    from referee_throughput import play_tournament
 
-    from referee.record import read_records
-    from tournaments.config import parse_config
-    from tournaments.runner import run_games
-    from tournaments.schedule import schedule
-    from tournaments.store import ResultStore
-
-    data = {"tournament": {"variant": "two-handed", "games_per_pairing": n, "concurrency": 1, "seed": 7,
-                           "processes": 1},
-            # valgrind refuses some resource limits in a child it starts (the bots run outside it)
-            "limits": {"memory": 0, "cpu": 0, "open_files": 0, "file_size": 0},
-            "bot": [{"name": f"fl{i}", "sample": "first-legal"} for i in range(2)]}
-    with tempfile.TemporaryDirectory() as tmp:
-        config = parse_config(data, Path(tmp) / "bench.toml", output=Path(tmp) / "out")
-        store = ResultStore(config.output)
-        store.start(config.fingerprint())
-        trio.run(run_games, config, schedule(config), store)
-        records = list(read_records(store.games_path))
-    if any(r.termination.value != "completed" for r in records):
-        raise SystemExit(f"a game did not complete: {[r.detail for r in records if r.detail][:1]}")
+    # valgrind refuses some resource limits in a child it starts (the bots run outside it)
+    no_limits = {"memory": 0, "cpu": 0, "open_files": 0, "file_size": 0}
+    records, _, _ = play_tournament("two-handed", 1, n, processes=1, limits=no_limits)
     return sum(len(r.actions) for r in records)
 
 
 def trio_round_trips(n: int) -> int:
     import trio
-    from pipe_limit import REQUEST
+    from pipe_limit import round_trips
 
     async def run() -> None:
         process = await trio.lowlevel.open_process([str(c_program("echo"))], stdin=subprocess.PIPE,
                                                    stdout=subprocess.PIPE)
-        for _ in range(n):
-            await process.stdin.send_all(REQUEST)
-            data = b""
-            while not data.endswith(b"\n"):
-                data += await process.stdout.receive_some(4096)
+        await round_trips(process, n)
         await process.stdin.aclose()
         await process.wait()
 

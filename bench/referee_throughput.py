@@ -40,9 +40,17 @@ GROUP = {"two-handed": 2, "three-handed": 6, "four-handed": 2, "call-for-partner
 
 def run_tournament(preset: str, concurrency: int, games: int, processes: int | None = None) -> tuple[float, float, int]:
     """(decisions/s, games/s, referee processes) of a real tournament run (results fsynced to a temp dir)."""
+    records, elapsed, processes = play_tournament(preset, concurrency, games, processes)
+    return sum(len(r.actions) for r in records) / elapsed, len(records) / elapsed, processes
+
+
+def play_tournament(preset: str, concurrency: int, games: int, processes: int | None = None,
+                    limits: dict | None = None) -> tuple[list, float, int]:
+    """(records, seconds, referee processes) of a tournament of about ``games`` games between first-legal bots."""
     per = max(GROUP[preset], games // GROUP[preset] * GROUP[preset])
     data = {"tournament": {"variant": preset, "games_per_pairing": per, "concurrency": concurrency, "seed": 7,
                            "options": OPTIONS.get(preset, {}), **({"processes": processes} if processes else {})},
+            **({"limits": limits} if limits else {}),
             "bot": [{"name": f"fl{i}", "sample": "first-legal"} for i in range(SEATS[preset])]}
     with tempfile.TemporaryDirectory() as tmp:
         config = parse_config(data, Path(tmp) / "bench.toml", output=Path(tmp) / "out")
@@ -53,8 +61,10 @@ def run_tournament(preset: str, concurrency: int, games: int, processes: int | N
         trio.run(run_games, config, specs, store)
         elapsed = time.perf_counter() - start
         records = list(read_records(store.games_path))
-    assert len(records) == len(specs) and all(r.termination.value == "completed" for r in records)
-    return sum(len(r.actions) for r in records) / elapsed, len(records) / elapsed, config.referee_processes
+    if len(records) != len(specs) or any(r.termination.value != "completed" for r in records):
+        details = [r.detail for r in records if r.detail][:1]
+        raise SystemExit(f"{len(specs) - len(records)} games missing or not completed {details}")
+    return records, elapsed, config.referee_processes
 
 
 def main() -> None:

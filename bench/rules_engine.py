@@ -56,19 +56,28 @@ def _hands_per_second(name: str, seconds: float) -> tuple[float, float]:
     seed = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        game, _ = new_game(variant, seed)
-        choose = chooser(random.Random(seed))
-        while not game.is_terminal():
-            action = choose(game.decision())
-            game.check(action)  # as the referee validates every reply
-            for notice in game.apply(action):
-                if isinstance(notice.event, ev.HandEnded):
-                    hands += 1
-                    break
-            actions += 1
+        game_hands, game_actions = play_random_game(variant, seed)
+        hands += game_hands
+        actions += game_actions
         seed += 1
     elapsed = time.process_time() - start
     return hands / elapsed, actions / elapsed
+
+
+def play_random_game(variant, seed: int) -> tuple[int, int]:
+    """One whole game of random play from ``seed``: (hands, actions)."""
+    game, _ = new_game(variant, seed)
+    choose = chooser(random.Random(seed))
+    hands = actions = 0
+    while not game.is_terminal():
+        action = choose(game.decision())
+        game.check(action)  # as the referee validates every reply
+        for notice in game.apply(action):
+            if isinstance(notice.event, ev.HandEnded):
+                hands += 1
+                break
+        actions += 1
+    return hands, actions
 
 
 def meld_rates(seconds: float) -> dict[str, float]:

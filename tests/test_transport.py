@@ -46,14 +46,19 @@ async def _ask(bot: BotProcess, text: str, seconds: float) -> str:
     return (await bot.read_line(trio.current_time() + seconds)).text
 
 
+async def _times_out_on_time(bot: BotProcess, text: str, seconds: float) -> None:
+    """Asking ``text`` with ``seconds`` to answer ends in BotTimeout, at the deadline and not long after."""
+    start = trio.current_time()
+    with pytest.raises(BotTimeout):
+        await _ask(bot, text, seconds)
+    assert seconds <= trio.current_time() - start < 3.0
+
+
 def test_a_short_deadline_after_a_long_one_ends_on_its_own_time():
     async def body(bot):
         for _ in range(3):
             assert await _ask(bot, "fast", 30.0) == "ok"  # the watcher now expects a 30 s read
-        start = trio.current_time()
-        with pytest.raises(BotTimeout):
-            await _ask(bot, "hang", 0.3)
-        assert 0.3 <= trio.current_time() - start < 3.0
+        await _times_out_on_time(bot, "hang", 0.3)
 
     trio.run(_with_bot, body)
 
@@ -62,10 +67,7 @@ def test_a_reply_inside_its_deadline_is_taken_and_the_next_read_still_times_out(
     async def body(bot):
         assert await _ask(bot, "late 0.2", 2.0) == "ok"
         assert await _ask(bot, "fast", 0.5) == "ok"
-        start = trio.current_time()
-        with pytest.raises(BotTimeout):
-            await _ask(bot, "hang", 0.5)
-        assert 0.5 <= trio.current_time() - start < 3.0
+        await _times_out_on_time(bot, "hang", 0.5)
 
     trio.run(_with_bot, body)
 
@@ -74,10 +76,7 @@ def test_many_reads_in_a_row_then_a_timeout_on_time():
     async def body(bot):
         for i in range(300):
             assert await _ask(bot, "fast", 0.5 + (i % 7)) == "ok"
-        start = trio.current_time()
-        with pytest.raises(BotTimeout):
-            await _ask(bot, "late 5", 0.4)
-        assert 0.4 <= trio.current_time() - start < 3.0
+        await _times_out_on_time(bot, "late 5", 0.4)
 
     trio.run(_with_bot, body)
 

@@ -53,12 +53,8 @@ class PlayCard(Interned):
             return found
         if not isinstance(card, Card) or not isinstance(from_table, bool):
             raise TypeError(f"PlayCard(card, from_table) takes a Card and a bool, got {card!r}, {from_table!r}")
-        self = object.__new__(cls)
-        object.__setattr__(self, "card", card)
-        object.__setattr__(self, "from_table", from_table)
-        object.__setattr__(self, "_text", ("table:" if from_table else "") + card.to_text())
-        cls._interned[(card, from_table)] = self
-        return self
+        return cls._made((card, from_table), card=card, from_table=from_table,
+                         _text=("table:" if from_table else "") + card.to_text())
 
     def __reduce__(self):
         return (PlayCard, (self.card, self.from_table))

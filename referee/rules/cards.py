@@ -78,6 +78,16 @@ class Interned:
     """
 
     __slots__ = ()
+    _interned: dict  # value key -> the one object, in each subclass
+
+    @classmethod
+    def _made(cls, key: object, **values: object):
+        """The one object for ``key``, made with these attribute values (its __new__ looked first)."""
+        self = object.__new__(cls)
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+        cls._interned[key] = self
+        return self
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} values are immutable")
@@ -113,14 +123,9 @@ class Card(Interned):
             return found
         if not isinstance(rank, Rank) or not isinstance(suit, Suit):
             raise TypeError(f"Card(rank, suit) takes a Rank and a Suit, got {rank!r}, {suit!r}")
-        self = object.__new__(cls)
         order = sorted(Suit, key=lambda s: s.value).index(suit) * 8 + 6 - rank.strength
-        for name, value in (("rank", rank), ("suit", suit), ("strength", rank.strength),
-                            ("sort_key", (suit.value, -rank.strength)), ("order", order),
-                            ("_text", rank.value + suit.value)):
-            object.__setattr__(self, name, value)
-        cls._interned[(rank, suit)] = self
-        return self
+        return cls._made((rank, suit), rank=rank, suit=suit, strength=rank.strength,
+                         sort_key=(suit.value, -rank.strength), order=order, _text=rank.value + suit.value)
 
     def __reduce__(self):
         return (Card, (self.rank, self.suit))

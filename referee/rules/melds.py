@@ -126,7 +126,7 @@ def parse_type_name(name: str) -> tuple[str, int]:
     raise ValueError(f"unknown meld {name!r}")
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the rules engine's caches, looked up after every trick
 class MeldTable:
     """Meld values of one variant: kind -> values at multiplicity 1, 2, 3, 4.
 

@@ -455,31 +455,15 @@ class StockGame(GameState):
         notices.append(Notice((0, 1), self.result))
 
 
-_MELD_TYPES: dict[tuple[int, bool, bool], tuple[MeldTable, tuple[tuple[str, int], ...]]] = {}
-
-
+@functools.lru_cache(maxsize=256)
 def _meld_types(table: MeldTable, dix_made: bool, other_made: bool) -> tuple[tuple[str, int], ...]:
-    """The meld types still open in this meld turn: no second dix, and after another meld only a dix.
-
-    Kept by the table's identity (a variant's table is made once), as hashing
-    a table on every call would cost more than the lookup saves.
-    """
-    key = (id(table), dix_made, other_made)
-    found = _MELD_TYPES.get(key)
-    if found is None or found[0] is not table:
-        if len(_MELD_TYPES) > 256:  # variants made on the fly (tests, configs) come and go
-            _MELD_TYPES.clear()
-        types = tuple(t for t in table.types() if not (dix_made and t[0] == "dix")
-                      and not (other_made and t[0] != "dix"))
-        found = _MELD_TYPES[key] = (table, types)
-    return found[1]
+    """The meld types still open in this meld turn: no second dix, and after another meld only a dix."""
+    return tuple(t for t in table.types() if not (dix_made and t[0] == "dix") and not (other_made and t[0] != "dix"))
 
 
 _BY_ORDER = operator.attrgetter("order")
 # the actions and notices below are values, so each is made once
-_PLAYS: dict[bool, list[PlayCard | None]] = {t: [None] * (1 + max(c.order for c in ALL_FACES)) for t in (False, True)}
-for _c in ALL_FACES:  # indexed by card order
-    _PLAYS[False][_c.order], _PLAYS[True][_c.order] = PlayCard(_c, False), PlayCard(_c, True)
+_PLAYS = {t: {c: PlayCard(c, t) for c in ALL_FACES} for t in (False, True)}  # PlayCard's own table, by card
 # Enum members as module constants: on Python 3.11 ``Rank.NINE`` costs ten times a global's lookup.
 _NINE = Rank.NINE
 _LEAD, _FOLLOW = DecisionKind.LEAD, DecisionKind.FOLLOW
@@ -512,7 +496,7 @@ def _drew_face_down(seat: int, card: Card) -> Notice:
 def _play_actions(cards, from_table: bool) -> list[PlayCard]:
     """PlayCard actions for ``cards`` in card order."""
     made = _PLAYS[from_table]
-    return [made[c.order] for c in sorted(cards, key=_BY_ORDER)]
+    return [made[c] for c in sorted(cards, key=_BY_ORDER)]
 
 
 def _win_for(seat: int) -> tuple[float, ...]:

@@ -97,7 +97,7 @@ class BotClient:
         """
         self._refuse_unasked()
         await self.process.send_line(message.to_text())
-        sent = trio.current_time()
+        sent = self.process.now()
         deadline = sent + wait_ms / 1000
         while True:
             try:

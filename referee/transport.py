@@ -9,6 +9,9 @@ and turns every way a process can misbehave into a :class:`BotError`.
   are split, capped in length and stamped with the time their bytes were
   read, so the time a bot is charged runs from the write of a request to the
   arrival of the reply line; a bot writing unasked fills its own pipe;
+* the pipe is read before waiting on it (a fast bot's reply is usually there
+  already), and a read that did not wait lets the other tasks run only if
+  none of this process's reads has for ``YIELD_EVERY``;
 * a read's deadline is kept by one clock watcher task per bot process, which
   wakes the reader when it passes (cheaper than a cancel scope per read);
 * lines to the bot are queued and written in one piece before it is asked
@@ -30,6 +33,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -48,6 +52,9 @@ from .sandbox import (
 MAX_LINE = 65536  # bytes in one line from a bot
 STDERR_CAP = 1 << 20  # bytes of stderr kept per bot process
 EXIT_LINGER = 0.2  # seconds after a bot's exit before its output is taken to be over
+# A reader that finds bytes at once lets the other tasks run (a trio checkpoint) at least this often (seconds).
+# Not after every read: a pass through trio's scheduler costs more than the rules' work for a decision.
+YIELD_EVERY = 0.001
 
 
 class BotError(Exception):
@@ -145,6 +152,10 @@ class BotProcess:
     _outbox: list[str] = attrs.Factory(list)
     _buffer: bytearray = attrs.Factory(bytearray)
     _arrived: float = 0.0  # when the bytes in the buffer were read
+    _yielded: float = -math.inf  # when a read of this process last let the other tasks run
+    # trio.current_time, bound to the run's clock once the process starts: the same reading, without the
+    # two calls trio.current_time makes to find the clock each time (a reply is stamped twice per request).
+    now: Callable[[], float] = attrs.field(default=trio.current_time, init=False)
     _exited: bool = False  # the process has exited (its output may still be held open by a child)
     # A read's deadline is kept by one watcher task per process (_watch_clock), not by a cancel scope per
     # read: entering and leaving a cancel scope with a deadline cost a fifth of the referee's work per request.
@@ -190,6 +201,7 @@ class BotProcess:
         LEADERS.add(process.pid)
         transcript = open(transcript_path, "a", encoding="utf-8") if transcript_path else None
         bot = cls(command, process, stderr_path, transcript, how.marker, sandbox.limits.output_bytes)
+        bot.now = trio.lowlevel.current_clock().current_time
         nursery.start_soon(bot._watch_exit)
         nursery.start_soon(bot._watch_clock)
         nursery.start_soon(bot._drain_stderr)
@@ -261,8 +273,8 @@ class BotProcess:
             self.transcript.write("< " + text + "\n")
         return Line(text, self._arrived)
 
-    def _take(self, chunk: bytes) -> None:
-        self._arrived = trio.current_time()
+    def _take(self, chunk: bytes, arrived: float | None = None) -> None:
+        self._arrived = self.now() if arrived is None else arrived
         self._unasked_bytes += len(chunk)
         if self.output_cap is not None and self._unasked_bytes > self.output_cap:
             raise self._fail(BotProtocolError(f"wrote more than {self.output_cap // 1024} KiB to stdout "
@@ -300,30 +312,32 @@ class BotProcess:
                 if deadline < self._clock_wake and self._clock is not None:
                     self._clock.deadline = self._clock_wake = deadline
                 try:
-                    chunk = await self._receive()
+                    chunk, arrived = await self._receive()
                 except (trio.ClosedResourceError, trio.BrokenResourceError):
-                    chunk = b""
+                    chunk, arrived = b"", None
                 finally:
                     self._reading = False
                 if not chunk and deadline <= self._expired and not self._exited:
                     raise BotTimeout("no reply in time")
             if self._exited and not chunk:
-                chunk = self._read_now() or b""  # what it wrote before exiting, if a child holds the pipe
+                chunk, arrived = self._read_now() or b"", None  # what it wrote before exiting, if a child holds the pipe
             if not chunk:
                 await self._settle()  # a moment to collect the exit status for the message
                 raise self._fail(BotCrashed(self._exit_text()))
-            self._take(chunk)
+            self._take(chunk, arrived)
             self._span = max(deadline - self._arrived, 0.01)  # where the watcher looks for the next deadline
 
-    async def _receive(self) -> bytes:
-        """The next bytes of stdout, waiting for them; b"" at its end.
+    async def _receive(self) -> tuple[bytes, float | None]:
+        """The next bytes of stdout, waiting for them, and when they were read; b"" at its end.
 
         trio's FdStream.receive_some yields to the scheduler before it even
-        tries to read; the referee reads just after writing a request, so it
-        nearly always waits anyway (and waiting yields). So: read, and only if
-        that would block, wait; bytes that were there at once are followed by
-        a yield, so a flooding bot cannot hold up the other games or the
-        clock watcher.
+        tries to read. The referee reads just after writing a request, and
+        with a fast bot the reply is usually there already: so read, and
+        only if that would block, wait. Bytes found at once are followed by a
+        yield only if this process's reads have not let the other tasks run
+        for YIELD_EVERY: a pass through the scheduler costs more than the
+        rules' whole work for a decision, and a bot that floods lines still
+        cannot hold up the other games or the clock watcher for longer.
         """
         fd = self.process.stdout.fileno()
         while True:
@@ -331,16 +345,20 @@ class BotProcess:
                 data = os.read(fd, 65536)
             except BlockingIOError:
                 await trio.lowlevel.wait_readable(fd)
+                self._yielded = now = self.now()
                 try:
-                    return os.read(fd, 65536)
+                    return os.read(fd, 65536), now
                 except BlockingIOError:
                     continue
                 except OSError:
-                    return b""
+                    return b"", None
             except OSError:
-                return b""
-            await trio.lowlevel.checkpoint()
-            return data
+                return b"", None
+            now = self.now()
+            if now - self._yielded >= YIELD_EVERY:
+                await trio.lowlevel.checkpoint()
+                self._yielded = self.now()
+            return data, now
 
     def _read_now(self) -> bytes | None:
         """What the pipe holds now, without waiting: None if nothing yet, b"" at its end."""

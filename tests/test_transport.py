@@ -2,7 +2,10 @@
 
 The watcher sleeps until the deadline it expects; these tests check the
 cases where that expectation is wrong: a read given much less time than the
-one before, a reply just inside its deadline, and many reads in a row.
+one before, a reply just inside its deadline, and many reads in a row. A
+reader that finds its bytes at once yields to the other tasks only now and
+then (``YIELD_EVERY``); the flood tests check that the watcher and the other
+tasks still get their turns.
 """
 
 from __future__ import annotations
@@ -96,5 +99,32 @@ def test_a_flood_of_lines_past_the_deadline_ends_on_time():
                 lines += 1
         assert lines > 100
         assert 0.5 <= trio.current_time() - start < 3.0
+
+    trio.run(_with_bot, body)
+
+
+def test_a_reader_that_never_waits_still_lets_the_other_tasks_run():
+    """Reading a flood of lines, which are always there at once, another task still gets its turns."""
+    async def body(bot):
+        bot.output_cap = None
+        await bot.send_line("flood")
+        await trio.sleep(0.2)  # the pipe fills: from now on the reader finds bytes at every read
+        turns = 0
+
+        async def other_task():
+            nonlocal turns
+            while True:
+                await trio.sleep(0)
+                turns += 1
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(other_task)
+            deadline = trio.current_time() + 60
+            for _ in range(100_000):  # a fixed count, so a reader that never yields fails, not hangs
+                assert (await bot.read_line(deadline)).text.startswith("info")
+            nursery.cancel_scope.cancel()
+        # a yield at each read of the pipe that comes YIELD_EVERY (1 ms) or more after the last one; a read
+        # brings up to 64 KiB (over 9,000 of these lines, milliseconds of work), so about one per read: ~10
+        assert turns >= 5
 
     trio.run(_with_bot, body)

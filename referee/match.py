@@ -195,10 +195,11 @@ async def play_game(
             decision = game.decision()
             seat = decision.seat
             clock = clocks[seat]
+            wait = clock.deadline_ms()  # before the charge changes it: the message below gives this one
             request = request_message(decision, clock.allowance_ms(), int(clock.bank_ms), send_legal)
-            text, used = await _at(seat, clients[seat].request(request, clock.deadline_ms()))
+            text, used = await _at(seat, clients[seat].request(request, wait))
             if not clock.charge(used):
-                raise _SeatFault(seat, Termination.TIMEOUT, f"replied after {used:.0f} ms; allowed {clock.deadline_ms():.0f}")
+                raise _SeatFault(seat, Termination.TIMEOUT, f"replied after {used:.0f} ms; allowed {wait:.0f}")
             try:
                 action = action_from_text(text)
                 game.check(action)

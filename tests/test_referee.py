@@ -168,3 +168,49 @@ def test_misbehaving_bot_in_a_partnership_game(tmp_path):
     assert record.termination is Termination.ILLEGAL_ACTION and record.culprit == 1
     assert record.result == (1.0, 0.0, 1.0, 0.0)
     assert replay_record(record).ok, replay_record(record).problems
+
+
+class _LateClient:
+    """Stands in for a bot: takes the first legal action, reporting it took ``late_ms`` at request ``n``.
+
+    A reply can arrive past its deadline before the clock watcher wakes the reader; the referee's own
+    check of the time used must catch it.
+    """
+
+    def __init__(self, n: int, late_ms: float):
+        self.n, self.late_ms, self.asked, self.name = n, late_ms, 0, "stand-in"
+
+    def post(self, message) -> None:
+        pass
+
+    async def send(self, message) -> None:
+        pass
+
+    async def request(self, message, wait_ms):
+        self.asked += 1
+        return message.legal[0], (self.late_ms if self.asked == self.n else 1.0)
+
+
+class _StandIn(Player):
+    async def ensure_started(self, nursery):
+        return self.client
+
+    async def retire(self) -> None:
+        self.client = None
+
+
+def test_a_reply_past_the_deadline_is_a_timeout_that_names_the_time_the_bot_had():
+    bank_only = TimeControl(bank_ms=2_000, increment_ms=0, move_ms=None, grace_ms=100)
+    players = []
+    for i, client in enumerate([_LateClient(0, 0), _LateClient(3, 10_000)]):
+        player = _StandIn(Entrant(f"p{i}", BotCommand(("unused",)), bank_only))
+        player.client = client
+        players.append(player)
+
+    async def game():
+        async with trio.open_nursery() as nursery:
+            return await play_game(nursery, players, V, 5, "g1")
+
+    record = trio.run(game)
+    assert record.termination is Termination.TIMEOUT and record.culprit == 1
+    assert record.detail == "replied after 10000 ms; allowed 2098"  # the bank less two replies of 1 ms, and grace

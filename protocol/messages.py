@@ -166,8 +166,8 @@ class Request:
     legal: tuple[str, ...] = ()  # empty when the legal list is switched off
 
     def to_text(self) -> str:
-        legal = "".join(" " + a for a in self.legal)
-        return f"go {self.decision} {self.time_left_ms} {self.bank_ms}{legal}"
+        head = f"go {self.decision} {self.time_left_ms} {self.bank_ms}"
+        return f"{head} {' '.join(self.legal)}" if self.legal else head
 
 
 @attrs.frozen

@@ -291,7 +291,7 @@ class BotProcess:
                 break  # nothing more now, or the end of its output (which the next read_line reports)
             self._take(chunk)
         found = []
-        while (line := self._buffered_line()) is not None:
+        while self._buffer and (line := self._buffered_line()) is not None:
             found.append(line)
         return found
 
@@ -300,7 +300,7 @@ class BotProcess:
         if self._failure is not None:
             raise self._failure
         while True:
-            line = self._buffered_line()
+            line = self._buffered_line() if self._buffer else None
             if line is not None:
                 return line
             if deadline <= self._expired and not self._exited:

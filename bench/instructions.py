@@ -8,6 +8,8 @@ before/after comparisons of the referee's own cost are made here:
   policy, every action checked as the referee does);
 * referee: instructions per decision of real games between the instant C
   bots (benchmark 2's workload, one process, concurrency 1);
+* no-pipes: the same per decision against in-process instant stand-ins
+  (benchmark 2's ceiling): the referee's own work, without any I/O;
 * trio: instructions per request/reply round trip to the C echo program
   (benchmark 1's language limit).
 
@@ -17,7 +19,7 @@ spawning the bots) cancels out. Only the referee's own process is counted,
 not the bots, and not the kernel (system calls count as the instructions
 that make them). About 4 minutes; needs valgrind.
 
-    python bench/instructions.py [--only engine|referee|trio]
+    python bench/instructions.py [--only engine|referee|no-pipes|trio]
 """
 
 from __future__ import annotations
@@ -35,8 +37,9 @@ from _common import c_program, summary
 from tabulate import tabulate
 
 # (small, large) amounts of work per workload: games, games, round trips
-SIZES = {"engine": (2, 12), "referee": (2, 6), "trio": (500, 5000)}
-UNITS = {"engine": "hand", "referee": "decision", "trio": "round trip"}
+SIZES = {"engine": (2, 12), "referee": (2, 6), "no-pipes": (2, 6), "trio": (500, 5000)}
+UNITS = {"engine": "hand", "referee": "decision", "no-pipes": "decision", "trio": "round trip"}
+VALGRIND_SLOWDOWN = 50  # about how many times slower a program runs under callgrind
 
 
 def engine(n: int) -> int:
@@ -53,10 +56,23 @@ def referee(n: int) -> int:
     """Play ``n`` two-handed games between first-legal C bots in this process; return the decisions."""
     from referee_throughput import play_tournament
 
+    from referee import transport
+
+    # A reply found at once is followed by a yield only once per YIELD_EVERY of real time; under valgrind
+    # every decision takes longer than that, so without this the count would include a scheduler pass per
+    # reply that a real run makes about once per millisecond.
+    transport.YIELD_EVERY *= VALGRIND_SLOWDOWN
     # valgrind refuses some resource limits in a child it starts (the bots run outside it)
     no_limits = {"memory": 0, "cpu": 0, "open_files": 0, "file_size": 0}
     records, _, _ = play_tournament("two-handed", 1, n, processes=1, limits=no_limits)
     return sum(len(r.actions) for r in records)
+
+
+def no_pipes(n: int) -> int:
+    """Play ``n`` two-handed games against in-process instant stand-ins (no processes); return the decisions."""
+    from referee_throughput import play_without_pipes
+
+    return play_without_pipes(n)[0]
 
 
 def trio_round_trips(n: int) -> int:
@@ -74,7 +90,7 @@ def trio_round_trips(n: int) -> int:
     return n
 
 
-WORKLOADS = {"engine": engine, "referee": referee, "trio": trio_round_trips}
+WORKLOADS = {"engine": engine, "referee": referee, "no-pipes": no_pipes, "trio": trio_round_trips}
 
 
 def count(workload: str, n: int) -> tuple[int, int]:
@@ -116,8 +132,9 @@ def main() -> None:
         print(f"  {name}: {per[name]:,.0f} instructions per {UNITS[name]}", flush=True)
     print(tabulate(rows, headers=["workload", "unit", "units counted", "instructions per unit"], tablefmt="github"))
     parts = [f"{per[k]:,.0f} per {UNITS[k]} ({k})" for k in per]
-    if "referee" in per and "trio" in per:
-        parts.append(f"a decision costs {per['referee'] / per['trio']:.1f} trio round trips")
+    if "trio" in per:
+        parts += [f"a decision {what} costs {per[k] / per['trio']:.1f} trio round trips"
+                  for k, what in (("referee", "with pipes"), ("no-pipes", "without pipes")) if k in per]
     summary("instructions: " + "; ".join(parts))
 
 

@@ -8,6 +8,13 @@ per second at several concurrencies (spread over one referee process per
 core), for the two-handed game and the three-, four- and five-player
 presets.
 
+Also the referee's own ceiling: the same two-handed games against in-process
+stand-ins that answer at once, with no process and no pipe, so only the
+rules engine, the protocol text, the clocks and the record are left. If a
+decision with pipes cost that work plus exactly one trio round trip, it
+could reach at most 1 / (1/trio + 1/no-pipes) decisions per second; the
+summary gives that bound as a share of trio's rate.
+
     python bench/referee_throughput.py [--games N] [--concurrency 1,2,4,8,32] [--presets ...]
 """
 
@@ -23,7 +30,10 @@ from _common import summary
 from pipe_limit import measure as pipe_rates
 from tabulate import tabulate
 
+from referee.match import Entrant, Player, play_game
 from referee.record import read_records
+from referee.rules import get_variant
+from referee.transport import BotCommand
 from tournaments.config import parse_config
 from tournaments.runner import run_games
 from tournaments.schedule import schedule
@@ -67,6 +77,51 @@ def play_tournament(preset: str, concurrency: int, games: int, processes: int | 
     return records, elapsed, config.referee_processes
 
 
+class _InstantClient:
+    """A bot without a process: the first legal action at once, nothing written or read."""
+
+    name = "instant"
+
+    def post(self, message) -> None:
+        pass
+
+    async def send(self, message) -> None:
+        pass
+
+    async def request(self, message, wait_ms: float) -> tuple[str, float]:
+        return message.legal[0], 0.0
+
+
+class _InProcess(Player):
+    async def ensure_started(self, nursery):
+        return self.client
+
+
+def play_without_pipes(games: int) -> tuple[int, float]:
+    """(decisions, seconds) of ``games`` two-handed games against in-process instant stand-ins."""
+    variant = get_variant("two-handed")
+
+    async def play() -> tuple[int, float]:
+        players = [_InProcess(Entrant(f"p{i}", BotCommand(("in-process",))), client=_InstantClient())
+                   for i in range(2)]
+        decisions = 0
+        start = time.perf_counter()
+        async with trio.open_nursery() as nursery:
+            for seed in range(games):
+                record = await play_game(nursery, players, variant, seed, f"g{seed}")
+                if record.termination.value != "completed":
+                    raise SystemExit(f"in-process game {seed} did not complete: {record.detail}")
+                decisions += len(record.actions)
+        return decisions, time.perf_counter() - start
+
+    return trio.run(play)
+
+
+def no_pipes_rate(games: int, rounds: int = 3) -> float:
+    """Decisions/s without pipes, the best of ``rounds`` runs."""
+    return max(d / s for d, s in (play_without_pipes(games) for _ in range(rounds)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=60, help="games per measurement at concurrency 1 (default 60; "
@@ -87,7 +142,11 @@ def main() -> None:
             rows.append([name, c, processes, f"{decisions:,.0f}", f"{games:,.1f}", f"{decisions / base[name]:.2f}",
                          f"{decisions / pipes['trio']:.0%}"])
             print(f"  {name} at concurrency {c}: {decisions:,.0f} decisions/s, {games:.1f} games/s", flush=True)
+    alone = no_pipes_rate(max(args.games // 3, 5))
+    bound = 1 / (1 / pipes["trio"] + 1 / alone)
     print(f"pipe limit in this run: C {pipes['c']:,.0f} round trips/s, trio {pipes['trio']:,.0f}/s")
+    print(f"two-handed with in-process instant bots (no pipes): {alone:,.0f} decisions/s; with one trio round "
+          f"trip added per decision at most {bound:,.0f}/s ({bound / pipes['trio']:.0%} of trio)")
     print(tabulate(rows, headers=["preset", "concurrency", "processes", "decisions/s", "games/s", "x conc. 1",
                                   "of trio pipe"],
                    tablefmt="github"))
@@ -95,7 +154,8 @@ def main() -> None:
     by_c = {r[1]: float(r[3].replace(",", "")) for r in two}
     ratio8 = by_c.get(8, 0) / by_c[1] if 1 in by_c else 0
     summary(f"referee: two-handed {by_c.get(1, 0):,.0f} decisions/s at concurrency 1 "
-            f"({by_c.get(1, 0) / pipes['trio']:.0%} of trio's {pipes['trio']:,.0f} round trips/s), "
+            f"({by_c.get(1, 0) / pipes['trio']:.0%} of trio's {pipes['trio']:,.0f} round trips/s; "
+            f"{alone:,.0f}/s without pipes, so at most {bound / pipes['trio']:.0%} with them), "
             f"concurrency 8 is {ratio8:.2f}x concurrency 1")
 
 

@@ -85,13 +85,10 @@ def request_message(decision: e.Decision, time_left_ms: int, bank_ms: int, send_
 
 def legal_tokens(actions) -> tuple[str, ...]:
     """The legal actions as tokens; runs of bids become ranges: ``bid:50..60``, ``bid:65..100/5``."""
-    tokens: list[str] = []
-    amounts: list[int] = []
-    for a in actions:
-        if type(a) is Bid:
-            amounts.append(a.amount)
-        else:
-            tokens.append(a.to_text())
+    tokens = [a.to_text() for a in actions if type(a) is not Bid]
+    if len(tokens) == len(actions):  # no bids: every decision but an auction's
+        return tuple(tokens)
+    amounts = [a.amount for a in actions if type(a) is Bid]
     i = 0
     while i < len(amounts):
         j = i

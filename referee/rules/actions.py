@@ -24,7 +24,7 @@ from typing import ClassVar
 
 import attrs
 
-from .cards import Card, IdentityEnum, Interned, Suit
+from .cards import ALL_FACES, Card, IdentityEnum, Interned, Suit
 from .melds import Meld, parse_type_name
 
 
@@ -142,10 +142,15 @@ class BuryCard(_CardChoice):
 Action = PlayCard | Meld | Pass | TakeLast | Claim | Bid | DeclareTrump | CallCard | GiveCard | BuryCard
 
 _ONE_CARD = {cls.verb: cls for cls in (CallCard, GiveCard, BuryCard)}
+# Every card play by its token as written here (AS, table:AS): the commonest reply, looked up before parsing.
+_PLAY_OF_TEXT = {p.to_text(): p for c in ALL_FACES for p in (PlayCard(c), PlayCard(c, from_table=True))}
 
 
 def action_from_text(text: str) -> Action:
     """Parse one action token; raises IllegalActionError with a readable reason."""
+    found = _PLAY_OF_TEXT.get(text)
+    if found is not None:
+        return found
     token = text.strip()
     low = token.lower()
     if low == "pass":

@@ -197,7 +197,10 @@ async def play_game(
             clock = clocks[seat]
             wait = clock.deadline_ms()  # before the charge changes it: the message below gives this one
             request = request_message(decision, clock.allowance_ms(), int(clock.bank_ms), send_legal)
-            text, used = await _at(seat, clients[seat].request(request, wait))
+            try:
+                text, used = await clients[seat].request(request, wait)
+            except BotError as e:
+                raise _SeatFault(seat, _termination_of(e), str(e)) from None
             if not clock.charge(used):
                 raise _SeatFault(seat, Termination.TIMEOUT, f"replied after {used:.0f} ms; allowed {wait:.0f}")
             try:
@@ -227,14 +230,6 @@ async def play_game(
     record.seconds = time.monotonic() - wall
     await _announce_end(players, record)
     return record
-
-
-async def _at(seat: int, operation):
-    """Await a bot operation, turning its BotError into a fault of ``seat``."""
-    try:
-        return await operation
-    except BotError as e:
-        raise _SeatFault(seat, _termination_of(e), str(e)) from None
 
 
 def _deliver(clients: Sequence[BotClient], notices: Sequence[ev.Notice], record: GameRecord) -> None:

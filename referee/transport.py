@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import os
+import select
 import shlex
 import shutil
 import signal
@@ -165,6 +166,9 @@ class BotProcess:
     _expired: float = -math.inf  # the latest deadline the watcher saw pass during a read
     _clock: trio.CancelScope | None = None  # the watcher's sleep
     _clock_wake: float = 0.0  # when that sleep ends
+    # Asks whether stdout has bytes without reading: an empty pipe answers a read with an exception, which
+    # costs more than the system call, and the referee asks before every request (for lines nobody asked for).
+    _poll: select.poll = attrs.field(factory=select.poll, init=False)
 
     @classmethod
     async def start(cls, nursery: trio.Nursery, command: BotCommand, stderr_path: Path | None = None,
@@ -202,6 +206,7 @@ class BotProcess:
         transcript = open(transcript_path, "a", encoding="utf-8") if transcript_path else None
         bot = cls(command, process, stderr_path, transcript, how.marker, sandbox.limits.output_bytes)
         bot.now = trio.lowlevel.current_clock().current_time
+        bot._poll.register(process.stdout.fileno(), select.POLLIN)
         nursery.start_soon(bot._watch_exit)
         nursery.start_soon(bot._watch_clock)
         nursery.start_soon(bot._drain_stderr)
@@ -362,6 +367,8 @@ class BotProcess:
 
     def _read_now(self) -> bytes | None:
         """What the pipe holds now, without waiting: None if nothing yet, b"" at its end."""
+        if not self._poll.poll(0):  # (at its end, or once closed, poll reports an event too)
+            return None
         try:
             return os.read(self.process.stdout.fileno(), 65536)
         except (BlockingIOError, InterruptedError):

@@ -17,8 +17,8 @@ import trio
 
 from referee.transport import BotCommand, BotProcess, BotTimeout
 
-# Answers "fast" at once, "late N" after N seconds, never answers "hang", and answers "flood" with
-# endless other lines.
+# Answers "fast" at once, "late N" after N seconds, "again" twice (the second time 0.2 s later), never
+# answers "hang", and answers "flood" with endless other lines.
 ECHO = r"""
 import sys, time
 for line in sys.stdin:
@@ -28,6 +28,10 @@ for line in sys.stdin:
     elif word[0] == "late":
         time.sleep(float(word[1]))
         print("ok", flush=True)
+    elif word[0] == "again":  # the answer, then a line nobody asked for
+        print("ok", flush=True)
+        time.sleep(0.2)
+        print("extra", flush=True)
     elif word[0] == "flood":  # lines, never the answer: there is always something to read
         while True:
             sys.stdout.write("info z\n" * 300)
@@ -126,5 +130,17 @@ def test_a_reader_that_never_waits_still_lets_the_other_tasks_run():
         # a yield at each read of the pipe that comes YIELD_EVERY (1 ms) or more after the last one; a read
         # brings up to 64 KiB (over 9,000 of these lines, milliseconds of work), so about one per read: ~10
         assert turns >= 5
+
+    trio.run(_with_bot, body)
+
+
+def test_a_line_nobody_asked_for_is_found_without_waiting_once_it_has_arrived():
+    async def body(bot):
+        assert await _ask(bot, "again", 5.0) == "ok"
+        assert bot.pending_lines() == []  # nothing more yet: found out without waiting
+        await trio.sleep(1.0)
+        assert [line.text for line in bot.pending_lines()] == ["extra"]
+        assert bot.pending_lines() == []
+        assert await _ask(bot, "fast", 5.0) == "ok"  # and the next reply is the next reply
 
     trio.run(_with_bot, body)

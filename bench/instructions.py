@@ -19,12 +19,20 @@ spawning the bots) cancels out. Only the referee's own process is counted,
 not the bots, and not the kernel (system calls count as the instructions
 that make them). About 4 minutes; needs valgrind.
 
+The counts repeat exactly for the engine and no-pipes. The two workloads
+with pipes repeat only on an otherwise idle machine: whether a reply is
+already there when the referee (or trio) reads decides which path the read
+takes, and a bot slowed by other work on the other core makes it wait more
+often (the trio round trip has counted 85,500 idle and 120,000 beside a
+second valgrind run).
+
     python bench/instructions.py [--only engine|referee|no-pipes|trio]
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import shutil
@@ -39,7 +47,6 @@ from tabulate import tabulate
 # (small, large) amounts of work per workload: games, games, round trips
 SIZES = {"engine": (2, 12), "referee": (2, 6), "no-pipes": (2, 6), "trio": (500, 5000)}
 UNITS = {"engine": "hand", "referee": "decision", "no-pipes": "decision", "trio": "round trip"}
-VALGRIND_SLOWDOWN = 50  # about how many times slower a program runs under callgrind
 
 
 def engine(n: int) -> int:
@@ -58,10 +65,10 @@ def referee(n: int) -> int:
 
     from referee import transport
 
-    # A reply found at once is followed by a yield only once per YIELD_EVERY of real time; under valgrind
-    # every decision takes longer than that, so without this the count would include a scheduler pass per
-    # reply that a real run makes about once per millisecond.
-    transport.YIELD_EVERY *= VALGRIND_SLOWDOWN
+    # A reply found at once is followed by a yield once per YIELD_EVERY of real time, a count that would
+    # depend on valgrind's speed (every decision takes longer than 1 ms under it). So no such yield is
+    # counted; a real run adds one scheduler pass (about 35,000 instructions) per millisecond.
+    transport.YIELD_EVERY = math.inf
     # valgrind refuses some resource limits in a child it starts (the bots run outside it)
     no_limits = {"memory": 0, "cpu": 0, "open_files": 0, "file_size": 0}
     records, _, _ = play_tournament("two-handed", 1, n, processes=1, limits=no_limits)

@@ -41,10 +41,14 @@ class Clock:
         if self.bank_ms is None:
             self.bank_ms = float(self.control.bank_ms)
 
+    # Asked three times per request, so plain comparisons: min(), max() and a method call per step cost
+    # several times as much on CPython 3.11.
     def allowance_ms(self) -> int:
         """What the bot is told it may spend on this reply."""
-        limit = self.bank_ms if self.control.move_ms is None else min(self.bank_ms, self.control.move_ms)
-        return max(int(limit), 0)
+        limit, move = self.bank_ms, self.control.move_ms
+        if move is not None and move < limit:
+            limit = move
+        return int(limit) if limit > 0 else 0
 
     def deadline_ms(self) -> float:
         """When the referee gives up waiting, counted from the request."""
@@ -53,5 +57,6 @@ class Clock:
     def charge(self, used_ms: float) -> bool:
         """Take ``used_ms`` off the bank; True if the reply came in time."""
         in_time = used_ms <= self.deadline_ms()
-        self.bank_ms = max(self.bank_ms - used_ms, 0.0) + self.control.increment_ms
+        left = self.bank_ms - used_ms
+        self.bank_ms = (left if left > 0.0 else 0.0) + self.control.increment_ms
         return in_time

@@ -4,6 +4,8 @@ import sys
 from pathlib import Path
 
 import trio
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.clock import Clock, TimeControl
 from referee.match import Entrant, MatchPlan, Player, play_game, run_match
@@ -92,6 +94,22 @@ def test_clock_charges_and_increments():
     assert clock.allowance_ms() == 200
     clock.charge(150)
     assert clock.allowance_ms() == 50  # the bank, not a per-move limit, binds
+
+
+@given(bank=st.integers(1, 100_000), move=st.none() | st.integers(1, 100_000), grace=st.integers(0, 1_000),
+       increment=st.integers(0, 1_000), used=st.lists(st.floats(0, 200_000), max_size=6))
+def test_clock_arithmetic_is_the_rule_as_written(bank, move, grace, increment, used):
+    """Allowed: the bank or the move limit, whichever is smaller, never below 0; the deadline adds the grace;
+    each reply takes its time off the bank (never below 0) and adds the increment."""
+    clock = Clock(TimeControl(bank_ms=bank, increment_ms=increment, move_ms=move, grace_ms=grace))
+    left = float(bank)
+    for u in used:
+        allowed = max(int(left if move is None else min(left, move)), 0)
+        assert clock.allowance_ms() == allowed
+        assert clock.deadline_ms() == allowed + grace
+        assert clock.charge(u) == (u <= allowed + grace)
+        left = max(left - u, 0.0) + increment
+        assert clock.bank_ms == left
 
 
 def test_each_seat_is_charged_on_its_own_clock(tmp_path):

@@ -131,6 +131,7 @@ def main() -> None:
     args = parser.parse_args()
     levels = [int(x) for x in args.concurrency.split(",")]
     pipes = pipe_rates(2.0)
+    alone = no_pipes_rate(max(args.games // 3, 5))  # right after trio's rate: the bound compares the two
     rows = []
     base = {}
     for name in args.presets:
@@ -142,7 +143,6 @@ def main() -> None:
             rows.append([name, c, processes, f"{decisions:,.0f}", f"{games:,.1f}", f"{decisions / base[name]:.2f}",
                          f"{decisions / pipes['trio']:.0%}"])
             print(f"  {name} at concurrency {c}: {decisions:,.0f} decisions/s, {games:.1f} games/s", flush=True)
-    alone = no_pipes_rate(max(args.games // 3, 5))
     bound = 1 / (1 / pipes["trio"] + 1 / alone)
     print(f"pipe limit in this run: C {pipes['c']:,.0f} round trips/s, trio {pipes['trio']:,.0f}/s")
     print(f"two-handed with in-process instant bots (no pipes): {alone:,.0f} decisions/s; with one trio round "

@@ -53,8 +53,9 @@ from .sandbox import (
 MAX_LINE = 65536  # bytes in one line from a bot
 STDERR_CAP = 1 << 20  # bytes of stderr kept per bot process
 EXIT_LINGER = 0.2  # seconds after a bot's exit before its output is taken to be over
-# A reader that finds bytes at once lets the other tasks run (a trio checkpoint) at least this often (seconds).
-# Not after every read: a pass through trio's scheduler costs more than the rules' work for a decision.
+# A read that finds bytes at once lets the other tasks run (a trio checkpoint) only if no read of that bot
+# process has for this long (seconds): a pass through trio's scheduler costs more than the rules' work for a
+# decision, so not after every reply.
 YIELD_EVERY = 0.001
 
 
@@ -170,6 +171,9 @@ class BotProcess:
     # costs more than the system call, and the referee asks before every request (for lines nobody asked for).
     _poll: select.poll = attrs.field(factory=select.poll, init=False)
 
+    def __attrs_post_init__(self) -> None:
+        self._poll.register(self.process.stdout.fileno(), select.POLLIN)
+
     @classmethod
     async def start(cls, nursery: trio.Nursery, command: BotCommand, stderr_path: Path | None = None,
                     transcript_path: Path | None = None, sandbox: Sandbox = Sandbox(),
@@ -206,7 +210,6 @@ class BotProcess:
         transcript = open(transcript_path, "a", encoding="utf-8") if transcript_path else None
         bot = cls(command, process, stderr_path, transcript, how.marker, sandbox.limits.output_bytes)
         bot.now = trio.lowlevel.current_clock().current_time
-        bot._poll.register(process.stdout.fileno(), select.POLLIN)
         nursery.start_soon(bot._watch_exit)
         nursery.start_soon(bot._watch_clock)
         nursery.start_soon(bot._drain_stderr)

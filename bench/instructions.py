@@ -20,11 +20,12 @@ not the bots, and not the kernel (system calls count as the instructions
 that make them). About 4 minutes; needs valgrind.
 
 The counts repeat exactly for the engine and no-pipes. The two workloads
-with pipes repeat only on an otherwise idle machine: whether a reply is
-already there when the referee (or trio) reads decides which path the read
-takes, and a bot slowed by other work on the other core makes it wait more
-often (the trio round trip has counted 85,500 idle and 120,000 beside a
-second valgrind run).
+with pipes move between runs, by up to about 12% on a quiet machine and more
+beside other work: whether a reply is already there when the referee (or
+trio) reads decides which path the read takes, and a bot slowed by other
+work on the other core makes it wait more often (the trio round trip has
+counted 85,500 to 96,000, and 120,000 beside a second valgrind run). So
+compare those two within one run, or use no-pipes.
 
     python bench/instructions.py [--only engine|referee|no-pipes|trio]
 """

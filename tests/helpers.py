@@ -7,7 +7,7 @@ from collections import Counter
 
 from referee.rules import cards, new_game
 from referee.rules.actions import Bid, Claim, Pass
-from referee.rules.cards import Card, make_deck
+from referee.rules.cards import Card, make_deck, sort_cards
 from referee.rules.events import DecisionKind
 
 
@@ -25,7 +25,7 @@ def stacked_deck(variant, non_dealer: str, dealer: str, turnup: str, stock: str 
     rest.subtract(Counter(deck))
     if any(n < 0 for n in rest.values()):
         raise ValueError(f"stacked deck uses a card too often: {[c for c, n in rest.items() if n < 0]}")
-    deck += sorted(rest.elements(), key=lambda c: c.sort_key)
+    deck += sort_cards(rest.elements())
     return deck
 
 

@@ -1,7 +1,7 @@
 """Progressive melding in two-handed pinochle: the texts' worked examples, literally."""
 
 from referee.rules import cards
-from referee.rules.cards import Suit
+from referee.rules.cards import Suit, sort_cards
 from referee.rules.melds import Meld, MeldBoard
 from referee.rules.variants import CLASSIC_MELDS, UNIT_MELDS, get_variant
 
@@ -9,7 +9,7 @@ H, S = Suit.HEARTS, Suit.SPADES
 
 
 def meld(board, hand, name_kind, mult, from_hand, trump=H, table=CLASSIC_MELDS):
-    option = Meld(name_kind, mult, tuple(sorted(cards(from_hand), key=lambda c: c.sort_key)))
+    option = Meld(name_kind, mult, tuple(sort_cards(cards(from_hand))))
     legal = board.options(hand, table, trump, table.types())
     assert option in legal, f"{option} not among {legal}"
     points, used = board.make(option, trump, table)

@@ -17,6 +17,7 @@ from referee.rules import (
     new_game,
 )
 from referee.rules import events as ev
+from referee.rules.cards import sort_cards
 from referee.rules.events import DecisionKind
 
 V = get_variant("two-handed")
@@ -285,7 +286,7 @@ def test_observation_shows_own_hand_and_public_tables_only():
     act(game, "dix:9H")
     act(game, "royal:KH,QH")
     view0 = game.observation(0)
-    assert view0.hand == tuple(sorted(game.hands[0], key=lambda c: c.sort_key))
+    assert view0.hand == tuple(sort_cards(game.hands[0]))
     assert view0.tables[1] == tuple(cards("KH QH"))
     assert view0.turnup == card("9H")
 

@@ -24,7 +24,7 @@ from typing import ClassVar
 
 import attrs
 
-from .cards import ALL_FACES, Card, IdentityEnum, Interned, Suit
+from .cards import ALL_FACES, Card, IdentityEnum, Interned, Suit, sort_cards
 from .melds import Meld, parse_type_name
 
 
@@ -142,8 +142,10 @@ class BuryCard(_CardChoice):
 Action = PlayCard | Meld | Pass | TakeLast | Claim | Bid | DeclareTrump | CallCard | GiveCard | BuryCard
 
 _ONE_CARD = {cls.verb: cls for cls in (CallCard, GiveCard, BuryCard)}
-# Every card play by its token as written here (AS, table:AS): the commonest reply, looked up before parsing.
-_PLAY_OF_TEXT = {p.to_text(): p for c in ALL_FACES for p in (PlayCard(c), PlayCard(c, from_table=True))}
+# Every card play, made once: by from_table and card (the rules engine's legal plays), and by its token as
+# written here (AS, table:AS), the commonest reply, looked up before parsing.
+PLAYS: dict[bool, dict[Card, PlayCard]] = {t: {c: PlayCard(c, t) for c in ALL_FACES} for t in (False, True)}
+_PLAY_OF_TEXT = {p.to_text(): p for by_card in PLAYS.values() for p in by_card.values()}
 
 
 def action_from_text(text: str) -> Action:
@@ -189,7 +191,7 @@ def action_from_text(text: str) -> Action:
             hand = tuple(Card.from_text(t) for t in rest.split(",")) if rest else ()
         except ValueError as e:
             raise IllegalActionError(f"{token!r}: {e}") from None
-        return Meld(kind, mult, tuple(sorted(hand, key=lambda c: c.sort_key)))
+        return Meld(kind, mult, tuple(sort_cards(hand)))
     try:
         return PlayCard(Card.from_text(token))
     except ValueError:

@@ -108,14 +108,13 @@ class Card(Interned):
     search) fast. It behaves as a frozen value: attributes cannot be set.
     """
 
-    __slots__ = ("rank", "suit", "strength", "sort_key", "order", "_text")
+    __slots__ = ("rank", "suit", "strength", "order", "_text")
     _interned: dict[tuple[Rank, Suit], Card] = {}
 
     rank: Rank
     suit: Suit
     strength: int  # higher is stronger within a suit
-    sort_key: tuple[str, int]
-    order: int  # position in card order (suit, then rank high to low): the same order as sort_key, as one int
+    order: int  # position in card order: suit (C, D, H, S), then rank high to low; sort_cards sorts by it
 
     def __new__(cls, rank: Rank, suit: Suit) -> Card:
         found = cls._interned.get((rank, suit))
@@ -125,7 +124,7 @@ class Card(Interned):
             raise TypeError(f"Card(rank, suit) takes a Rank and a Suit, got {rank!r}, {suit!r}")
         order = sorted(Suit, key=lambda s: s.value).index(suit) * 8 + 6 - rank.strength
         return cls._made((rank, suit), rank=rank, suit=suit, strength=rank.strength,
-                         sort_key=(suit.value, -rank.strength), order=order, _text=rank.value + suit.value)
+                         order=order, _text=rank.value + suit.value)
 
     def __reduce__(self):
         return (Card, (self.rank, self.suit))

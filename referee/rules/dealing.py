@@ -6,7 +6,7 @@ import hashlib
 import random
 from collections.abc import Sequence
 
-from .cards import Card, make_deck
+from .cards import Card, make_deck, sort_cards
 from .variants import Variant
 
 
@@ -29,6 +29,6 @@ def deck_for(variant: Variant, seed: int, deal: int, fixed: Sequence[Sequence[Ca
         return shuffled_deck(variant, seed, deal)
     deck = list(fixed[deal - 1])
     full = make_deck(variant.deck_copies, variant.deck_ranks)
-    if sorted(deck, key=lambda c: c.sort_key) != sorted(full, key=lambda c: c.sort_key):
+    if sort_cards(deck) != sort_cards(full):
         raise ValueError(f"fixed deck for deal {deal} is not a full {variant.deck_size}-card deck")
     return deck

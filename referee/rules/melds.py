@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from .cards import Card, Rank, Suit
+from .cards import Card, Rank, Suit, sort_cards
 
 MULTIPLICITY_PREFIX = {1: "", 2: "double-", 3: "triple-", 4: "quadruple-"}
 
@@ -47,7 +47,7 @@ _AROUND = {"aces": Rank.ACE, "kings": Rank.KING, "queens": Rank.QUEEN, "jacks": 
 @functools.cache
 def kind_patterns(kind: str, trump: Suit) -> tuple[tuple[Card, ...], ...]:
     """The single (multiplicity 1) card patterns of a kind under ``trump``, each in card order."""
-    return tuple(tuple(sorted(p, key=lambda c: c.sort_key)) for p in _patterns(kind, trump))
+    return tuple(tuple(sort_cards(p)) for p in _patterns(kind, trump))
 
 
 def _patterns(kind: str, trump: Suit) -> tuple[tuple[Card, ...], ...]:

@@ -23,13 +23,12 @@ The hand, following 000 with the options of :mod:`.variants`:
 from __future__ import annotations
 
 import functools
-import operator
 from collections.abc import Sequence
 
 import attrs
 
-from .actions import Action, Claim, Meld, Pass, PlayCard, StockPick, TakeLast
-from .cards import ALL_FACES, Card, Rank, sort_cards
+from .actions import PLAYS, Action, Claim, Meld, Pass, PlayCard, StockPick, TakeLast
+from .cards import Card, Rank, sort_cards
 from .dealing import deck_for
 from .events import (
     Claimed,
@@ -461,9 +460,7 @@ def _meld_types(table: MeldTable, dix_made: bool, other_made: bool) -> tuple[tup
     return tuple(t for t in table.types() if not (dix_made and t[0] == "dix") and not (other_made and t[0] != "dix"))
 
 
-_BY_ORDER = operator.attrgetter("order")
 # the actions and notices below are values, so each is made once
-_PLAYS = {t: {c: PlayCard(c, t) for c in ALL_FACES} for t in (False, True)}  # PlayCard's own table, by card
 # Enum members as module constants: on Python 3.11 ``Rank.NINE`` costs ten times a global's lookup.
 _NINE = Rank.NINE
 _LEAD, _FOLLOW = DecisionKind.LEAD, DecisionKind.FOLLOW
@@ -495,8 +492,8 @@ def _drew_face_down(seat: int, card: Card) -> Notice:
 
 def _play_actions(cards, from_table: bool) -> list[PlayCard]:
     """PlayCard actions for ``cards`` in card order."""
-    made = _PLAYS[from_table]
-    return [made[c] for c in sorted(cards, key=_BY_ORDER)]
+    made = PLAYS[from_table]
+    return [made[c] for c in sort_cards(cards)]
 
 
 def _win_for(seat: int) -> tuple[float, ...]:

@@ -259,10 +259,7 @@ class MeldBoard:
                     continue
                 eligible = eligible_by_name.get(name)
                 if eligible is None:
-                    eligible = eligible_by_name[name] = {}
-                    for s in slots:
-                        if name not in s.spent:
-                            eligible[s.card] = eligible.get(s.card, 0) + 1
+                    eligible = eligible_by_name[name] = _counts(s.card for s in slots if name not in s.spent)
                 ranges = []
                 for c in pattern:
                     lo, hi = max(0, mult - eligible.get(c, 0)), min(mult, hand.count(c))

@@ -1,4 +1,5 @@
-# Two commands do all set-up on a fresh machine (Python 3.11+, make, gcc, node):
+# Two commands do all set-up on a fresh machine (Python 3.11+, make, gcc, node; bubblewrap is installed
+# here when missing, where the machine allows: root and apt-get):
 #   make demo   create .venv, install, run the embedded default tournament (the sample bots)
 #   make test   same set-up, run the whole test suite
 #   make bench  same set-up, run the benchmarks in bench/ (they print figures, assert nothing)
@@ -9,17 +10,28 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test bench bench-instructions soak install clean
+.PHONY: demo test bench bench-instructions soak install system-packages clean
 
 install: $(STAMP)
 
+# The bots' jail is bubblewrap (Debian's bubblewrap package, as Flatpak uses it); setpriv comes with util-linux.
+system-packages:
+	@if command -v bwrap >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing bubblewrap (the bots' jail)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
+	else \
+		echo "pinochle-arena: install bubblewrap for the bots' jail (sudo apt-get install bubblewrap); until then runs need --isolation none"; \
+	fi
+
 $(STAMP): pyproject.toml
+	@$(MAKE) --no-print-directory system-packages
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-demo: $(STAMP)
+demo: $(STAMP) system-packages
 	rm -rf results/demo
 	$(BIN)/pinochle-arena tournament --out results/demo
 
@@ -32,7 +44,7 @@ bench-instructions: $(STAMP)
 soak: $(STAMP)
 	$(BIN)/python bench/soak.py
 
-test: $(STAMP)
+test: $(STAMP) system-packages
 	$(BIN)/python -m pytest
 
 clean:

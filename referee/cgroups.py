@@ -1,0 +1,270 @@
+"""Control groups of one bot: limits that hold for all of its processes together, not for its user.
+
+Part of the transport layer, beside the jail. When the referee may create
+control groups (as root, on cgroup v1 or v2), each bot process gets a group
+of its own, below the referee's own group, with:
+
+* ``pids.max``: how many processes and threads the bot may have at once;
+* a memory limit for all of its processes together (and its tmpfs files,
+  which the kernel charges to the group that writes them), swap included
+  where the kernel accounts for it;
+* a CPU quota (``cpus`` cores at most) and the same CPU weight as every
+  other bot, so a bot that spins on every core cannot starve its opponent:
+  the scheduler shares the cores between groups first, then between the
+  threads of a group.
+
+The child joins its group between fork and exec (:meth:`BotCgroup.join`),
+so nothing it starts ever runs outside it. At the end every process still
+in the group is killed and the group removed; groups left by a referee that
+was killed (its pid is in the group's name) are cleaned up by the next one.
+"""
+
+from __future__ import annotations
+
+import errno
+import itertools
+import os
+import signal
+import time
+from functools import cache
+from pathlib import Path
+
+import attrs
+
+CONTROLLERS = ("pids", "memory", "cpu")
+PARENT = "pinochle-arena"  # the folder, below the referee's own group, that holds the bots' groups
+CPU_PERIOD_US = 100_000
+
+
+@attrs.frozen
+class CgroupLimits:
+    """What one bot's group allows; ``None`` for no limit."""
+
+    processes: int | None = None
+    memory_bytes: int | None = None
+    cpus: float | None = None
+
+
+@attrs.frozen
+class Hierarchy:
+    """Where bots' groups are made: one folder per v1 controller, or one v2 folder for all of them."""
+
+    version: int  # 1 or 2
+    folders: tuple[Path, ...]  # v1: one per controller in CONTROLLERS order; v2: one
+
+    def writes(self, limits: CgroupLimits) -> list[tuple[int, str, str]]:
+        """(folder index, file, value) that set ``limits`` in a new group, in the order they must be written."""
+        out: list[tuple[int, str, str]] = []
+        if self.version == 1:
+            pids, memory, cpu = range(3)
+            out.append((pids, "pids.max", "max" if limits.processes is None else str(limits.processes)))
+            if limits.memory_bytes is not None:
+                out.append((memory, "memory.limit_in_bytes", str(limits.memory_bytes)))
+                out.append((memory, "memory.memsw.limit_in_bytes", str(limits.memory_bytes)))  # if swap is counted
+            out.append((cpu, "cpu.shares", "1024"))
+            if limits.cpus is not None:
+                out.append((cpu, "cpu.cfs_period_us", str(CPU_PERIOD_US)))
+                out.append((cpu, "cpu.cfs_quota_us", str(max(int(limits.cpus * CPU_PERIOD_US), 1000))))
+        else:
+            out.append((0, "pids.max", "max" if limits.processes is None else str(limits.processes)))
+            if limits.memory_bytes is not None:
+                out.append((0, "memory.max", str(limits.memory_bytes)))
+                out.append((0, "memory.swap.max", "0"))
+            out.append((0, "cpu.weight", "100"))
+            if limits.cpus is not None:
+                out.append((0, "cpu.max", f"{max(int(limits.cpus * CPU_PERIOD_US), 1000)} {CPU_PERIOD_US}"))
+        return out
+
+
+class CgroupError(OSError):
+    """A group could not be made or set up."""
+
+
+_counter = itertools.count(1)
+
+
+@attrs.define(eq=False)
+class BotCgroup:
+    """The group (one folder per hierarchy) of one bot process."""
+
+    folders: tuple[Path, ...]
+
+    @classmethod
+    def create(cls, hierarchy: Hierarchy, limits: CgroupLimits) -> BotCgroup:
+        name = f"{os.getpid()}-{next(_counter)}"
+        folders = tuple(parent / name for parent in hierarchy.folders)
+        group = cls(folders)
+        try:
+            for folder in folders:
+                folder.mkdir()
+            for index, file, value in hierarchy.writes(limits):
+                path = folders[index] / file
+                if file == "memory.memsw.limit_in_bytes" and not path.exists():
+                    continue  # the kernel does not count swap separately
+                path.write_text(value)
+        except OSError as e:
+            group.remove()
+            raise CgroupError(e.errno, f"cannot set up the bot's control group {folders[0]}: {e.strerror}") from None
+        return group
+
+    def join(self) -> None:
+        """Move the calling process into the group: runs in the child between fork and exec (no allocation)."""
+        pid = str(os.getpid()).encode()
+        for folder in self.folders:
+            fd = os.open(folder / "cgroup.procs", os.O_WRONLY)
+            try:
+                os.write(fd, pid)
+            finally:
+                os.close(fd)
+
+    def pids(self) -> set[int]:
+        found: set[int] = set()
+        for folder in self.folders:
+            try:
+                found.update(int(x) for x in (folder / "cgroup.procs").read_text().split())
+            except OSError:
+                pass
+        return found
+
+    def kill(self) -> int:
+        """SIGKILL every process in the group until none is left; returns how many were found.
+
+        Blocking (reads the group, waits a little for the dying): run it in a thread.
+        """
+        killed: set[int] = set()
+        for attempt in range(200):  # a fork loop is bounded by pids.max; each round kills all it sees
+            pids = self.pids()
+            if not pids:
+                break
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            killed |= pids
+            time.sleep(0.002 * min(attempt + 1, 10))
+        return len(killed)
+
+    def remove(self) -> bool:
+        """Remove the group's folders (they must be empty of processes); True if all are gone."""
+        gone = True
+        for folder in self.folders:
+            for attempt in range(50):
+                try:
+                    folder.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError as e:
+                    if e.errno != errno.EBUSY:
+                        gone = False
+                        break
+                    time.sleep(0.002 * min(attempt + 1, 10))  # the last process is still being released
+            else:
+                gone = False
+        return gone
+
+    def close(self) -> None:
+        self.kill()
+        self.remove()
+
+
+# ------------------------------------------------------------------ finding where to make groups
+def _own_groups(text: str) -> dict[str, str]:
+    """controller (or "" for v2) -> the referee's own group path, from /proc/self/cgroup."""
+    groups = {}
+    for line in text.splitlines():
+        _, controllers, path = line.split(":", 2)
+        for controller in controllers.split(",") if controllers else [""]:
+            groups[controller] = path
+    return groups
+
+
+def _mounts(text: str) -> list[tuple[str, str, set[str]]]:
+    """(mount point, fs type, super options) of every cgroup mount, from /proc/self/mountinfo."""
+    found = []
+    for line in text.splitlines():
+        left, _, right = line.partition(" - ")
+        fields, rest = left.split(), right.split()
+        if len(rest) >= 3 and rest[0] in ("cgroup", "cgroup2"):
+            found.append((fields[4], rest[0], set(rest[2].split(","))))
+    return found
+
+
+def find_hierarchy(proc_cgroup: str, mountinfo: str) -> tuple[Hierarchy | None, str]:
+    """Where this process could make bots' groups, from its /proc/self/cgroup and mountinfo texts.
+
+    Returns (hierarchy, "") or (None, why not). Nothing is created here.
+    """
+    own = _own_groups(proc_cgroup)
+    mounts = _mounts(mountinfo)
+    v1 = {}
+    for controller in CONTROLLERS:
+        for point, kind, options in mounts:
+            if kind == "cgroup" and controller in options and controller in own:
+                v1[controller] = Path(point) / own[controller].lstrip("/") / PARENT
+                break
+    if len(v1) == len(CONTROLLERS):
+        return Hierarchy(1, tuple(v1[c] for c in CONTROLLERS)), ""
+    for point, kind, _ in mounts:
+        if kind == "cgroup2" and "" in own:
+            root = Path(point)
+            try:
+                available = set((root / "cgroup.controllers").read_text().split())
+            except OSError:
+                continue
+            missing = [c for c in CONTROLLERS if c not in available]
+            if missing:
+                return None, f"cgroup v2 at {root} lacks the {', '.join(missing)} controller(s)"
+            return Hierarchy(2, (root / own[""].lstrip("/") / PARENT,)), ""
+    missing = [c for c in CONTROLLERS if c not in v1]
+    return None, f"no cgroup hierarchy with the {', '.join(missing)} controller(s) is mounted"
+
+
+def _enable_v2(parent: Path) -> None:
+    """Let the groups below ``parent`` use the controllers (v2 delegates them level by level)."""
+    wanted = " ".join(f"+{c}" for c in CONTROLLERS)
+    for folder in (parent.parent, parent):
+        (folder / "cgroup.subtree_control").write_text(wanted)
+
+
+@cache
+def usable_hierarchy() -> tuple[Hierarchy | None, str]:
+    """The hierarchy bots' groups go in, ready to use, or (None, why not). Cleans up dead referees' groups."""
+    if os.geteuid() != 0:
+        return None, "the referee does not run as root"
+    try:
+        hierarchy, why = find_hierarchy(Path("/proc/self/cgroup").read_text(), Path("/proc/self/mountinfo").read_text())
+    except OSError as e:
+        return None, f"cannot read this process's control groups: {e.strerror}"
+    if hierarchy is None:
+        return None, why
+    try:
+        for folder in hierarchy.folders:
+            folder.mkdir(exist_ok=True)
+        if hierarchy.version == 2:
+            _enable_v2(hierarchy.folders[0])
+        probe = BotCgroup.create(hierarchy, CgroupLimits(processes=8, memory_bytes=64 << 20, cpus=1))
+        probe.remove()
+    except OSError as e:
+        return None, f"cannot create control groups in {hierarchy.folders[0].parent}: {e.strerror or e}"
+    sweep(hierarchy)
+    return hierarchy, ""
+
+
+def sweep(hierarchy: Hierarchy) -> int:
+    """Kill and remove the groups of referees that are no longer running; returns how many."""
+    removed = 0
+    for parent in hierarchy.folders:
+        try:
+            entries = list(parent.iterdir())
+        except OSError:
+            continue
+        for entry in entries:
+            owner, _, _ = entry.name.partition("-")
+            if not entry.is_dir() or not owner.isdigit() or Path(f"/proc/{owner}").exists():
+                continue
+            group = BotCgroup((entry,))
+            group.close()
+            removed += 1
+    return removed

@@ -1,0 +1,261 @@
+"""The jail every bot runs in: bubblewrap (``bwrap``), as Flatpak uses it, and a uid of its own.
+
+Part of the transport layer, beside :mod:`referee.sandbox` (which chooses
+it) and :mod:`referee.cgroups` (the limits of all a bot's processes). This
+module only turns "run this command for this bot" into a ``bwrap`` command
+line; bubblewrap does the namespaces and mounts.
+
+Inside the jail a bot has:
+
+* its own PID, IPC, UTS, mount and network namespaces (no network at all;
+  a loopback of its own), and a new session (no terminal to push input to);
+* a read-only view of the system (``/usr``, ``/etc``, ``/bin``, ``/lib*``...)
+  and of the folders its command names: the program's folder (for a program
+  in a ``bin`` folder, the installation above it, so an interpreter finds
+  its library), the folder of every file named on its command line, its
+  configured ``cwd`` and ``read_only`` folders;
+* a private, size-capped, empty ``/home/bot`` (its ``HOME`` and working
+  directory, unless a ``cwd`` is configured), ``/tmp`` and ``/dev/shm``,
+  all gone when its last process ends;
+* nothing else: not the output folder (covered by an empty tmpfs if it lies
+  inside a folder the bot may read), not the logs, not other processes;
+* when the referee runs as root: its own unprivileged uid (taken from a
+  pool for as long as the bot runs), no capabilities, no new privileges;
+  otherwise the referee's user in a user namespace of its own, unable to
+  make further user namespaces.
+
+Every process of the jail is killed when its ``bwrap`` process is killed or
+the referee dies (``--die-with-parent``).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import random
+import shutil
+import subprocess
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+
+import attrs
+
+HOME = "/home/bot"
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+JAIL_PATH = "/usr/local/bin:/usr/bin:/bin"
+PRIVATE = ("/tmp", "/dev", "/dev/shm", HOME)  # the jail's own folders, made before the binds
+MiB = 1 << 20
+
+# Uids of jailed bots when the referee is root: a range no distribution hands out, taken one per bot
+# process for as long as it runs (a lock file per uid, released by the kernel if the referee dies).
+UID_BASE = 1_900_000_000
+UID_POOL = 4096
+UID_LOCKS = Path("/run/pinochle-arena/uids")
+
+
+class JailError(Exception):
+    """No jail can be had here, or this bot's cannot be built; the message says why."""
+
+
+@attrs.frozen
+class JailSpec:
+    """What one jailed bot process may see and do."""
+
+    argv: tuple[str, ...]  # the bot's command
+    read_only: tuple[str, ...] = ()  # more host folders or files it may read (its data)
+    hidden: tuple[str, ...] = ()  # host folders it must never see, even inside one it may read (the output)
+    cwd: str | None = None  # a host folder to work in (read-only); default: its private home
+    disk_mb: int = 256  # size of each of its writable spaces: home, /tmp, /dev/shm
+    uid: int | None = None  # run as this uid (the referee is root); None: in a user namespace
+
+
+def bwrap() -> str | None:
+    return shutil.which("bwrap")
+
+
+@cache
+def problem() -> str:
+    """Why no jail can be had on this machine ("" when it can): tried once, with a real bwrap run."""
+    program = bwrap()
+    if program is None:
+        return ("bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install "
+                "bubblewrap; it is what Flatpak uses)")
+    uid = UID_BASE if os.geteuid() == 0 else None
+    argv = command(JailSpec(("/bin/true",), uid=uid))
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"bwrap could not run: {e}"
+    if done.returncode != 0:
+        said = (done.stderr.strip() or f"exit status {done.returncode}").splitlines()[-1]
+        hint = "" if uid is not None else " (unprivileged user namespaces may be off: sysctl kernel.unprivileged_userns_clone=1)"
+        return f"bwrap fails here: {said}{hint}"
+    return ""
+
+
+def resolve_program(program: str, path: str | None = None) -> str:
+    """The file a bare program name runs, looked up like the shell but skipping version managers' shims.
+
+    pyenv, rbenv and asdf put "shims" on PATH: scripts that find the real
+    interpreter through their own folder and environment, which a jail does
+    not have. The next match on PATH (e.g. /usr/bin/python3) is used
+    instead; name an interpreter's full path to use another.
+    """
+    if os.sep in program:
+        return program
+    dirs = [d for d in (path if path is not None else os.environ.get("PATH", "")).split(os.pathsep)
+            if d and Path(d).name != "shims"]
+    found = shutil.which(program, path=os.pathsep.join(dirs))
+    if found is None:
+        raise JailError(f"bot program {program!r} not found on PATH")
+    return found
+
+
+def _installation(program: Path) -> Path:
+    """The folder a program needs: the installation above a ``bin`` folder, else its own folder."""
+    folder = program.parent
+    return folder.parent if folder.name in ("bin", "sbin") and folder.parent != Path("/") else folder
+
+
+def _under(path: Path, roots: Iterable[str]) -> bool:
+    return any(path == Path(r) or Path(r) in path.parents for r in roots)
+
+
+def _shebang(path: Path) -> str | None:
+    """The interpreter a script names on its first line (``#!/usr/bin/env X`` gives X)."""
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(256)
+    except OSError:
+        return None
+    if not first.startswith(b"#!"):
+        return None
+    words = first[2:].decode(errors="replace").split()
+    if not words:
+        return None
+    if Path(words[0]).name == "env" and len(words) > 1:
+        rest = [w for w in words[1:] if not w.startswith("-")]
+        return rest[0] if rest else None
+    return words[0]
+
+
+def visible_paths(spec: JailSpec) -> list[Path]:
+    """The host folders (and files) the bot may read, besides the system: what its command names."""
+    wanted: list[Path] = []
+    programs = [Path(resolve_program(spec.argv[0]))]
+    interpreter = _shebang(programs[0])
+    if interpreter:
+        programs.append(Path(resolve_program(interpreter, JAIL_PATH + os.pathsep + os.environ.get("PATH", ""))))
+    for program in programs:
+        for path in (program, Path(os.path.realpath(program))):
+            if path.is_absolute():
+                wanted.append(_installation(path))
+    for word in spec.argv[1:]:
+        if os.path.isabs(word) and os.path.exists(word):
+            for path in (Path(word), Path(os.path.realpath(word))):
+                wanted.append(path if path.is_dir() else path.parent)
+    wanted.extend(Path(p) for p in spec.read_only)
+    if spec.cwd:
+        wanted.append(Path(spec.cwd))
+    out: list[Path] = []
+    for path in wanted:
+        if path == Path("/"):
+            raise JailError(f"the bot's command makes it read the whole file system ({' '.join(spec.argv)}); "
+                            "put the bot in a folder of its own")
+        if not _under(path, SYSTEM) and path not in out:
+            out.append(path)
+    return sorted(out, key=lambda p: len(p.parts))
+
+
+def _parents(path: Path, made: set[Path]) -> list[str]:
+    """bwrap arguments that make the (traversable) folders above ``path`` inside the jail."""
+    args = []
+    for parent in reversed(path.parents):
+        if parent == Path("/") or parent in made or _under(parent, SYSTEM) or str(parent) in PRIVATE:
+            continue
+        made.add(parent)
+        args += ["--perms", "0755", "--dir", str(parent)]
+    return args
+
+
+def command(spec: JailSpec) -> list[str]:
+    """The bwrap command line that runs ``spec.argv`` in its jail."""
+    program = bwrap() or "bwrap"
+    args = [program, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--unshare-cgroup-try",
+            "--die-with-parent", "--new-session", "--hostname", "bot"]
+    if spec.uid is None:
+        args += ["--unshare-user", "--disable-userns"]
+    else:  # bwrap runs as root (it can read every folder it binds); the bot runs as spec.uid, without privileges
+        args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
+    size = str(spec.disk_mb * MiB)  # the private spaces first: a bot's own folder may lie in the host's /tmp
+    args += ["--proc", "/proc", "--dev", "/dev",
+             "--size", size, "--perms", "1777", "--tmpfs", "/tmp",
+             "--size", size, "--perms", "1777", "--tmpfs", "/dev/shm",
+             "--size", size, "--perms", "0777", "--tmpfs", HOME]
+    for root in SYSTEM:
+        if os.path.islink(root):
+            args += ["--symlink", os.readlink(root), root]
+        elif os.path.isdir(root):
+            args += ["--ro-bind", root, root]
+    made: set[Path] = set()  # folders made inside the jail to hold the binds
+    bound: list[Path] = []
+    inside_hidden: list[Path] = []  # visible folders inside a hidden one: bound again over its tmpfs
+    hidden = [Path(p) for p in spec.hidden]
+    for path in visible_paths(spec):  # shallowest first: a folder inside one already bound is visible already
+        if any(path == h or h in path.parents for h in hidden):
+            if path in hidden:
+                raise JailError(f"{path} is both the bot's own folder and the output folder; write the results "
+                                "somewhere else (--out)")
+            inside_hidden.append(path)
+        if path.exists() and not _under(path, map(str, bound)):
+            args += _parents(path, made) + ["--ro-bind", str(path), str(path)]
+            bound.append(path)
+    for path in hidden:
+        if _under(path, map(str, bound)) and path.is_dir():
+            args += ["--tmpfs", str(path)]  # an empty folder over it: the bot may read its parent, not it
+            for inner in inside_hidden:
+                if path in inner.parents:
+                    args += _parents(inner, {path, *path.parents}) + ["--ro-bind", str(inner), str(inner)]
+    args += ["--chdir", spec.cwd or HOME, "--"]
+    argv = list(spec.argv)
+    argv[0] = resolve_program(argv[0])
+    if spec.uid is not None:
+        setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
+        args += [setpriv, f"--reuid={spec.uid}", f"--regid={spec.uid}", "--clear-groups", "--no-new-privs",
+                 "--inh-caps=-all", "--bounding-set=-all", "--"]
+    return args + argv
+
+
+def jail_env(env: dict[str, str]) -> dict[str, str]:
+    """The bot's environment inside the jail: its home, /tmp and the system PATH."""
+    return {**env, "HOME": HOME, "TMPDIR": "/tmp", "PATH": JAIL_PATH}
+
+
+# ------------------------------------------------------------------ uids
+@attrs.define(eq=False)
+class Uid:
+    """An unprivileged uid held by one bot process (root only); :meth:`release` gives it back."""
+
+    uid: int
+    _lock: int | None
+
+    @classmethod
+    def take(cls) -> Uid:
+        UID_LOCKS.mkdir(mode=0o700, parents=True, exist_ok=True)
+        start = random.randrange(UID_POOL)
+        for i in range(UID_POOL):
+            n = (start + i) % UID_POOL
+            fd = os.open(UID_LOCKS / str(n), os.O_CREAT | os.O_RDWR, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            return cls(UID_BASE + n, fd)
+        raise JailError(f"all {UID_POOL} bot uids are in use")
+
+    def release(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)  # closing the only descriptor releases the lock
+            self._lock = None

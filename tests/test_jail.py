@@ -1,0 +1,175 @@
+"""The jail's building blocks: what a bot may see (bwrap arguments), uids, control groups.
+
+The attacks themselves are in tests/attacks/; these pin the pieces down,
+including the cgroup v2 layout that this machine (cgroup v1) cannot run.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee import cgroups, jail
+from referee.cgroups import CgroupLimits, Hierarchy, find_hierarchy
+
+
+def binds(argv: list[str]) -> list[str]:
+    """The host paths bound read-only into the jail, in order."""
+    return [argv[i + 1] for i, word in enumerate(argv) if word == "--ro-bind"]
+
+
+def covered(argv: list[str]) -> list[str]:
+    return [argv[i + 1] for i, word in enumerate(argv) if word == "--tmpfs"]
+
+
+def test_a_script_shows_its_interpreter_installation_and_its_own_folder(tmp_path):
+    bot = tmp_path / "bots" / "mine" / "bot.py"
+    bot.parent.mkdir(parents=True)
+    bot.write_text("print('ready')\n")
+    argv = jail.command(jail.JailSpec((sys.executable, str(bot))))
+    seen = binds(argv)
+    assert str(bot.parent) in seen
+    assert str(Path(os.path.realpath(sys.executable)).parent.parent) in seen  # the interpreter's installation
+    assert str(tmp_path) not in seen and str(tmp_path / "bots") not in seen  # not the folders around it
+    assert argv[argv.index("--") + 1:][-2:] == [sys.executable, str(bot)]
+
+
+def test_the_output_folder_is_covered_even_inside_a_folder_the_bot_may_read(tmp_path):
+    bot = tmp_path / "bot.py"
+    bot.write_text("")
+    out = tmp_path / "results" / "run1"
+    out.mkdir(parents=True)
+    argv = jail.command(jail.JailSpec((sys.executable, str(bot)), hidden=(str(out),)))
+    assert str(tmp_path) in binds(argv)
+    assert str(out) in covered(argv)
+    assert argv.index("--tmpfs", argv.index(str(tmp_path))) > argv.index(str(tmp_path))  # after the bind
+
+
+def test_a_bot_inside_the_output_folder_is_shown_again_over_the_cover(tmp_path):
+    out = tmp_path / "out"
+    bot = out / "bots" / "bot.py"
+    bot.parent.mkdir(parents=True)
+    bot.write_text("")
+    argv = jail.command(jail.JailSpec((sys.executable, str(bot)), read_only=(str(tmp_path),), hidden=(str(out),)))
+    assert str(out) in covered(argv)
+    cover = next(i for i, w in enumerate(argv) if w == "--tmpfs" and argv[i + 1] == str(out))
+    assert str(out / "bots") in binds(argv)
+    assert max(i for i, w in enumerate(argv) if w == str(out / "bots")) > cover
+
+
+def test_a_bot_whose_folder_is_the_output_folder_is_refused(tmp_path):
+    bot = tmp_path / "bot.py"
+    bot.write_text("")
+    with pytest.raises(jail.JailError, match="both the bot's own folder and the output folder"):
+        jail.command(jail.JailSpec((sys.executable, str(bot)), hidden=(str(tmp_path),)))
+
+
+def test_a_command_that_would_show_the_whole_file_system_is_refused():
+    with pytest.raises(jail.JailError, match="whole file system"):
+        jail.command(jail.JailSpec((sys.executable, "/")))
+
+
+def test_version_manager_shims_are_skipped_on_path(tmp_path):
+    shims, real = tmp_path / "shims", tmp_path / "bin"
+    for folder in (shims, real):
+        folder.mkdir()
+        program = folder / "python3"
+        program.write_text("#!/bin/sh\n")
+        program.chmod(0o755)
+    assert jail.resolve_program("python3", f"{shims}:{real}") == str(real / "python3")
+    with pytest.raises(jail.JailError, match="not found"):
+        jail.resolve_program("no-such-program-here", str(real))
+
+
+def test_a_scripts_interpreter_line_is_followed(tmp_path):
+    tool = tmp_path / "tools" / "bin" / "myinterp"
+    tool.parent.mkdir(parents=True)
+    tool.write_text("#!/bin/sh\n")
+    tool.chmod(0o755)
+    bot = tmp_path / "bot" / "run"
+    bot.parent.mkdir()
+    bot.write_text(f"#!{tool}\n")
+    bot.chmod(0o755)
+    seen = binds(jail.command(jail.JailSpec((str(bot),))))
+    assert str(tmp_path / "tools") in seen and str(bot.parent) in seen
+
+
+def test_root_runs_the_bot_under_its_own_uid_without_privileges():
+    argv = jail.command(jail.JailSpec(("/bin/true",), uid=jail.UID_BASE + 7))
+    tail = argv[argv.index("--") + 1:]
+    assert tail[0].endswith("setpriv") and f"--reuid={jail.UID_BASE + 7}" in tail
+    assert {"--no-new-privs", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all"} <= set(tail)
+    assert "--unshare-user" not in argv
+    unprivileged = jail.command(jail.JailSpec(("/bin/true",)))
+    assert "--unshare-user" in unprivileged and "--disable-userns" in unprivileged
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the uid pool is for a referee running as root")
+def test_uids_are_held_one_per_bot_and_given_back():
+    held = [jail.Uid.take() for _ in range(5)]
+    uids = {u.uid for u in held}
+    assert len(uids) == 5 and all(jail.UID_BASE <= u < jail.UID_BASE + jail.UID_POOL for u in uids)
+    for u in held:
+        u.release()
+
+
+# ------------------------------------------------------------------ control groups
+V1_CGROUP = "8:pids:/\n4:memory:/machine/ref\n1:cpu:/\n2:cpuacct:/\n0::/\n"
+V1_MOUNTS = (
+    "30 25 0:26 / /sys/fs/cgroup/pids rw,relatime shared:1 - cgroup cgroup rw,pids\n"
+    "31 25 0:27 / /sys/fs/cgroup/memory rw,relatime shared:2 - cgroup cgroup rw,memory\n"
+    "32 25 0:28 / /sys/fs/cgroup/cpu rw,relatime shared:3 - cgroup cgroup rw,cpu\n"
+    "33 25 0:29 / /sys/fs/cgroup/unified rw,relatime shared:4 - cgroup2 cgroup2 rw\n"
+)
+
+
+def test_cgroup_v1_groups_go_below_the_referees_own_group_in_each_controller():
+    hierarchy, why = find_hierarchy(V1_CGROUP, V1_MOUNTS)
+    assert why == ""
+    assert hierarchy == Hierarchy(1, (Path("/sys/fs/cgroup/pids/pinochle-arena"),
+                                      Path("/sys/fs/cgroup/memory/machine/ref/pinochle-arena"),
+                                      Path("/sys/fs/cgroup/cpu/pinochle-arena")))
+    writes = hierarchy.writes(CgroupLimits(processes=64, memory_bytes=1 << 30, cpus=2))
+    assert (0, "pids.max", "64") in writes
+    assert (1, "memory.limit_in_bytes", str(1 << 30)) in writes
+    assert (2, "cpu.cfs_quota_us", "200000") in writes and (2, "cpu.shares", "1024") in writes
+    assert writes.index((1, "memory.limit_in_bytes", str(1 << 30))) < writes.index(
+        (1, "memory.memsw.limit_in_bytes", str(1 << 30)))  # the kernel wants memory first
+
+
+def test_cgroup_v2_when_it_has_the_controllers(tmp_path):
+    (tmp_path / "cgroup.controllers").write_text("cpuset cpu io memory hugetlb pids rdma misc\n")
+    mounts = f"40 25 0:30 / {tmp_path} rw,nosuid shared:5 - cgroup2 cgroup2 rw,nsdelegate\n"
+    hierarchy, why = find_hierarchy("0::/system.slice/arena.service\n", mounts)
+    assert why == "" and hierarchy == Hierarchy(2, (tmp_path / "system.slice/arena.service/pinochle-arena",))
+    writes = hierarchy.writes(CgroupLimits(processes=10, memory_bytes=100, cpus=1))
+    assert (0, "cpu.max", "100000 100000") in writes and (0, "memory.swap.max", "0") in writes
+    assert (0, "pids.max", "10") in writes and (0, "cpu.weight", "100") in writes
+
+
+def test_cgroup_v2_without_the_controllers_says_which_are_missing(tmp_path):
+    (tmp_path / "cgroup.controllers").write_text("cpu io\n")
+    mounts = f"40 25 0:30 / {tmp_path} rw - cgroup2 cgroup2 rw\n"
+    hierarchy, why = find_hierarchy("0::/\n", mounts)
+    assert hierarchy is None and "pids, memory" in why
+
+
+def test_no_limit_means_max_and_no_quota():
+    writes = Hierarchy(1, (Path("p"), Path("m"), Path("c"))).writes(CgroupLimits())
+    assert (0, "pids.max", "max") in writes
+    assert not any(file.startswith("memory.") or file == "cpu.cfs_quota_us" for _, file, _ in writes)
+
+
+@pytest.mark.skipif(cgroups.usable_hierarchy()[0] is None, reason="no writable control groups here")
+def test_a_real_group_holds_its_limits_and_is_removed():
+    hierarchy, _ = cgroups.usable_hierarchy()
+    group = cgroups.BotCgroup.create(hierarchy, CgroupLimits(processes=12, memory_bytes=64 << 20, cpus=1))
+    try:
+        assert all(folder.is_dir() for folder in group.folders)
+        assert (group.folders[0] / "pids.max").read_text().strip() == "12"
+    finally:
+        group.close()
+    assert not any(folder.exists() for folder in group.folders)

@@ -33,7 +33,7 @@ from tournaments.config import TournamentConfig  # noqa: E402
 from tournaments.report import head_to_head  # noqa: E402
 from tournaments.runner import run_games  # noqa: E402
 from tournaments.schedule import schedule  # noqa: E402
-from tournaments.store import ResultStore  # noqa: E402
+from tournaments.store import ResultStore, tournament_schedule  # noqa: E402
 
 
 def run(duplicate: bool, games: int, seed: int, concurrency: int, root: Path):
@@ -45,7 +45,7 @@ def run(duplicate: bool, games: int, seed: int, concurrency: int, root: Path):
     config = TournamentConfig("bench", "round-robin", get_variant("two-handed"), entrants, games, seed, concurrency,
                               duplicate, out)
     store = ResultStore(out)
-    store.start(config.fingerprint())
+    store.start(config.fingerprint(), tournament_schedule(config))
     trio.run(run_games, config, schedule(config), store)
     (pair,) = head_to_head(store.recover().records)
     return pair

@@ -37,7 +37,7 @@ from referee.transport import BotCommand
 from tournaments.config import parse_config
 from tournaments.runner import run_games
 from tournaments.schedule import schedule
-from tournaments.store import ResultStore
+from tournaments.store import ResultStore, tournament_schedule
 
 PRESETS = ("two-handed", "three-handed", "four-handed", "call-for-partner")
 
@@ -66,11 +66,11 @@ def play_tournament(preset: str, concurrency: int, games: int, processes: int | 
         config = parse_config(data, Path(tmp) / "bench.toml", output=Path(tmp) / "out")
         specs = schedule(config)
         store = ResultStore(config.output)
-        store.start(config.fingerprint())
+        store.start(config.fingerprint(), tournament_schedule(config, specs))
         start = time.perf_counter()
         trio.run(run_games, config, specs, store)
         elapsed = time.perf_counter() - start
-        records = list(read_records(store.games_path))
+        records = list(read_records(store.games_path, store.key))
     if len(records) != len(specs) or any(r.termination.value != "completed" for r in records):
         details = [r.detail for r in records if r.detail][:1]
         raise SystemExit(f"{len(specs) - len(records)} games missing or not completed {details}")

@@ -41,7 +41,7 @@ from referee.sandbox import MARKER  # noqa: E402
 from tournaments.config import parse_config  # noqa: E402
 from tournaments.runner import run_games  # noqa: E402
 from tournaments.schedule import schedule  # noqa: E402
-from tournaments.store import ResultStore  # noqa: E402
+from tournaments.store import ResultStore, tournament_schedule  # noqa: E402
 
 FAULTY = ROOT / "tests" / "bots" / "faulty.py"
 BAD = ("rotten-a", "rotten-b")
@@ -85,7 +85,7 @@ def main() -> None:
     config = parse_config(data, out / "soak.toml", output=out / "results")
     games = schedule(config)
     store = ResultStore(config.output)
-    store.start(config.fingerprint())
+    store.start(config.fingerprint(), tournament_schedule(config, games))
     print(f"soak: {len(games)} games, {len(config.entrants)} entrants ({len(BAD)} misbehaving), "
           f"concurrency {config.concurrency}, results in {config.output}")
     done = 0
@@ -101,7 +101,7 @@ def main() -> None:
     trio.run(run_games, config, games, store, on_game)
     seconds = time.monotonic() - start
     peak_play = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    records = list(read_records(store.games_path))
+    records = list(read_records(store.games_path, store.key))
     kinds = collections.Counter(r.termination.value for r in records)
     good_faults = sum(1 for r in records if r.termination is not Termination.COMPLETED
                       and r.seats[r.culprit].entrant not in BAD)

@@ -11,7 +11,9 @@ import trio
 from tabulate import tabulate
 
 from .clock import TimeControl
+from .audit import Audit, ScheduleError, audit_results
 from .compliance import run_check
+from .integrity import KeyFileError
 from .match import Entrant, MatchPlan, Restart, run_match
 from .progress import Progress
 from .record import GameRecord, RecordError, Termination, read_records
@@ -35,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return args.handler(args)
-    except (UsageError, VariantError, RecordError, BotError) as e:
+    except (UsageError, VariantError, RecordError, BotError, KeyFileError, ScheduleError) as e:
         print(f"pinochle-arena: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -116,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bootstrap", type=nonneg_int, default=300, help="bootstrap samples for intervals (default 300)")
     p.add_argument("--pgn", type=Path, default=None, help="also write the results as PGN (for Ordo or BayesElo)")
     p.add_argument("--out", type=Path, default=None, help="write ratings.csv, headtohead.csv, crosstable.csv, ratings.json here")
+    add_no_verify_argument(p)
     p.set_defaults(handler=cmd_ratings)
 
     p = sub.add_parser("sprt", help="is NEW stronger than OLD? play duplicate pairs until the SPRT decides", description=(
@@ -144,8 +147,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay recorded games through the rules and report mismatches")
     p.add_argument("files", nargs="+", type=Path, metavar="FILE", help="games.jsonl files")
     p.add_argument("--verbose", "-v", action="store_true", help="one line per game")
+    add_no_verify_argument(p)
     p.set_defaults(handler=cmd_replay)
     return parser
+
+
+def add_no_verify_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-verify", action="store_true",
+                   help="read the records without checking their seals (OUT/secret.key) and schedule "
+                        "(OUT/schedule.jsonl): for records written before they were sealed; the results are unverified")
 
 
 def add_variant_arguments(p: argparse.ArgumentParser) -> None:
@@ -322,8 +332,13 @@ def cmd_variants(args) -> int:
 def cmd_replay(args) -> int:
     bad = 0
     total = 0
+    rejected = 0
     for path in args.files:
-        for record in read_records(path):
+        audit = verified_records(path, args.no_verify)
+        for finding in audit.findings:
+            rejected += 1
+            print(f"{path}:{finding.line}: {finding.game_id}: rejected: {finding.reason}")
+        for record in audit.records:
             total += 1
             report = replay_record(record)
             if not report.ok:
@@ -332,14 +347,31 @@ def cmd_replay(args) -> int:
                     print(f"{path}: {record.game_id}: {problem}")
             elif args.verbose:
                 print(f"{path}: {record.game_id}: ok ({len(record.actions)} actions, {record.termination.value})")
-    print(f"replayed {total} game(s): {total - bad} consistent, {bad} with mismatches")
-    return 1 if bad else 0
+    checks = "unverified" if args.no_verify else f"{rejected} rejected by the seal and schedule checks"
+    print(f"replayed {total} game(s): {total - bad} consistent, {bad} with mismatches; {checks}")
+    return 1 if bad or rejected else 0
+
+
+def verified_records(path: Path, no_verify: bool) -> Audit:
+    """The records of ``path`` that pass the seal and schedule checks, and the findings on the others.
+
+    With ``no_verify``: every record, unchecked, after a warning.
+    """
+    if no_verify:
+        print(f"warning: {path}: --no-verify: seals and schedule not checked; these results are unverified",
+              file=sys.stderr)
+        return Audit(list(read_records(path, key=None)), [])
+    try:
+        return audit_results(path)
+    except (KeyFileError, ScheduleError) as e:
+        raise UsageError(f"{e}; records written before they were sealed can be read with --no-verify "
+                         "(unverified)") from None
 
 
 def cmd_tournament(args) -> int:
     from tournaments.config import ConfigError, default_config, load_config
     from tournaments.schedule import schedule
-    from tournaments.store import ResultStore, StoreError
+    from tournaments.store import ResultStore, StoreError, tournament_schedule
 
     try:
         if args.config is not None:
@@ -367,15 +399,15 @@ def cmd_tournament(args) -> int:
             raise UsageError(f"--games must be a multiple of {group_size(config)} with duplicate deals "
                              "(every deal is played once per seating)")
     store = ResultStore(config.output)
+    specs = schedule(config)
     try:
         if args.resume:
-            recovery = store.resume(config.fingerprint())
+            recovery = store.resume(config.fingerprint(), tournament_schedule(config, specs))
         else:
-            store.start(config.fingerprint())
+            store.start(config.fingerprint(), tournament_schedule(config, specs))
             recovery = None
     except StoreError as e:
         raise UsageError(str(e)) from None
-    specs = schedule(config)
     done = set()
     if recovery is not None:
         for number, reason in recovery.bad_lines:
@@ -464,7 +496,13 @@ def _print_report(records: list[GameRecord], out: Path | None, anchor: str | Non
 
 def cmd_ratings(args) -> int:
     path = args.results / "games.jsonl" if args.results.is_dir() else args.results
-    records = list(read_records(path))
+    audit = verified_records(path, args.no_verify)
+    for finding in audit.findings:
+        print(f"{path}:{finding.line}: {finding.game_id}: rejected: {finding.reason}", file=sys.stderr)
+    if audit.findings:
+        raise UsageError(f"refusing to rate {path}: {len(audit.findings)} record(s) failed the seal or schedule "
+                         "checks (listed above); --no-verify rates every record, unverified")
+    records = audit.records
     if not records:
         raise UsageError(f"{path} holds no games")
     from tournaments.multi import sides_of

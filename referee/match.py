@@ -19,7 +19,9 @@ import trio
 
 from protocol import messages as m
 
+from .audit import Schedule, write_schedule
 from .clock import Clock, TimeControl
+from .integrity import new_key
 from .player import BotClient
 from .record import ActionEntry, GameRecord, SeatInfo, Termination, append_record
 from .rules import IllegalActionError, action_from_text, fault_returns, new_game
@@ -296,19 +298,27 @@ def match_schedule(plan: MatchPlan) -> list[tuple[int, int, tuple[int, ...]]]:
 
 
 async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
-    """Play the games of ``plan`` one after another; records go to ``out_dir/games.jsonl``."""
+    """Play the games of ``plan`` one after another; records go to ``out_dir/games.jsonl``.
+
+    First it makes ``out_dir/secret.key``, which seals every record, and
+    ``out_dir/schedule.jsonl``, the games the records are checked against.
+    """
     records: list[GameRecord] = []
     path = plan.out_dir / "games.jsonl"
+    key = new_key(plan.out_dir)
+    games = match_schedule(plan)
+    write_schedule(plan.out_dir, Schedule.of_games("match", plan.variant, [
+        (f"g{number}", [plan.entrants[i].name for i in seating]) for number, _, seating in games]), key)
     logs = plan.out_dir / "logs"
     async with trio.open_nursery() as nursery:
         players = [Player.logged(e, logs, transcripts=plan.transcripts, startup_timeout=plan.startup_timeout)
                    for e in plan.entrants]
         try:
-            for number, seed, seating in match_schedule(plan):
+            for number, seed, seating in games:
                 seated = [players[i] for i in seating]
                 record = await play_game(nursery, seated, plan.variant, seed, f"g{number}", plan.send_legal,
                                          extra={"game": number, "seating": list(seating)})
-                append_record(path, record)
+                append_record(path, record, key)
                 records.append(record)
                 if on_game is not None:
                     on_game(record)

@@ -4,6 +4,12 @@ A record holds everything needed to replay the game through the rules
 engine and to check it: variant and options, seed, seats and bots, every
 deal, every action with its seat and the time it took, every meld with its
 points, the points of each hand, the result and how the game ended.
+
+Every line is sealed (:mod:`referee.integrity`): its last field, ``"mac"``,
+is an HMAC of the rest made with the output directory's ``secret.key``.
+Reading with the key rejects a line whose seal is missing or wrong; reading
+with ``key=None`` skips that check and is for callers that ask for it
+explicitly (old records, tests).
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
+
+from .integrity import KEY_FILE, SealError, check_seal, seal
 
 RECORD_FORMAT = 1
 
@@ -131,23 +139,42 @@ class RecordError(ValueError):
     """A record file that cannot be read; the message names the file and line."""
 
 
-def append_record(path: Path, record: GameRecord) -> None:
-    """Append one record and force it to disk, so a crash loses no finished game."""
-    append_records(path, [record])
+def append_record(path: Path, record: GameRecord, key: bytes) -> None:
+    """Append one sealed record and force it to disk, so a crash loses no finished game."""
+    append_records(path, [record], key)
 
 
-def append_records(path: Path, records: list[GameRecord]) -> None:
-    """Append records with one write and one fsync (a group commit)."""
+def append_records(path: Path, records: list[GameRecord], key: bytes) -> None:
+    """Append sealed records with one write and one fsync (a group commit)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = "".join(record.to_json() + "\n" for record in records)
+    data = "".join(seal(record.to_json(), key) + "\n" for record in records)
     with open(path, "a", encoding="utf-8") as f:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
 
 
-def read_records(path: Path) -> Iterator[GameRecord]:
-    """Records of a JSONL file; RecordError names the first bad line."""
+def record_from_line(line: bytes) -> GameRecord:
+    """The record of one line, sealed or not; ValueError (or UnicodeDecodeError, RecursionError) if it is none."""
+    return GameRecord.from_json(line.decode("utf-8"))
+
+
+def seal_problem(line: bytes, key: bytes, key_file: Path) -> str | None:
+    """Why ``line`` was not sealed with ``key`` (read from ``key_file``), or None when its seal matches."""
+    try:
+        check_seal(line.decode("utf-8"), key)
+    except (SealError, UnicodeDecodeError) as e:
+        return f"not written by this referee: {e} {key_file}"
+    return None
+
+
+def scan_records(path: Path, key: bytes | None) -> Iterator[tuple[int, GameRecord, str | None]]:
+    """(line number, record, why its seal fails or None) for each record of a JSONL file.
+
+    With ``key=None`` seals are not checked. A line that is no record at all
+    ends the scan with a RecordError naming it.
+    """
+    key_file = path.parent / KEY_FILE
     try:
         f = open(path, "rb")
     except OSError as e:
@@ -156,9 +183,22 @@ def read_records(path: Path) -> Iterator[GameRecord]:
         for number, raw in enumerate(f, 1):
             if not raw.strip():
                 continue
+            line = raw.removesuffix(b"\n")
             try:
-                yield GameRecord.from_json(raw.decode("utf-8"))
+                record = record_from_line(line)
             except (ValueError, UnicodeDecodeError, RecursionError) as e:
                 cut = "" if raw.endswith(b"\n") else " (the line is cut short: was the writer killed?)"
                 raise RecordError(f"{path}:{number}: not a valid game record{cut}: {e}; "
                                   "a tournament's --resume sets bad lines aside") from None
+            yield number, record, None if key is None else seal_problem(line, key, key_file)
+
+
+def read_records(path: Path, key: bytes | None) -> Iterator[GameRecord]:
+    """Records of a JSONL file; RecordError names the first bad line (with a key: or badly sealed line).
+
+    ``key=None`` reads without checking seals: only for callers that ask for unverified records.
+    """
+    for number, record, unsealed in scan_records(path, key):
+        if unsealed is not None:
+            raise RecordError(f"{path}:{number}: {unsealed}")
+        yield record

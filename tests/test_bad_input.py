@@ -9,6 +9,7 @@ results file gives a RecordError naming the damaged line, and recovery for
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -18,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.integrity import load_key
 from referee.record import RecordError, read_records
 from tournaments.config import ConfigError, load_config, parse_config
 from tournaments.store import ResultStore
@@ -71,12 +73,23 @@ def test_any_config_text_gives_a_config_or_a_config_error(text, tmp_path_factory
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory) -> bytes:
-    """A real results file: four short games between sample bots."""
+def results_dir(tmp_path_factory) -> Path:
+    """A real results directory: four short games between sample bots, their key and their schedule."""
     out = tmp_path_factory.mktemp("match") / "m"
     subprocess.run([sys.executable, "-m", "referee", "match", "random", "greedy", "--games", "4", "--seed", "3",
                     "--option", "target=200", "--out", str(out)], check=True, capture_output=True)
-    return (out / "games.jsonl").read_bytes()
+    return out
+
+
+@pytest.fixture(scope="module")
+def results(results_dir) -> bytes:
+    return (results_dir / "games.jsonl").read_bytes()
+
+
+def _beside(results_dir: Path, where: Path) -> None:
+    """Copy the key and schedule of ``results_dir`` to ``where``, so records written there can be checked."""
+    for name in ("secret.key", "schedule.jsonl"):
+        shutil.copy(results_dir / name, where / name)
 
 
 def _line_of(data: bytes, position: int) -> int:
@@ -109,26 +122,33 @@ def _damaged(data: bytes, how) -> tuple[bytes, int]:
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(how=damage)
-def test_damaged_results_name_the_line_and_resume_keeps_every_intact_game(how, results, tmp_path):
+def test_damaged_results_name_the_line_and_resume_keeps_every_intact_game(how, results, results_dir, tmp_path):
     data, line = _damaged(results, how)
     path = tmp_path / "games.jsonl"
     path.write_bytes(data)
+    _beside(results_dir, tmp_path)
+    key = load_key(tmp_path)
     try:
-        read = list(read_records(path))
+        read = list(read_records(path, key))
     except RecordError as e:
-        assert re.search(rf"games\.jsonl:{line}: not a valid game record", str(e)), (str(e), line)
+        assert re.search(rf"games\.jsonl:{line}: (not a valid game record|not written by this referee)", str(e)), \
+            (str(e), line)
     else:
-        assert len(read) in (3, 4), "only a damage the JSON survives goes unnoticed"
+        def lines(data: bytes) -> list[bytes]:
+            return [line for line in data.split(b"\n") if line.strip()]
+
+        assert lines(data) == lines(results) and len(read) == 4, "a seal notices any damage; blank lines are skipped"
     store = ResultStore(tmp_path)
     recovered = store.recover()
     intact = [x for i, x in enumerate(results.split(b"\n")[:-1], 1) if x in data.split(b"\n")]
     assert len(recovered.records) >= len(intact) - (1 if how[0] == "cut" else 0)
-    assert list(read_records(path)) == recovered.records  # the file is clean after recovery
+    assert list(read_records(path, key)) == recovered.records  # the file is clean after recovery
     assert [r.game_id for r in recovered.records] == sorted({r.game_id for r in recovered.records},
                                                              key=lambda g: int(g[1:]))
 
 
-def test_a_corrupt_results_file_is_a_clear_cli_error(results, tmp_path):
+def test_a_corrupt_results_file_is_a_clear_cli_error(results, results_dir, tmp_path):
+    _beside(results_dir, tmp_path)
     path = tmp_path / "games.jsonl"
     lines = results.split(b"\n")
     path.write_bytes(b"\n".join([lines[0], lines[1][:50] + b"\xff" + lines[1][51:], *lines[2:]]))

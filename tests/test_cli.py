@@ -77,14 +77,17 @@ def test_replay_reports_a_tampered_record(tmp_path):
     records[0]["actions"][3][1] = "AS" if records[0]["actions"][3][1] != "AS" else "KS"
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     run = arena("replay", str(path))
+    assert run.returncode == 1  # the seals no longer match: both records are rejected before any replay
+    assert "2 rejected" in run.stdout and "games.jsonl:1: g1: rejected: not written by this referee" in run.stdout
+    run = arena("replay", "--no-verify", str(path))  # the rules find what was changed, seals or not
     assert run.returncode == 1
-    assert "g1:" in run.stdout and "g2: result" in run.stdout
+    assert "g1:" in run.stdout and "g2: result" in run.stdout and "unverified" in run.stderr
 
 
 def test_replay_names_the_bad_line_of_a_corrupt_file(tmp_path):
     path = tmp_path / "games.jsonl"
     path.write_text('{"format": 1}\nnot json\n')
-    run = arena("replay", str(path))
+    run = arena("replay", "--no-verify", str(path))
     assert run.returncode == 2
     assert f"{path}:1: not a valid game record: missing field" in run.stderr
 

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.clock import Clock, TimeControl
+from referee.integrity import load_key
 from referee.match import Entrant, MatchPlan, Player, play_game, run_match
 from referee.record import Termination, read_records
 from referee.replay import replay_record
@@ -75,7 +76,7 @@ def test_match_writes_records_and_restarts_a_crashed_bot(tmp_path):
     plan = MatchPlan((sample("random"), faulty("exit", 40)), V, 4, 3, tmp_path)
     records = trio.run(run_match, plan)
     assert len(records) == 4
-    on_disk = list(read_records(tmp_path / "games.jsonl"))
+    on_disk = list(read_records(tmp_path / "games.jsonl", load_key(tmp_path)))
     assert [r.game_id for r in on_disk] == ["g1", "g2", "g3", "g4"]
     assert all(r.termination is Termination.CRASH for r in on_disk)
     # the crashed bot was started again for every game

@@ -4,6 +4,10 @@ Workers play whole deal pairs (the same deal twice, seats swapped); after
 every finished pair the pentanomial counts are updated and the
 log-likelihood ratio compared with the bounds. When it crosses one, the
 games in flight are cancelled and their bots stopped.
+
+Records are sealed with ``OUT/secret.key``, made when the test starts, and
+``OUT/schedule.jsonl`` says which games it may hold: pair k is ``sprt-<k>a``
+(NEW in seat 0) and ``sprt-<k>b`` (OLD in seat 0), k up to ``max_pairs``.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from pathlib import Path
 import attrs
 import trio
 
+from referee.audit import Schedule, write_schedule
+from referee.integrity import new_key
 from referee.match import Entrant, Player, derive_seed, play_game
 from referee.record import GameRecord, append_record
 from referee.rules.variants import Variant
@@ -47,6 +53,8 @@ async def run_sprt(new: Entrant, old: Entrant, variant: Variant, test: Sprt, see
     counter = iter(range(max_pairs))
     path = out_dir / "games.jsonl"
     logs = out_dir / "logs"
+    key = new_key(out_dir)
+    write_schedule(out_dir, Schedule.of_sprt(variant, new.name, old.name, max_pairs), key)
 
     async def worker(w: int, cancel: trio.CancelScope) -> None:
         pool = {e.name: Player.logged(e, logs, f"{e.name}.w{w}") for e in (new, old)}
@@ -59,7 +67,7 @@ async def run_sprt(new: Entrant, old: Entrant, variant: Variant, test: Sprt, see
                         record = await play_game(bots, [pool[e.name] for e in seating], variant, deal,
                                                  f"sprt-{k + 1}{suffix}", extra={"pairing": [new.name, old.name],
                                                                                  "pair": k + 1, "duplicate": True})
-                        await trio.to_thread.run_sync(append_record, path, record)
+                        await trio.to_thread.run_sync(append_record, path, record, key)
                         state.records.append(record)
                         pair.append(record)
                     state.add_pair(pair[0], pair[1], new.name)

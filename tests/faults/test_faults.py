@@ -216,7 +216,7 @@ def test_tournament_with_misbehaving_entrants_finishes_with_every_game(tmp_path)
     from tournaments.config import parse_config
     from tournaments.runner import run_games
     from tournaments.schedule import schedule
-    from tournaments.store import ResultStore
+    from tournaments.store import ResultStore, tournament_schedule
 
     bad = {"crasher": "exit 8", "sleeper": "sleep 20", "flooder": "flood 6"}
     data = {
@@ -228,9 +228,9 @@ def test_tournament_with_misbehaving_entrants_finishes_with_every_game(tmp_path)
     config = parse_config(data, tmp_path / "t.toml", output=tmp_path / "out")
     games = schedule(config)
     store = ResultStore(config.output)
-    store.start(config.fingerprint())
+    store.start(config.fingerprint(), tournament_schedule(config, games))
     trio.run(run_games, config, games, store)
-    records = list(read_records(tmp_path / "out" / "games.jsonl"))
+    records = list(read_records(tmp_path / "out" / "games.jsonl", store.key))
     assert len(records) == len(games) == 20
     for r in records:
         names = [s.entrant for s in r.seats]
@@ -301,7 +301,7 @@ def test_restart_never_retires_the_entrant_across_slots_and_processes(processes,
     from tournaments.config import parse_config
     from tournaments.runner import run_games
     from tournaments.schedule import schedule
-    from tournaments.store import ResultStore
+    from tournaments.store import ResultStore, tournament_schedule
 
     def config_with(doomed: str):
         data = {
@@ -318,9 +318,9 @@ def test_restart_never_retires_the_entrant_across_slots_and_processes(processes,
     doomed = next(g.game_id for g in games if "crasher" in g.seating)  # the crasher's first game
     config = config_with(doomed)
     store = ResultStore(config.output)
-    store.start(config.fingerprint())
+    store.start(config.fingerprint(), tournament_schedule(config))
     trio.run(run_games, config, schedule(config), store)
-    records = [r for r in read_records(store.games_path) if "crasher" in [s.entrant for s in r.seats]]
+    records = [r for r in read_records(store.games_path, store.key) if "crasher" in [s.entrant for s in r.seats]]
     assert len(records) == 32
     crash = next(r for r in records if r.game_id == doomed)
     assert crash.termination is C and "exited with status 3" in crash.detail

@@ -1,0 +1,264 @@
+"""What a results directory should hold, and the checks of its records against it.
+
+A run writes ``OUT/schedule.jsonl`` when it starts, every line sealed like
+the records (:mod:`referee.integrity`): a header (what kind of run, the
+variant and its options) and one line per scheduled game (its id and the
+entrant in each seat). An SPRT's games are not known in advance: its header
+names NEW and OLD and the most pairs, and its game ids follow the pattern
+``sprt-<k>a`` (NEW in seat 0) and ``sprt-<k>b`` (OLD in seat 0).
+
+:func:`check_records` finds the records that no honest run could have
+written even with a good seal: a game that is not in the schedule, a second
+record of one game, a seating other than the scheduled one, a variant other
+than the run's, and a result its termination cannot give (a fault must cost
+the seat at fault the game, the way :func:`referee.rules.fault_returns` says).
+Whether a completed game's result is the one the rules give is for
+:func:`referee.replay.replay_record`, which replays every action.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import attrs
+
+from .integrity import KEY_FILE, SealError, check_seal, load_key, seal
+from .record import GameRecord, Termination, scan_records
+from .rules import VariantError, fault_returns, get_variant
+from .rules.variants import Variant
+
+SCHEDULE_FILE = "schedule.jsonl"
+SCHEDULE_FORMAT = 1
+KINDS = ("match", "tournament", "sprt")
+_SPRT_ID = re.compile(r"sprt-([1-9][0-9]*)([ab])")
+
+
+class ScheduleError(ValueError):
+    """A schedule file that is missing, badly sealed or malformed; the message names the file."""
+
+
+@attrs.frozen
+class ScheduledGame:
+    game_id: str
+    seating: tuple[str, ...]  # the entrant in each seat
+
+
+@attrs.frozen
+class SprtPairs:
+    """An SPRT's open-ended schedule: pair k is ``sprt-<k>a`` (NEW, OLD) and ``sprt-<k>b`` (OLD, NEW)."""
+
+    new: str
+    old: str
+    pairs: int  # the most pairs it may play
+
+    def game(self, game_id: str) -> ScheduledGame | None:
+        found = _SPRT_ID.fullmatch(game_id)
+        if found is None or int(found.group(1)) > self.pairs:
+            return None
+        seating = (self.new, self.old) if found.group(2) == "a" else (self.old, self.new)
+        return ScheduledGame(game_id, seating)
+
+
+@attrs.frozen
+class Schedule:
+    kind: str  # one of KINDS
+    variant: str
+    options: dict[str, str] = attrs.field(factory=dict, hash=False)
+    games: tuple[ScheduledGame, ...] = ()
+    sprt: SprtPairs | None = None
+    _by_id: dict[str, ScheduledGame] = attrs.field(init=False, eq=False, repr=False, hash=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {g.game_id: g for g in self.games})
+
+    @classmethod
+    def of_games(cls, kind: str, variant: Variant, games: Iterable[tuple[str, Sequence[str]]]) -> Schedule:
+        return cls(kind, variant.name, variant.settings(), tuple(ScheduledGame(g, tuple(s)) for g, s in games))
+
+    @classmethod
+    def of_sprt(cls, variant: Variant, new: str, old: str, pairs: int) -> Schedule:
+        return cls("sprt", variant.name, variant.settings(), sprt=SprtPairs(new, old, pairs))
+
+    def game(self, game_id: str) -> ScheduledGame | None:
+        if self.sprt is not None:
+            return self.sprt.game(game_id)
+        return self._by_id.get(game_id)
+
+    def rules(self) -> Variant:
+        return get_variant(self.variant, self.options)
+
+    def to_lines(self) -> list[str]:
+        header = {"format": SCHEDULE_FORMAT, "schedule": self.kind, "variant": self.variant, "options": self.options}
+        if self.sprt is not None:
+            header["sprt"] = attrs.asdict(self.sprt)
+        lines = [header] + [{"game_id": g.game_id, "seating": list(g.seating)} for g in self.games]
+        return [json.dumps(line, separators=(",", ":")) for line in lines]
+
+    @classmethod
+    def from_lines(cls, lines: Sequence[str]) -> Schedule:
+        """The schedule of unsealed lines; ValueError says what is wrong."""
+        if not lines:
+            raise ValueError("it is empty")
+        header = json.loads(lines[0])
+        if not isinstance(header, dict) or header.get("format") != SCHEDULE_FORMAT:
+            raise ValueError(f"line 1 is not a schedule header of format {SCHEDULE_FORMAT}")
+        kind = header.get("schedule")
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind of run {kind!r}")
+        try:
+            pairs = header.get("sprt")
+            sprt = None if pairs is None else SprtPairs(str(pairs["new"]), str(pairs["old"]), int(pairs["pairs"]))
+            games = []
+            for text in lines[1:]:
+                line = json.loads(text)
+                games.append(ScheduledGame(str(line["game_id"]), tuple(str(s) for s in line["seating"])))
+            schedule = cls(kind, str(header["variant"]), {str(k): str(v) for k, v in header["options"].items()},
+                           tuple(games), sprt)
+        except (KeyError, TypeError, AttributeError, ValueError) as e:
+            raise ValueError(f"malformed: {e!r}") from None
+        if (kind == "sprt") != (sprt is not None):
+            raise ValueError("an SPRT's schedule, and only an SPRT's, gives its pairs")
+        return schedule
+
+
+def schedule_path(directory: Path) -> Path:
+    return directory / SCHEDULE_FILE
+
+
+def write_schedule(directory: Path, schedule: Schedule, key: bytes) -> None:
+    """Write ``directory/schedule.jsonl``, every line sealed with ``key``; never over an existing one."""
+    path = schedule_path(directory)
+    data = "".join(seal(line, key) + "\n" for line in schedule.to_lines())
+    try:
+        f = open(path, "x", encoding="utf-8")
+    except FileExistsError:
+        raise ScheduleError(f"{path} already exists: {directory} holds the results of another run") from None
+    with f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def read_schedule(directory: Path, key: bytes) -> Schedule:
+    """The schedule in ``directory``, every line's seal checked; ScheduleError says what is wrong."""
+    path = schedule_path(directory)
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScheduleError(f"{path} is missing, so the records next to it cannot be checked against their "
+                            "schedule") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ScheduleError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    lines = []
+    for number, line in enumerate(raw.removesuffix("\n").split("\n"), 1):
+        try:
+            lines.append(check_seal(line, key))
+        except SealError as e:
+            raise ScheduleError(f"{path}:{number}: not written by this referee: {e} {directory / KEY_FILE}") from None
+    try:
+        schedule = Schedule.from_lines(lines)
+        schedule.rules()
+    except (ValueError, RecursionError, VariantError) as e:
+        raise ScheduleError(f"{path}: not a schedule: {e}") from None
+    return schedule
+
+
+@attrs.frozen
+class Problem:
+    index: int  # the record's place in the list checked
+    game_id: str
+    reason: str
+
+
+def check_records(records: Sequence[GameRecord], schedule: Schedule) -> list[Problem]:
+    """Every record that the run of ``schedule`` cannot have written, with the reason.
+
+    Of two records of one game the first that passes is kept and the other is
+    a problem.
+    """
+    variant = schedule.rules()
+    problems = []
+    kept: set[str] = set()
+    for index, record in enumerate(records):
+        reason = _problem_of(record, schedule, variant, kept)
+        if reason is None:
+            kept.add(record.game_id)
+        else:
+            problems.append(Problem(index, record.game_id, reason))
+    return problems
+
+
+def _problem_of(record: GameRecord, schedule: Schedule, variant: Variant, kept: set[str]) -> str | None:
+    planned = schedule.game(record.game_id)
+    if planned is None:
+        return f"game {record.game_id!r} is not in the {schedule.kind}'s schedule"
+    if record.game_id in kept:
+        return f"a second record of game {record.game_id!r} (the first is kept)"
+    seating = tuple(s.entrant for s in record.seats)
+    if seating != planned.seating:
+        return f"seating {', '.join(seating)}; the schedule seats {', '.join(planned.seating)}"
+    if record.variant != schedule.variant or record.options != schedule.options:
+        return (f"variant {record.variant} {record.options}; the {schedule.kind} plays {schedule.variant} "
+                f"{schedule.options}")
+    return _result_problem(record, variant)
+
+
+def _result_problem(record: GameRecord, variant: Variant) -> str | None:
+    """Why ``record``'s result cannot come from its termination, or None."""
+    if len(record.result) != variant.players:
+        return f"result {record.result} does not give one score per seat ({variant.players})"
+    how = record.termination.value
+    if record.termination is Termination.COMPLETED:
+        return None if record.culprit is None else f"a completed game names seat {record.culprit} at fault"
+    if record.culprit is None or not 0 <= record.culprit < variant.players:
+        return f"{how} names no seat of the game at fault (culprit {record.culprit})"
+    expected = fault_returns(variant, record.culprit)
+    if record.result[record.culprit] != 0.0:
+        return f"seat {record.culprit} was at fault ({how}) but did not lose: result {record.result}"
+    if tuple(record.result) != expected:
+        return f"result {record.result}; a {how} by seat {record.culprit} gives {expected}"
+    return None
+
+
+@attrs.frozen
+class Finding:
+    line: int
+    game_id: str
+    reason: str
+
+
+@attrs.define
+class Audit:
+    records: list[GameRecord]  # the records that passed
+    findings: list[Finding]  # the ones that did not, in file order
+
+
+def audit_results(path: Path) -> Audit:
+    """Read the records of ``path`` and check each against the key and schedule in its directory.
+
+    KeyFileError or ScheduleError when either is missing or unusable;
+    RecordError (from :mod:`referee.record`) for a line that is no record.
+    """
+    key = load_key(path.parent)
+    schedule = read_schedule(path.parent, key)
+    sealed: list[tuple[int, GameRecord]] = []
+    findings = []
+    for number, record, unsealed in scan_records(path, key):
+        if unsealed is None:
+            sealed.append((number, record))
+        else:
+            findings.append(Finding(number, record.game_id, unsealed))
+    problems = check_records([record for _, record in sealed], schedule)
+    for problem in problems:
+        findings.append(Finding(sealed[problem.index][0], problem.game_id, problem.reason))
+    rejected = {problem.index for problem in problems}
+    findings.sort(key=lambda f: f.line)
+    return Audit([record for i, (_, record) in enumerate(sealed) if i not in rejected], findings)
+
+
+__all__ = ["Audit", "Finding", "Problem", "SCHEDULE_FILE", "Schedule", "ScheduleError", "ScheduledGame", "SprtPairs",
+           "audit_results", "check_records", "read_schedule", "schedule_path", "write_schedule"]

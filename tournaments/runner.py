@@ -1,8 +1,8 @@
 """Run a tournament's games concurrently: in one trio referee, or over several referee processes.
 
-``concurrency`` games run at once, each in a *slot* that owns its bot
-processes (one per entrant it has met, reused from game to game and
-restarted after a fault), so no process ever serves two games at once.
+``concurrency`` games run at once, each in a *slot* (:mod:`tournaments.slot`)
+that owns its bot processes (one per entrant it has met, reused from game to
+game and restarted after a fault), so no process ever serves two games at once.
 
 One Python process can only use one core, and the referee is CPU-bound with
 fast bots, so with ``processes`` > 1 the slots are spread over that many
@@ -11,6 +11,14 @@ own. The parent hands out games one at a time as slots free up, and is the
 only writer of the results: finished games are appended and fsynced in
 batches by one writer task, which drains its queue even when the tournament
 is cancelled.
+
+A worker process that dies (the OOM killer, a stray SIGKILL) is replaced:
+the parent knows which games it handed that worker and got no record for,
+puts them back at the front of the queue and starts a fresh worker for the
+same slots. A game whose record arrived is never played again; one whose
+record did not is played exactly once more. A worker that dies
+``CRASH_LOOP`` times in a row without finishing a game is a referee bug, and
+stops the tournament with :class:`WorkerFailed`.
 """
 
 from __future__ import annotations
@@ -24,16 +32,35 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
+import attrs
 import trio
 
-from referee.match import Entrant, Player, Restart, play_game
 from referee.record import GameRecord
 
 from .config import TournamentConfig
 from .schedule import GameSpec
+from .slot import note_retirement, play_slot
 from .store import ResultStore
+from .worker_wire import END, encode, read_lines
 
 ROOT = Path(__file__).resolve().parent.parent
+WORKER_COMMAND = (sys.executable, "-m", "tournaments.worker")
+CRASH_LOOP = 3  # deaths in a row, without a finished game, of one worker's processes before the tournament stops
+
+
+@attrs.frozen
+class WorkerHooks:
+    """Test seams for the referee worker processes; a tournament runs with the defaults.
+
+    ``command`` starts a worker process. ``on_record(index, pid, record)``
+    is called in the parent as each record arrives from worker ``index``
+    (0-based) running as process ``pid``: after the record is passed to the
+    writer, before that worker is handed its next game. A test can kill the
+    worker there: the next game handed out is then certainly lost with it.
+    """
+
+    command: tuple[str, ...] = WORKER_COMMAND
+    on_record: Callable[[int, int, GameRecord], None] | None = None
 
 
 async def run_games(
@@ -42,6 +69,7 @@ async def run_games(
     store: ResultStore,
     on_game: Callable[[GameRecord], None] | None = None,
     transcripts: bool = False,
+    hooks: WorkerHooks = WorkerHooks(),
 ) -> None:
     """Play ``games`` (the ones not yet in the store) with ``config.concurrency`` games at once."""
     slots = min(config.concurrency, max(len(games), 1))
@@ -58,7 +86,7 @@ async def run_games(
             if processes <= 1:
                 await _run_here(config, games, slots, logs, finished, transcripts)
             else:
-                await _run_in_workers(config, games, slots, processes, logs, finished, transcripts)
+                await _run_in_workers(config, games, slots, processes, logs, finished, transcripts, hooks)
 
 
 async def _write_results(queue: trio.MemoryReceiveChannel, store: ResultStore,
@@ -85,45 +113,6 @@ async def _write_results(queue: trio.MemoryReceiveChannel, store: ResultStore,
                         on_game(record)
 
 
-async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[str, Entrant],
-                    config: TournamentConfig, pool: dict[str, Player], logs: Path,
-                    finished: Callable[[GameRecord], Awaitable[None]], transcripts: bool, retired: set[str]) -> None:
-    """Play the games of ``queue`` one after another with this slot's bots; close them at the end.
-
-    ``retired`` is shared by every slot (and, through the parent, every
-    process): entrants with ``restart = "never"`` that faulted anywhere, which
-    are not started again for later games.
-    """
-    async with queue, trio.open_nursery() as bots:
-        try:
-            async for spec in queue:
-                players = [_player(pool, entrants[name], logs, slot, transcripts) for name in spec.seating]
-                for player in players:
-                    if player.entrant.name in retired:
-                        player.faulted = True
-                record = await play_game(bots, players, config.variant, spec.seed, spec.game_id,
-                                         extra={"pairing": list(spec.pairing), "pair": spec.pair,
-                                                "duplicate": config.duplicate, "sides": list(spec.sides),
-                                                "bots": list(spec.bots)})
-                note_retirement(record, entrants, retired)
-                await finished(record)
-        finally:
-            with trio.CancelScope(shield=True):
-                for player in pool.values():
-                    await player.close()
-            bots.cancel_scope.cancel()
-
-
-def note_retirement(record: GameRecord, entrants: dict[str, Entrant], retired: set[str]) -> None:
-    """Add the entrant at fault to ``retired`` if its restart policy is 'never'."""
-    if record.culprit is None or not record.seats:
-        return
-    name = record.seats[record.culprit].entrant
-    entrant = entrants.get(name)
-    if entrant is not None and entrant.restart is Restart.NEVER:
-        retired.add(name)
-
-
 async def _run_here(config, games, slots, logs, finished, transcripts) -> None:
     entrants = config.seat_entrants()
     send, receive = trio.open_memory_channel(len(games) or 1)
@@ -139,12 +128,20 @@ async def _run_here(config, games, slots, logs, finished, transcripts) -> None:
 
 
 class WorkerFailed(RuntimeError):
-    """A referee worker process died: a referee bug (its traceback is on stderr above)."""
+    """A referee worker process kept dying before it finished a game: a referee bug, not a bot's fault
+    (its traceback, if it had time to print one, is on stderr above)."""
 
 
-async def _run_in_workers(config, games, slots, processes, logs, finished, transcripts) -> None:
-    from .worker import END, encode, read_lines  # the worker module imports this one
+@attrs.define
+class _Session:
+    """What one worker process did: the games it returned, and the ones it was handed and did not return."""
 
+    returned: int = 0
+    in_flight: dict[str, GameSpec] = attrs.Factory(dict)  # by game id, in the order handed out
+    exit: str = ""
+
+
+async def _run_in_workers(config, games, slots, processes, logs, finished, transcripts, hooks: WorkerHooks) -> None:
     todo = collections.deque(games)
     shares = [slots // processes + (1 if i < slots % processes else 0) for i in range(processes)]
     entrants = config.seat_entrants()
@@ -152,39 +149,55 @@ async def _run_in_workers(config, games, slots, processes, logs, finished, trans
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
 
-    async def drive(index: int) -> None:
-        first = sum(shares[:index])
-        process = await trio.lowlevel.open_process([sys.executable, "-m", "tournaments.worker"], env=env,
+    async def run_worker(index: int) -> _Session:
+        """One worker process, until the games run out (nothing left in flight) or it dies (its output ends)."""
+        session = _Session()
+        process = await trio.lowlevel.open_process(list(hooks.command), env=env,
                                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        writable = True
+
+        async def send(line: bytes) -> None:
+            nonlocal writable
+            if writable:
+                try:
+                    await process.stdin.send_all(line)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    writable = False  # it died: its output ends too, and says which games it took along
+
+        async def hand_out() -> None:  # the next game, or 'end' once there are none and none are out
+            if todo:
+                spec = todo.popleft()
+                session.in_flight[spec.game_id] = spec  # before sending: if the worker dies now, it is replayed
+                await send(encode((spec, frozenset(retired))))
+            elif not session.in_flight:
+                await send(END + b"\n")
+
         try:
-            await process.stdin.send_all(encode({"config": config, "first_slot": first, "slots": shares[index],
-                                                 "logs": logs, "transcripts": transcripts}))
-            out = 0
-
-            async def hand_out() -> None:  # the next game, or 'end' once there are none and none are out
-                nonlocal out
-                if todo:
-                    await process.stdin.send_all(encode((todo.popleft(), frozenset(retired))))
-                    out += 1
-                elif out == 0:
-                    await process.stdin.send_all(END + b"\n")
-
+            await send(encode({"config": config, "first_slot": sum(shares[:index]), "slots": shares[index],
+                               "logs": logs, "transcripts": transcripts}))
             await hand_out()
-            while todo and out < shares[index]:
+            while todo and len(session.in_flight) < shares[index]:
                 await hand_out()
-            async with contextlib.aclosing(read_lines(process.stdout)) as lines:
-                async for line in lines:
-                    record = GameRecord.from_json(line.decode())
-                    note_retirement(record, entrants, retired)
-                    await finished(record)
-                    out -= 1
-                    await hand_out()
-                    if out == 0:
-                        break
-            if out:
-                raise WorkerFailed(f"referee worker {index + 1} stopped with {out} games unfinished "
-                                   f"(exit status {await process.wait()})")
-            await process.wait()
+            if session.in_flight:
+                async with contextlib.aclosing(read_lines(process.stdout)) as lines:
+                    async for line in lines:
+                        record = GameRecord.from_json(line.decode())
+                        if session.in_flight.pop(record.game_id, None) is None:
+                            raise WorkerFailed(f"referee worker {index + 1} returned game {record.game_id!r}, "
+                                               "which it was not given")
+                        session.returned += 1
+                        note_retirement(record, entrants, retired)
+                        await finished(record)
+                        if hooks.on_record is not None:
+                            hooks.on_record(index, process.pid, record)
+                        await hand_out()
+                        if not session.in_flight:
+                            break
+            if session.in_flight:  # its output ended with games out: it died
+                with trio.move_on_after(10):
+                    await process.wait()
+            else:
+                await process.wait()
         finally:
             with trio.CancelScope(shield=True):
                 if process.returncode is None:
@@ -194,14 +207,34 @@ async def _run_in_workers(config, games, slots, processes, logs, finished, trans
                     if process.returncode is None:
                         process.kill()
                         await process.wait()
+        session.exit = _exit_text(process.returncode)
+        return session
+
+    async def drive(index: int) -> None:
+        deaths = 0  # in a row, without a finished game
+        while True:
+            session = await run_worker(index)
+            lost = list(session.in_flight.values())
+            if not lost:
+                return
+            todo.extendleft(reversed(lost))  # at the front, in the order they were handed out
+            deaths = 0 if session.returned else deaths + 1
+            if deaths >= CRASH_LOOP:
+                raise WorkerFailed(f"referee worker {index + 1} died {deaths} times in a row before finishing a game "
+                                   f"(last: {session.exit}); this is a bug in the referee, not a bot's fault")
+            print(f"pinochle-arena: referee worker {index + 1} died ({session.exit}) with {len(lost)} "
+                  f"game{'s' if len(lost) != 1 else ''} in flight; starting a new one and playing "
+                  f"{'them' if len(lost) != 1 else 'it'} again", file=sys.stderr, flush=True)
 
     async with trio.open_nursery() as nursery:
         for index in range(processes):
             nursery.start_soon(drive, index)
 
 
-def _player(pool: dict[str, Player], entrant: Entrant, logs: Path, slot: int, transcripts: bool) -> Player:
-    player = pool.get(entrant.name)
-    if player is None:
-        player = pool[entrant.name] = Player.logged(entrant, logs, f"{entrant.name}.w{slot}", transcripts)
-    return player
+def _exit_text(status: int | None) -> str:
+    if status is not None and status < 0:
+        try:
+            return f"killed by {signal.Signals(-status).name}"
+        except ValueError:
+            return f"killed by signal {-status}"
+    return f"exit status {status}"

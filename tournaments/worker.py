@@ -3,7 +3,7 @@
 Started by :mod:`tournaments.runner` as ``python -m tournaments.worker``
 when a tournament uses more than one referee process, so the referee's own
 work spreads over the cores. It speaks a private line protocol with its
-parent on stdin/stdout:
+parent on stdin/stdout (:mod:`tournaments.worker_wire`):
 
 * in: one ``setup`` line (the configuration, pickled and base64-encoded),
   then one (game spec, entrants retired so far) per line (the same), then ``end`` when there are no
@@ -17,40 +17,15 @@ SIGTERM or SIGINT, or when its parent dies (its input ends without ``end``).
 
 from __future__ import annotations
 
-import base64
 import os
-import pickle
 import signal
 
 import trio
 
 from referee.match import Player
 
-from .runner import play_slot
-
-END = b"end"
-
-
-def encode(obj: object) -> bytes:
-    return base64.b64encode(pickle.dumps(obj)) + b"\n"
-
-
-def decode(line: bytes) -> object:
-    return pickle.loads(base64.b64decode(line))  # only ever lines from our own parent process
-
-
-async def read_lines(stream: trio.abc.ReceiveStream):
-    """The lines of a stream (without their newlines), until it ends."""
-    buffer = bytearray()
-    while True:
-        chunk = await stream.receive_some(1 << 16)
-        if not chunk:
-            return
-        buffer += chunk
-        while (cut := buffer.find(b"\n")) >= 0:
-            line = bytes(buffer[:cut])
-            del buffer[: cut + 1]
-            yield line
+from .slot import play_slot
+from .worker_wire import END, decode, read_lines
 
 
 async def serve() -> None:

@@ -1,0 +1,148 @@
+"""A referee worker process that dies mid-tournament is replaced, and the games it took along are played again.
+
+The worker is killed from the runner's ``on_record`` test seam, on the
+tournament's first record, before that worker is handed its next game: that
+game is then certainly lost with it, whatever the machine's load, so the
+test does not depend on timing.
+"""
+
+import collections
+import functools
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import trio
+
+from referee.record import read_records
+from referee.replay import replay_record
+from tournaments.config import parse_config
+from tournaments.runner import CRASH_LOOP, WorkerFailed, WorkerHooks, run_games
+from tournaments.schedule import schedule
+from tournaments.store import ResultStore, tournament_schedule
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def small_tournament(tmp_path):
+    """8 short two-handed games, 4 at once over 2 worker processes: at the first record, 4 games are still to go."""
+    data = {
+        "tournament": {"games_per_pairing": 8, "concurrency": 4, "processes": 2, "seed": 7, "isolation": "none",
+                       "options": {"target": 200}},
+        "time": {"bank": 60000, "increment": 0, "move": 10000},  # roomy: a CPU hog must not turn games into forfeits
+        "bot": [{"name": "random", "sample": "random"}, {"name": "greedy", "sample": "greedy"}],
+    }
+    config = parse_config(data, tmp_path / "t.toml", output=tmp_path / "out")
+    games = schedule(config)
+    store = ResultStore(config.output)
+    store.start(config.fingerprint(), tournament_schedule(config, games))
+    return config, games, store
+
+
+def test_a_worker_killed_mid_game_is_replaced_and_its_games_are_played_again(tmp_path, capfd):
+    config, games, store = small_tournament(tmp_path)
+    assert len(games) == 8
+    killed = {}
+
+    def on_record(index: int, pid: int, record) -> None:
+        if not killed:  # the tournament's first record: 4 games out, 4 to go, and the next goes to a dead worker
+            killed.update(index=index, first=record.game_id, bots=_descendants(pid))
+            os.kill(pid, signal.SIGKILL)
+
+    trio.run(functools.partial(run_games, config, games, store, hooks=WorkerHooks(on_record=on_record)))
+
+    err = capfd.readouterr().err
+    deaths = re.findall(r"pinochle-arena: referee worker (\d) died \(killed by SIGKILL\) with ([12]) games? in flight; "
+                        r"starting a new one and playing (?:them|it) again", err)
+    assert len(deaths) == 1 and deaths[0][0] == str(killed["index"] + 1), err
+    assert "Traceback" not in err
+
+    records = list(read_records(store.games_path, store.key))  # sealed by the parent
+    played = collections.Counter(r.game_id for r in records)
+    assert played == collections.Counter(g.game_id for g in games)  # every game once: none lost, none twice
+    assert played[killed["first"]] == 1  # the record that arrived before the kill was not played again
+    assert {r.game_id: problems for r in records if (problems := replay_record(r).problems)} == {}
+
+    assert killed["bots"], "the killed worker should have had bots running"
+    assert _gone(killed["bots"]) == []  # its orphaned bots saw their input end and exited
+    assert _children() == []
+
+
+def test_a_worker_that_keeps_dying_stops_the_tournament_with_a_clear_error(tmp_path, capfd):
+    config, games, store = small_tournament(tmp_path)
+    hooks = WorkerHooks(command=(sys.executable, "-c", "raise SystemExit(3)"))
+
+    with pytest.raises(BaseExceptionGroup) as caught:
+        trio.run(functools.partial(run_games, config, games, store, hooks=hooks))
+
+    failures = _leaves(caught.value)
+    assert failures and all(isinstance(e, WorkerFailed) for e in failures), failures
+    assert re.fullmatch(rf"referee worker [12] died {CRASH_LOOP} times in a row before finishing a game "
+                        r"\(last: exit status 3\); this is a bug in the referee, not a bot's fault",
+                        str(failures[0])), str(failures[0])
+    err = capfd.readouterr().err
+    assert "died (exit status 3) with 2 games in flight; starting a new one" in err
+    assert store.games_path.read_text() == ""
+    assert _children() == []
+
+
+def test_the_worker_does_not_import_the_runner():
+    """The runner starts workers and uses their wire; a worker plays slots: no import cycle between them."""
+    code = "import sys, tournaments.worker; print(sorted(m for m in sys.modules if m.startswith('tournaments.')))"
+    modules = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert "tournaments.runner" not in modules and "tournaments.slot" in modules
+
+
+def _leaves(group: BaseException) -> list[BaseException]:
+    if isinstance(group, BaseExceptionGroup):
+        return [leaf for e in group.exceptions for leaf in _leaves(e)]
+    return [group]
+
+
+def _stat(pid: int) -> tuple[str, int] | None:
+    """(state, parent pid) of a process, or None once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[0], int(fields[1])
+
+
+def _descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (stat := _stat(int(entry.name))) is not None:
+            children.setdefault(stat[1], []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _children() -> list[int]:
+    return [pid for pid in _descendants(os.getpid()) if _stat(pid) and _stat(pid)[1] == os.getpid()]
+
+
+def _gone(pids: list[int], patience: float = 60) -> list[int]:
+    """Wait for processes to end; reap those that ended as our children (if this process is a child subreaper,
+    as it is once a referee ran bots in it, orphans come to it). Returns the ones still there after ``patience``."""
+    deadline = time.monotonic() + patience
+    while True:
+        left = []
+        for pid in pids:
+            stat = _stat(pid)
+            if stat is not None and stat[0] == "Z" and stat[1] == os.getpid():
+                os.waitpid(pid, os.WNOHANG)
+                stat = _stat(pid)
+            if stat is not None and stat[0] != "Z":
+                left.append(pid)
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)

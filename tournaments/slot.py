@@ -1,0 +1,63 @@
+"""A slot: one game at a time, with bot processes of its own, reused from game to game.
+
+Used by the in-process runner (:mod:`tournaments.runner`) and by each
+referee worker process (:mod:`tournaments.worker`) alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import trio
+
+from referee.match import Entrant, Player, Restart, play_game
+from referee.record import GameRecord
+
+from .config import TournamentConfig
+
+
+async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[str, Entrant],
+                    config: TournamentConfig, pool: dict[str, Player], logs: Path,
+                    finished: Callable[[GameRecord], Awaitable[None]], transcripts: bool, retired: set[str]) -> None:
+    """Play the games of ``queue`` one after another with this slot's bots; close them at the end.
+
+    ``retired`` is shared by every slot (and, through the parent, every
+    process): entrants with ``restart = "never"`` that faulted anywhere, which
+    are not started again for later games.
+    """
+    async with queue, trio.open_nursery() as bots:
+        try:
+            async for spec in queue:
+                players = [_player(pool, entrants[name], logs, slot, transcripts) for name in spec.seating]
+                for player in players:
+                    if player.entrant.name in retired:
+                        player.faulted = True
+                record = await play_game(bots, players, config.variant, spec.seed, spec.game_id,
+                                         extra={"pairing": list(spec.pairing), "pair": spec.pair,
+                                                "duplicate": config.duplicate, "sides": list(spec.sides),
+                                                "bots": list(spec.bots)})
+                note_retirement(record, entrants, retired)
+                await finished(record)
+        finally:
+            with trio.CancelScope(shield=True):
+                for player in pool.values():
+                    await player.close()
+            bots.cancel_scope.cancel()
+
+
+def note_retirement(record: GameRecord, entrants: dict[str, Entrant], retired: set[str]) -> None:
+    """Add the entrant at fault to ``retired`` if its restart policy is 'never'."""
+    if record.culprit is None or not record.seats:
+        return
+    name = record.seats[record.culprit].entrant
+    entrant = entrants.get(name)
+    if entrant is not None and entrant.restart is Restart.NEVER:
+        retired.add(name)
+
+
+def _player(pool: dict[str, Player], entrant: Entrant, logs: Path, slot: int, transcripts: bool) -> Player:
+    player = pool.get(entrant.name)
+    if player is None:
+        player = pool[entrant.name] = Player.logged(entrant, logs, f"{entrant.name}.w{slot}", transcripts)
+    return player

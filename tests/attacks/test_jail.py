@@ -1,0 +1,294 @@
+"""Each attack of tests/attacks/bots fails under the default jail (the table is in __init__.py).
+
+Every run goes through the real command line (``python -m referee match``
+or ``tournament``) with its defaults: jailed bots, a secret seed, a fresh
+process per game. A test asserts what the attacker learnt or changed (from
+its ``ATTACK`` line and from the files and records), never how long
+anything took.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import time
+
+import pytest
+
+from referee import cgroups
+from referee.jail import UID_BASE, UID_POOL
+
+from .jailrun import (
+    RANDOM_BOT,
+    SECRET,
+    assert_no_leftovers,
+    command,
+    completed,
+    copy_engine,
+    match,
+    records,
+    referee,
+    reports,
+    stderr_text,
+    tournament,
+    tournament_config,
+)
+
+pytestmark = pytest.mark.usefixtures("needs_jail")
+
+MiB = 1 << 20
+DENIED = {"EROFS", "EACCES", "EPERM"}  # a read-only mount, or files of another uid
+
+
+def hands_of(record) -> list[list[str]]:
+    return record.deals[0]["hands"]
+
+
+# ----------------------------------------------------------------- 1. seed from the clock
+@pytest.mark.parametrize("seed", ["secret", "clock"])
+def test_clock_seed(seed, tmp_path, bots, mark):
+    """With a secret seed no second of the last ten minutes deals the attacker's hand, so it cannot claim
+    the opponent's. The control run with the old default (the clock) shows the attack is real."""
+    lib = copy_engine(tmp_path / "lib")
+    out = tmp_path / "out"
+    extra = ["--read-only", str(lib), "--time-per-move", "30000", "--time-bank", "120000"]
+    clock = int(time.time())
+    if seed == "clock":
+        extra += ["--seed", str(clock)]
+    attacker = command(bots / "clock_seed.py", f"lib={lib}", f"mark={mark}")
+    match(out, attacker, "random", extra=tuple(extra), cwd=tmp_path)
+    recs = records(out)
+    completed(recs)
+    found = reports(out, "clock")
+    assert len(found) == len(recs) == 2  # a fresh attacker in every game
+    for record, said in zip(recs, found, strict=True):
+        seat = int(said["seat"])
+        assert said["engine"].startswith(str(lib))  # it dealt with its own copy of the rules
+        assert sorted(said["hand"].split(",")) == sorted(hands_of(record)[seat])  # it knew its hand
+        other = hands_of(record)[1 - seat]
+        if seed == "secret":
+            assert said["match"] == "none"
+            assert said["claim"] == "none"
+        else:
+            assert said["match"] == str(clock)
+            assert said["claim"].split(",") == other  # the old default gave the opponent's hand away
+
+
+# ----------------------------------------------------------------- 2. reading OUT
+def test_reading_out_in_a_match(tmp_path, bots, mark):
+    """OUT's parent folder is readable (--read-only), OUT's path is known: still nothing in it is seen."""
+    tmp_path.chmod(0o755)  # pytest makes it 0700: a bot under a uid of its own could not read its program in it
+    out = tmp_path / "out"
+    attacker = command(bots / "read_out.py", f"out={out}", f"mark={mark}")
+    match(out, attacker, "random", extra=("--read-only", str(tmp_path)), cwd=tmp_path)
+    completed(records(out))
+    found = reports(out, "readout")
+    assert len(found) == 2
+    assert all(said == {"read": "-", "listed": "-"} for said in found), found
+
+
+def test_reading_out_in_a_tournament(tmp_path, bots, mark):
+    tmp_path.chmod(0o755)
+    out = tmp_path / "out"
+    attacker = command(bots / "read_out.py", f"out={out}", f"mark={mark}")
+    config = tournament_config(tmp_path / "t.toml", {"reader": attacker, "random": command(RANDOM_BOT)}, out,
+                               read_only=(tmp_path,))
+    tournament(config, out, cwd=tmp_path)
+    assert (out / "tournament.json").exists() and (out / "secret.key").exists()
+    completed(records(out))
+    found = reports(out, "readout")
+    assert len(found) == 2
+    assert all(said == {"read": "-", "listed": "-"} for said in found), found
+
+
+# ----------------------------------------------------------------- 3. memory across the seatings of a deal
+@pytest.mark.parametrize("runner", ["match", "tournament"])
+def test_no_memory_across_seatings(runner, tmp_path, bots, mark):
+    """What a game leaves in $HOME, /tmp and /dev/shm is gone in the next seating of the same deal, and the
+    game ids the bots are told are random: unique, and naming neither the bots nor the schedule."""
+    out = tmp_path / "out"
+    attacker = command(bots / "memory.py", f"mark={mark}")
+    if runner == "match":
+        match(out, attacker, "random", games=4, cwd=tmp_path)
+    else:
+        config = tournament_config(tmp_path / "t.toml", {"memory": attacker, "random": command(RANDOM_BOT)}, out,
+                                   games=4)
+        tournament(config, out, cwd=tmp_path)
+    recs = records(out)
+    completed(recs)
+    found = reports(out, "memory")
+    assert len(found) == len(recs) == 4
+    assert [said["found"] for said in found] == ["none"] * 4
+    for said in found:  # it could write (so it would have found a memory had one survived), except beside itself
+        wrote = dict(w.rsplit(":", 1) for w in said["wrote"].split(","))
+        assert wrote == {"/home/bot": "ok", "/tmp": "ok", "/dev/shm": "ok", str(bots): "EROFS"}
+    told = [said["id"] for said in found]
+    assert sorted(told) == sorted(r.extra["wire_id"] for r in recs)
+    assert len(set(told)) == 4
+    names = {s.entrant for r in recs for s in r.seats} | {s.bot_name for r in recs for s in r.seats}
+    for wire_id in told:
+        assert re.fullmatch(r"[0-9a-f]{12}", wire_id)
+        for r in recs:
+            assert r.game_id not in wire_id and wire_id not in r.game_id
+        assert not any(name in wire_id for name in names)
+    assert_no_leftovers(mark, tmp_path)
+
+
+# ----------------------------------------------------------------- 4. other processes
+@pytest.mark.parametrize("runner", ["match", "tournament"])
+def test_other_processes(runner, tmp_path, bots, mark):
+    """The attacker sees only its own jail: no environment, memory or pipe of another process, no signal
+    delivered to the referee, its workers or the opponent, which plays every game to its end."""
+    out = tmp_path / "out"
+    attacker = command(bots / "processes.py", "referee=@REFEREE_PID@", f"mark={mark}")
+    env = {"PINOCHLE_TEST_SECRET": SECRET}
+    if runner == "match":
+        done = match(out, attacker, "random", games=2, cwd=tmp_path, env=env, with_pid=True)
+    else:
+        config = tournament_config(tmp_path / "t.toml", {"processes": attacker, "random": command(RANDOM_BOT)}, out)
+        done = tournament(config, out, cwd=tmp_path, env=env, with_pid=True)
+    assert done.returncode == 0  # the referee lived to print its table
+    recs = records(out)
+    completed(recs)
+    assert len(recs) == 2
+    found = reports(out, "processes")
+    assert len(found) == 2
+    for said in found:
+        assert said["jailed"] == "yes"
+        assert int(said["seen"]) > 200  # the pids near the referee's, and what /proc lists
+        assert said["secret"] == "none"
+        for step in ("mem", "fd0", "fd1", "stop", "kill"):
+            assert said[step] == "-", (step, said)
+    assert SECRET not in stderr_text(out)
+    assert_no_leftovers(mark, tmp_path)
+
+
+# ----------------------------------------------------------------- 5. forged results
+def test_forged_results(tmp_path, bots, mark):
+    """The attacker cannot write to the records file; a line forged there by someone who can (the test) is
+    rejected by replay and ratings."""
+    out = tmp_path / "out"
+    attacker = command(bots / "forge.py", f"out={out}", f"mark={mark}")
+    match(out, attacker, "random", cwd=tmp_path)
+    found = reports(out, "forge")
+    assert [said["wrote"] for said in found] == ["-", "-"]
+    text = (out / "games.jsonl").read_text()
+    assert "FORGED" not in text
+    recs = records(out)  # every line's seal checked
+    assert [r.game_id for r in recs] == ["g1", "g2"]
+    completed(recs)
+    assert referee("replay", out / "games.jsonl", cwd=tmp_path).returncode == 0
+    assert referee("ratings", out, "--bootstrap", "0", cwd=tmp_path).returncode == 0
+    lines = text.splitlines()
+    forged = json.loads(lines[0])
+    forged["result"] = forged["result"][::-1]  # the loser of g1 made the winner; the seal kept
+    forged = json.dumps(forged, separators=(",", ":"))
+    for how, content in (("appended", lines + [forged]), ("in place", [forged] + lines[1:])):
+        (out / "games.jsonl").write_text("\n".join(content) + "\n")
+        replayed = referee("replay", out / "games.jsonl", cwd=tmp_path)
+        assert replayed.returncode != 0 and "rejected" in replayed.stdout, (how, replayed.stdout, replayed.stderr)
+        rated = referee("ratings", out, "--bootstrap", "0", cwd=tmp_path)
+        assert rated.returncode != 0 and "rejected" in rated.stderr, (how, rated.stdout, rated.stderr)
+
+
+# ----------------------------------------------------------------- 6. overwriting the opponent's program
+def test_overwriting_the_opponent(tmp_path, bots, mark):
+    victim_folder = tmp_path / "victim"
+    victim_folder.mkdir()
+    victim = victim_folder / "random_bot.py"
+    victim.write_bytes(RANDOM_BOT.read_bytes())
+    before = (hashlib.sha256(victim.read_bytes()).hexdigest(), victim.stat().st_mode, victim.stat().st_ino,
+              sorted(os.listdir(victim_folder)))
+    out = tmp_path / "out"
+    attacker = command(bots / "overwrite.py", str(victim), f"mark={mark}")
+    match(out, attacker, command(victim), cwd=tmp_path)
+    after = (hashlib.sha256(victim.read_bytes()).hexdigest(), victim.stat().st_mode, victim.stat().st_ino,
+             sorted(os.listdir(victim_folder)))
+    assert after == before
+    found = reports(out, "overwrite")
+    assert len(found) == 2
+    for said in found:
+        assert set(said) == {"append", "chmod", "beside", "delete"}
+        assert set(said.values()) <= DENIED, said
+    completed(records(out))
+
+
+# ----------------------------------------------------------------- 7. the process limit
+def test_fork_loop_does_not_starve_the_opponent_of_processes(tmp_path, bots, mark):
+    """The attacker's forks stop at its own limit (256 processes); the innocent bot still starts its 20
+    threads at every request, and nothing of either is left after the match."""
+    if os.geteuid() != 0:
+        pytest.skip("per-bot process limits need the referee to run as root (a uid and a control group per bot)")
+    out = tmp_path / "out"
+    match(out, command(bots / "forkloop.py", f"mark={mark}"), command(bots / "threads.py", f"mark={mark}"),
+          cwd=tmp_path)
+    completed(records(out))
+    found = reports(out, "fork")
+    assert len(found) == 2
+    for said in found:
+        assert 0 < int(said["made"]) < 256 and said["error"] == "EAGAIN", said
+    assert_no_leftovers(mark, tmp_path)
+
+
+# ----------------------------------------------------------------- 8. leftovers
+def _host_shm_of_bots() -> set[str]:
+    """Entries of the host's /dev/shm owned by a bot uid."""
+    found = set()
+    for entry in os.scandir("/dev/shm"):
+        try:
+            if UID_BASE <= entry.stat(follow_symlinks=False).st_uid < UID_BASE + UID_POOL:
+                found.add(entry.name)
+        except OSError:
+            pass
+    return found
+
+
+def test_leftovers(tmp_path, bots, mark):
+    """Files in /dev/shm, /tmp and the home, a disk filled to its limit, a daemon that left the process
+    group: none of it survives the match, and the disk write stops at the limit."""
+    shm_before = _host_shm_of_bots()
+    out = tmp_path / "out"
+    match(out, command(bots / "leftovers.py", f"mark={mark}"), "random", extra=("--limit", "disk=32"), cwd=tmp_path)
+    completed(records(out))
+    found = reports(out, "leftovers")
+    assert len(found) == 2
+    for said in found:
+        assert said["shm"] == said["tmp"] == said["home"] == said["daemon"] == "ok", said
+        written, error = said["big"].split(":")
+        assert error == "ENOSPC" and int(written) <= 32 * MiB, said
+    assert_no_leftovers(mark, tmp_path)
+    assert _host_shm_of_bots() <= shm_before
+    work = out / "work"
+    assert not work.exists() or [p for p in work.rglob("*") if p.is_file()] == []
+    big = [p for p in tmp_path.rglob("*") if p.is_file() and p.stat().st_size >= MiB]
+    assert big == []
+
+
+# ----------------------------------------------------------------- 9. starving the opponent on time
+def test_spinning_does_not_starve_the_opponent(tmp_path, bots, mark):
+    """100 processes spinning while the opponent thinks share the attacker's own CPU quota: the innocent
+    bot, which needs 150 ms of CPU per reply, never runs out of its (generous) time."""
+    if os.geteuid() != 0:
+        pytest.skip("per-bot CPU shares need the referee to run as root (control groups)")
+    hierarchy, why = cgroups.usable_hierarchy()
+    if hierarchy is None:
+        pytest.skip(f"no control groups for the bots: {why}")
+    out = tmp_path / "out"
+    match(out, command(bots / "starve.py", f"mark={mark}"), command(bots / "burner.py", f"mark={mark}"),
+          extra=("--time-per-move", "4000", "--time-bank", "200000"), cwd=tmp_path)
+    completed(records(out))
+    assert [said["spinners"] for said in reports(out, "starve")] == ["100", "100"]
+    assert_no_leftovers(mark, tmp_path)
+
+
+# ----------------------------------------------------------------- a long game
+def test_a_slow_thinker_is_not_killed(tmp_path, bots, mark):
+    """A bot may think 12 s on a move when the time control allows it (attack 9 makes games long too):
+    the jail must not end its process while it is within its time."""
+    out = tmp_path / "out"
+    match(out, command(bots / "slow.py", f"mark={mark}"), "random", games=1,
+          extra=("--time-per-move", "30000", "--time-bank", "60000"), cwd=tmp_path)
+    completed(records(out))
+    assert_no_leftovers(mark, tmp_path)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import secrets
 import sys
 from pathlib import Path
 
+import attrs
 import trio
 from tabulate import tabulate
 
@@ -21,7 +23,7 @@ from .replay import replay_record
 from .rules import OPTIONS, PRESETS, VariantError, get_variant
 from .rules.variants import parse_option_text
 from .samples import SAMPLES, resolve_bot, unique_names
-from .sandbox import Isolation, Limits, Sandbox, SandboxError
+from .sandbox import Isolation, Limits, Sandbox, SandboxError, isolation_summary
 from .transport import BotError
 
 
@@ -71,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat, in seat order")
     add_variant_arguments(p)
     p.add_argument("--games", type=positive_int, default=20, help="games to play (default 20)")
-    p.add_argument("--seed", type=int, default=None, help="seed for the deals (default: from the clock; printed)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed for the deals (default: a secret one from the operating system, kept in OUT)")
     add_time_arguments(p)
     p.add_argument("--out", type=Path, default=None, help="output directory (default results/match-TIMESTAMP)")
     p.add_argument("--no-legal", action="store_true", help="do not send the legal actions with each request")
@@ -133,7 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--beta", type=float, default=0.05, help="false negative rate (default 0.05)")
     p.add_argument("--max-pairs", type=positive_int, default=20000, help="give up undecided after this many pairs")
     add_variant_arguments(p)
-    p.add_argument("--seed", type=int, default=None, help="seed for the deals (default: from the clock)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed for the deals (default: a secret one from the operating system, kept in OUT)")
     p.add_argument("--concurrency", type=positive_int, default=None, help="pairs at once (default: cores)")
     add_time_arguments(p)
     p.add_argument("--out", type=Path, default=None, help="output directory (default results/sprt-TIMESTAMP)")
@@ -183,15 +187,22 @@ def add_fence_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", action="append", default=[], metavar="KEY=N",
                    help="resource limit per bot process, 0 for none (repeatable): "
                         + ", ".join(f"{k} (default {v})" for k, v in Limits().to_dict().items()))
-    p.add_argument("--isolation", choices=[i.value for i in Isolation], default="none",
-                   help="'namespaces': no network and a PID space of its own per bot (default none)")
+    p.add_argument("--isolation", choices=[i.value for i in Isolation], default="jail",
+                   help="'jail' (default): each bot in a bubblewrap jail of its own; 'none': unjailed, NOT safe "
+                        "against hostile bots (see README, Running a competition)")
+    p.add_argument("--read-only", action="append", default=[], metavar="PATH",
+                   help="a folder or file jailed bots may read besides their own program's folder (repeatable)")
+    p.add_argument("--persist", action="store_true",
+                   help="let a bot keep its process and files from game to game (default: fresh for every game, "
+                        "so nothing learnt in one seating of a deal survives into the next)")
     p.add_argument("--inherit-env", action="store_true",
-                   help="give bots the referee's environment (default: a clean one)")
+                   help="give unjailed bots the referee's environment (default: a clean one)")
     p.add_argument("--restart", choices=[r.value for r in Restart], default="on-fault",
-                   help="when a bot gets a fresh process (default on-fault)")
+                   help="with --persist, when a bot gets a fresh process (default on-fault); 'never' also "
+                        "retires a bot after its first fault")
 
 
-def fence_from_args(args) -> tuple[Sandbox, Restart]:
+def fence_from_args(args) -> tuple[Sandbox, Restart, bool]:
     values = {}
     for text in args.limit:
         key, sep, value = text.partition("=")
@@ -202,12 +213,18 @@ def fence_from_args(args) -> tuple[Sandbox, Restart]:
         limits = Limits.from_dict(values)
     except ValueError as e:
         raise UsageError(f"--limit: {e}") from None
-    sandbox = Sandbox(limits, Isolation(args.isolation), not args.inherit_env)
+    read_only = []
+    for text in args.read_only:
+        path = Path(text).expanduser()
+        if not path.exists():
+            raise UsageError(f"--read-only {text}: no such file or folder")
+        read_only.append(str(path.resolve()))
+    sandbox = Sandbox(limits, Isolation(args.isolation), not args.inherit_env, tuple(read_only))
     try:
         sandbox.check()
     except SandboxError as e:
         raise UsageError(str(e)) from None
-    return sandbox, Restart(args.restart)
+    return sandbox, Restart(args.restart), args.persist
 
 
 def positive_int(text: str) -> int:
@@ -241,13 +258,13 @@ def entrants_from_args(args, bots: list[str]) -> tuple[Entrant, ...]:
     resolved = [resolve_bot(b) for b in bots]
     names = unique_names([name for name, _ in resolved])
     tc = time_control_from_args(args)
-    sandbox, restart = fence_from_args(args)
-    return tuple(Entrant(n, cmd, tc, sandbox, restart) for n, (_, cmd) in zip(names, resolved, strict=True))
+    sandbox, restart, persist = fence_from_args(args)
+    return tuple(Entrant(n, cmd, tc, sandbox, restart, persist) for n, (_, cmd) in zip(names, resolved, strict=True))
 
 
 def seed_and_out(args, kind: str) -> tuple[int, Path]:
-    """--seed (default: from the clock) and --out (default results/KIND-TIMESTAMP), refusing to overwrite results."""
-    seed = args.seed if args.seed is not None else int(datetime.datetime.now().timestamp())
+    """--seed (default: a secret one) and --out (default results/KIND-TIMESTAMP), refusing to overwrite results."""
+    seed = args.seed if args.seed is not None else secrets.randbits(128)
     out = args.out or default_out(kind)
     if (out / "games.jsonl").exists():
         raise UsageError(f"{out / 'games.jsonl'} already exists; choose another --out")
@@ -268,7 +285,9 @@ def cmd_match(args) -> int:
     names = [e.name for e in entrants]
     seed, out = seed_and_out(args, "match")
     plan = MatchPlan(entrants, variant, args.games, seed, out, not args.no_legal, args.startup_timeout, args.transcripts)
-    print(f"match: {' vs '.join(names)}, {variant.name}, {args.games} games, seed {seed}, records in {out}/games.jsonl")
+    print(f"match: {' vs '.join(names)}, {variant.name}, {args.games} games, {_seed_text(args.seed)}, "
+          f"records in {out}/games.jsonl")
+    print(isolation_summary(entrants[0].sandbox))
     progress = Progress(args.games)
     records: list[GameRecord] = []
 
@@ -285,6 +304,11 @@ def cmd_match(args) -> int:
     if faulty:
         print(f"{len(faulty)} game(s) ended on a fault; bot stderr logs are in {out}/logs/")
     return 0
+
+
+def _seed_text(given: int | None) -> str:
+    """How a run's seed is shown: the organiser's own, or only that a secret one is used (it is kept in OUT)."""
+    return f"seed {given}" if given is not None else "a secret seed"
 
 
 def cmd_check(args) -> int:
@@ -390,8 +414,6 @@ def cmd_tournament(args) -> int:
     if args.processes is not None:
         changes["processes"] = args.processes
     if changes:
-        import attrs
-
         from tournaments.schedule import group_size
 
         config = attrs.evolve(config, **changes)
@@ -399,6 +421,9 @@ def cmd_tournament(args) -> int:
             raise UsageError(f"--games must be a multiple of {group_size(config)} with duplicate deals "
                              "(every deal is played once per seating)")
     store = ResultStore(config.output)
+    given_seed = config.seed
+    if config.seed is None:  # a secret one: drawn now, or the one drawn when the tournament started
+        config = attrs.evolve(config, seed=_saved_seed(store) if args.resume else secrets.randbits(128))
     specs = schedule(config)
     try:
         if args.resume:
@@ -419,8 +444,9 @@ def cmd_tournament(args) -> int:
     names = [e.name for e in config.entrants]
     print(f"tournament '{config.name}': {config.format}, {config.variant.name}, {', '.join(names)}; "
           f"{config.games_per_pairing} games per pairing, {'duplicate' if config.duplicate else 'independent'} deals, "
-          f"seed {config.seed}, concurrency {config.concurrency} in {config.referee_processes} referee process(es); "
-          f"results in {store.games_path}")
+          f"{_seed_text(given_seed)}, concurrency {config.concurrency} in {config.referee_processes} referee "
+          f"process(es); results in {store.games_path}")
+    print(isolation_summary(config.entrants[0].sandbox))
     progress = Progress(len(specs))
     finished = len(done)
     live = list(recovery.records) if recovery is not None else []
@@ -455,6 +481,16 @@ def cmd_tournament(args) -> int:
         print(f"{len(faulty)} game(s) ended on a fault ({', '.join(kinds)}); each game's 'detail' in "
               f"{store.games_path} says why, and bot stderr logs are in {config.output}/logs/")
     return 0
+
+
+def _saved_seed(store) -> int | None:
+    """The seed a tournament in ``store`` started with (None if there is none to read: resume then says why)."""
+    import json
+
+    try:
+        return json.loads(store.meta_path.read_text(encoding="utf-8")).get("seed")
+    except (OSError, ValueError):
+        return None
 
 
 def _leader(records: list[GameRecord]) -> str:
@@ -540,7 +576,8 @@ def cmd_sprt(args) -> int:
     seed, out = seed_and_out(args, "sprt")
     print(f"sprt: {new_name} vs {old_name}, H0: elo <= {args.elo0:g}, H1: elo >= {args.elo1:g}, "
           f"alpha {args.alpha:g}, beta {args.beta:g}; LLR bounds [{test.lower:.2f}, {test.upper:.2f}]; "
-          f"seed {seed}; games in {out}/games.jsonl")
+          f"{_seed_text(args.seed)}; games in {out}/games.jsonl")
+    print(isolation_summary(new.sandbox))
     live = sys.stderr.isatty()
 
     def on_pair(state) -> None:

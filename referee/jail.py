@@ -31,6 +31,7 @@ the referee dies (``--die-with-parent``).
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import random
 import shutil
@@ -40,6 +41,8 @@ from functools import cache
 from pathlib import Path
 
 import attrs
+
+from .spawn import become_subreaper
 
 HOME = "/home/bot"
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
@@ -68,6 +71,7 @@ class JailSpec:
     cwd: str | None = None  # a host folder to work in (read-only); default: its private home
     disk_mb: int = 256  # size of each of its writable spaces: home, /tmp, /dev/shm
     uid: int | None = None  # run as this uid (the referee is root); None: in a user namespace
+    info_fd: int | None = None  # bwrap writes {"child-pid": N} here: the jail's first process (see first_process)
 
 
 def bwrap() -> str | None:
@@ -82,11 +86,26 @@ def problem() -> str:
         return ("bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install "
                 "bubblewrap; it is what Flatpak uses)")
     uid = UID_BASE if os.geteuid() == 0 else None
-    argv = command(JailSpec(("/bin/true",), uid=uid))
+    become_subreaper()  # so the jail's first process, which outlives bwrap a moment, is ours to reap
+    info, info_child = os.pipe()
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=20)
+        argv = command(JailSpec(("/bin/true",), uid=uid, info_fd=info_child))
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=20, pass_fds=(info_child,))
     except (OSError, subprocess.TimeoutExpired) as e:
         return f"bwrap could not run: {e}"
+    finally:
+        os.close(info_child)
+        os.set_blocking(info, False)
+        try:
+            first = first_process(os.read(info, 4096))
+        except OSError:
+            first = None
+        os.close(info)
+        if first is not None:
+            try:
+                os.waitpid(first, 0)
+            except ChildProcessError:
+                pass
     if done.returncode != 0:
         said = (done.stderr.strip() or f"exit status {done.returncode}").splitlines()[-1]
         hint = "" if uid is not None else " (unprivileged user namespaces may be off: sysctl kernel.unprivileged_userns_clone=1)"
@@ -141,7 +160,16 @@ def _shebang(path: Path) -> str | None:
 
 
 def visible_paths(spec: JailSpec) -> list[Path]:
-    """The host folders (and files) the bot may read, besides the system: what its command names."""
+    """The host folders (and files) the bot may read, besides the system: what its command names.
+
+    Nothing in a hidden folder (the output) is shown, even when the command
+    names it; the program itself may not live in one.
+    """
+    hidden = [Path(h) for h in spec.hidden]
+
+    def is_hidden(path: Path) -> bool:
+        return any(path == h or h in path.parents for h in hidden)
+
     wanted: list[Path] = []
     programs = [Path(resolve_program(spec.argv[0]))]
     interpreter = _shebang(programs[0])
@@ -151,6 +179,7 @@ def visible_paths(spec: JailSpec) -> list[Path]:
         for path in (program, Path(os.path.realpath(program))):
             if path.is_absolute():
                 wanted.append(_installation(path))
+    programs_folders = list(wanted)
     for word in spec.argv[1:]:
         if os.path.isabs(word) and os.path.exists(word):
             for path in (Path(word), Path(os.path.realpath(word))):
@@ -163,9 +192,27 @@ def visible_paths(spec: JailSpec) -> list[Path]:
         if path == Path("/"):
             raise JailError(f"the bot's command makes it read the whole file system ({' '.join(spec.argv)}); "
                             "put the bot in a folder of its own")
+        if is_hidden(path):
+            if path in programs_folders:
+                raise JailError(f"the bot's program is inside the output folder ({path}); keep bots and "
+                                "results apart (--out)")
+            continue  # nothing in the output folder is ever shown, even when the command names it
         if not _under(path, SYSTEM) and path not in out:
             out.append(path)
     return sorted(out, key=lambda p: len(p.parts))
+
+
+def check_readable(path: Path) -> None:
+    """Raise JailError if a bot running as a uid of its own could not read ``path`` (the referee is root)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as e:
+        raise JailError(f"cannot show {path} to the bot: {e.strerror}") from None
+    need = 0o005 if path.is_dir() else 0o004
+    if mode & need != need:
+        what = "o+rx" if path.is_dir() else "o+r"
+        raise JailError(f"{path} (mode {mode & 0o777:04o}) cannot be read by the bot, which runs as a uid of its "
+                        f"own: chmod {what} {path}, or keep the bot's files where other users may read them")
 
 
 def _parents(path: Path, made: set[Path]) -> list[str]:
@@ -184,6 +231,8 @@ def command(spec: JailSpec) -> list[str]:
     program = bwrap() or "bwrap"
     args = [program, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--unshare-cgroup-try",
             "--die-with-parent", "--new-session", "--hostname", "bot"]
+    if spec.info_fd is not None:
+        args += ["--info-fd", str(spec.info_fd)]
     if spec.uid is None:
         args += ["--unshare-user", "--disable-userns"]
     else:  # bwrap runs as root (it can read every folder it binds); the bot runs as spec.uid, without privileges
@@ -200,23 +249,17 @@ def command(spec: JailSpec) -> list[str]:
             args += ["--ro-bind", root, root]
     made: set[Path] = set()  # folders made inside the jail to hold the binds
     bound: list[Path] = []
-    inside_hidden: list[Path] = []  # visible folders inside a hidden one: bound again over its tmpfs
-    hidden = [Path(p) for p in spec.hidden]
     for path in visible_paths(spec):  # shallowest first: a folder inside one already bound is visible already
-        if any(path == h or h in path.parents for h in hidden):
-            if path in hidden:
-                raise JailError(f"{path} is both the bot's own folder and the output folder; write the results "
-                                "somewhere else (--out)")
-            inside_hidden.append(path)
-        if path.exists() and not _under(path, map(str, bound)):
+        if not path.exists():
+            continue
+        if spec.uid is not None:
+            check_readable(path)
+        if not _under(path, map(str, bound)):
             args += _parents(path, made) + ["--ro-bind", str(path), str(path)]
             bound.append(path)
-    for path in hidden:
+    for path in map(Path, spec.hidden):
         if _under(path, map(str, bound)) and path.is_dir():
             args += ["--tmpfs", str(path)]  # an empty folder over it: the bot may read its parent, not it
-            for inner in inside_hidden:
-                if path in inner.parents:
-                    args += _parents(inner, {path, *path.parents}) + ["--ro-bind", str(inner), str(inner)]
     args += ["--chdir", spec.cwd or HOME, "--"]
     argv = list(spec.argv)
     argv[0] = resolve_program(argv[0])
@@ -259,3 +302,16 @@ class Uid:
         if self._lock is not None:
             os.close(self._lock)  # closing the only descriptor releases the lock
             self._lock = None
+
+
+def first_process(info: bytes) -> int | None:
+    """The pid of a jail's first process (bwrap's own init) from what bwrap wrote to its info fd.
+
+    bwrap exits as soon as it knows how the bot ended, a moment before that
+    process does; the referee, its "child subreaper", then adopts it and
+    must wait for it too, or it is left a zombie.
+    """
+    try:
+        return int(json.loads(info.decode())["child-pid"])
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return None

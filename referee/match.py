@@ -27,7 +27,7 @@ from .record import ActionEntry, GameRecord, SeatInfo, Termination, append_recor
 from .rules import IllegalActionError, action_from_text, fault_returns, new_game
 from .rules import events as ev
 from .rules.variants import Variant
-from .sandbox import Sandbox, ensure_workdir
+from .sandbox import Sandbox
 from .transport import BotCommand, BotCrashed, BotError, BotTimeout
 from .wire import event_text, new_game_message, request_message
 
@@ -42,13 +42,25 @@ class Restart(enum.Enum):
 
 @attrs.frozen
 class Entrant:
-    """A bot as the user named it: a label, how to start it, its time control and its fence."""
+    """A bot as the user named it: a label, how to start it, its time control and its fence.
+
+    Without ``persist`` (the default) every game gets a fresh process with an
+    empty writable space, so nothing a bot learnt in one seating of a deal
+    survives into the next; ``persist`` (for entrants the organiser trusts)
+    keeps a process from game to game as ``restart`` says.
+    """
 
     name: str
     command: BotCommand
     time_control: TimeControl = TimeControl()
     sandbox: Sandbox = Sandbox()
     restart: Restart = Restart.ON_FAULT
+    persist: bool = False
+
+
+def game_wire_id(seed: int, game_id: str) -> str:
+    """The id a game is given on the wire: 12 hex digits of a hash of its seed and its id in the schedule."""
+    return hashlib.sha256(f"wire:{seed}:{game_id}".encode()).hexdigest()[:12]
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -65,7 +77,8 @@ class Player:
     log_path: Path | None = None
     startup_timeout: float = 10.0
     transcript_path: Path | None = None
-    workdir: Path | None = None  # its own working directory, unless the command names one
+    workdir: Path | None = None  # unjailed: where its fresh working folders go, unless the command names one
+    hidden: tuple[str, ...] = ()  # folders its jail must never show it (the output folder)
     client: BotClient | None = None
     starts: int = 0
     games: int = 0
@@ -78,18 +91,22 @@ class Player:
                startup_timeout: float = 10.0) -> Player:
         """A player whose stderr (and, with ``transcripts``, protocol lines) go to ``logs/STEM.*.log``.
 
-        It works in ``work/STEM`` next to ``logs``: no two players share a working directory.
+        Unjailed, each of its processes works in a fresh folder under
+        ``work/STEM`` next to ``logs`` (removed when the process ends); a
+        jailed one works in its private home and never sees the folder that
+        holds ``logs``.
         """
         stem = _file_safe(stem or entrant.name)
         return cls(entrant, logs / f"{stem}.stderr.log", startup_timeout,
-                   logs / f"{stem}.protocol.log" if transcripts else None, logs.parent / "work" / stem)
+                   logs / f"{stem}.protocol.log" if transcripts else None, logs.parent / "work" / stem,
+                   (str(logs.parent.resolve()),))
 
     async def ensure_started(self, nursery: trio.Nursery) -> BotClient:
         """The running bot for the next game: checked with a ping if it played before, else started."""
         self.games += 1
         if self.faulted and self.entrant.restart is Restart.NEVER:
             raise BotCrashed("not restarted after its fault in an earlier game (restart = never)")
-        if self.client is not None and self.entrant.restart is Restart.ALWAYS:
+        if self.client is not None and (self.entrant.restart is Restart.ALWAYS or not self.entrant.persist):
             await self.close()
         if self.client is not None and not await self._answers_ping() and self.entrant.restart is Restart.NEVER:
             self.faulted = True
@@ -97,10 +114,10 @@ class Player:
         if self.client is None:
             self.starts += 1
             self._log(f"start {self.starts} of {self.entrant.command.to_text()}")
-            workdir = ensure_workdir(self.workdir) if self.workdir is not None else None
             try:
                 self.client = await BotClient.start(nursery, self.entrant.command, self.log_path, self.startup_timeout,
-                                                    self.transcript_path, self.entrant.sandbox, workdir)
+                                                    self.transcript_path, self.entrant.sandbox, self.workdir,
+                                                    self.hidden)
             except BotError:
                 self.faulted = True
                 raise
@@ -166,7 +183,15 @@ async def play_game(
     send_legal: bool = True,
     extra: dict | None = None,
 ) -> GameRecord:
-    """Play one game; always returns a record, whatever the bots do."""
+    """Play one game; always returns a record, whatever the bots do.
+
+    The bots are told another id for the game than ``game_id``, which
+    names the pairing and the deal: a hash of the (secret) game seed and
+    ``game_id``, kept in the record as ``wire_id``. It tells a bot nothing,
+    differs between the seatings of a deal, and is the same when the game
+    is played again (bots that seed their randomness with it replay alike).
+    """
+    wire_id = game_wire_id(seed, game_id)
     record = GameRecord(
         game_id=game_id,
         variant=variant.name,
@@ -175,7 +200,7 @@ async def play_game(
         seats=[],
         time_control={},
         started=time.time(),
-        extra=dict(extra or {}),
+        extra={**(extra or {}), "wire_id": wire_id},
     )
     wall = time.monotonic()
     clocks = [Clock(p.entrant.time_control) for p in players]
@@ -190,7 +215,7 @@ async def play_game(
         record.seats = [SeatInfo(p.entrant.name, p.bot_name, p.entrant.command.to_text()) for p in players]
         record.time_control = {p.entrant.name: p.entrant.time_control.to_dict() for p in players}
         for seat, client in enumerate(clients):
-            client.post(new_game_message(game_id, variant, seat))
+            client.post(new_game_message(wire_id, variant, seat))
         game, notices = new_game(variant, seed)
         _deliver(clients, notices, record)
         while not game.is_terminal():

@@ -17,6 +17,7 @@ from protocol import messages as m
 from .sandbox import Sandbox
 from .transport import (
     BotCommand,
+    BotCrashed,
     BotError,
     BotProcess,
     BotProtocolError,
@@ -37,12 +38,23 @@ class BotClient:
     @classmethod
     async def start(cls, nursery: trio.Nursery, command: BotCommand, stderr_path: Path | None = None,
                     startup_timeout: float = 10.0, transcript_path: Path | None = None,
-                    sandbox: Sandbox = Sandbox(), workdir: str | None = None) -> BotClient:
-        """Start the process (inside ``sandbox``) and complete the handshake (greeting, id lines, ready)."""
-        process = await BotProcess.start(nursery, command, stderr_path, transcript_path, sandbox, workdir)
+                    sandbox: Sandbox = Sandbox(), workdir: Path | None = None,
+                    hidden: tuple[str, ...] = ()) -> BotClient:
+        """Start the process (inside ``sandbox``) and complete the handshake (greeting, id lines, ready).
+
+        A bot that dies before it is ready fails with the last line of its
+        stderr in the message (a jailed bot that cannot reach a file says so there).
+        """
+        process = await BotProcess.start(nursery, command, stderr_path, transcript_path, sandbox, workdir, hidden)
         client = cls(process, name=Path(command.argv[-1]).name)
         try:
             await client._handshake(startup_timeout)
+        except BotError as e:
+            await process.kill()
+            said = _last_line(stderr_path)
+            if said and isinstance(e, BotCrashed):
+                raise BotCrashed(f"{e}; its stderr ends: {said}") from None
+            raise
         except BaseException:
             await process.kill()
             raise
@@ -136,3 +148,17 @@ class BotClient:
             except BotError:
                 pass
         return await self.process.stop(grace)
+
+
+def _last_line(path: Path | None) -> str:
+    """The last non-empty line of a log (its last 2 KiB), without the referee's own notes."""
+    if path is None:
+        return ""
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(f.seek(0, 2) - 2048, 0))
+            tail = f.read().decode(errors="replace")
+    except OSError:
+        return ""
+    lines = [x.strip() for x in tail.splitlines() if x.strip() and not x.startswith("=== pinochle-arena")]
+    return lines[-1][:200] if lines else ""

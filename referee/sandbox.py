@@ -1,45 +1,46 @@
-"""How far a bot process is fenced in: resource limits, environment, namespaces.
+"""How far a bot process is fenced in: the jail, resource limits, environment.
 
 Part of the transport layer: it turns a :class:`Sandbox` (plain data, from
 a configuration) into what :mod:`subprocess` needs to start the bot, and
 finds and kills whatever a bot left behind.
 
-What is isolated, and how (Linux):
+Two isolation modes (README "Running a competition" has the full table):
 
-* resource limits (``setrlimit`` in the child before ``exec``): address
-  space, CPU seconds, processes, open files, size of a file it writes;
-* a clean environment (``PATH``, ``LANG``, ``HOME`` and ``TMPDIR`` pointing
-  into its own working directory, plus what the configuration adds);
-* its own session and process group, killed as a whole;
-* a marker in its environment that every descendant inherits, so a
-  grandchild that leaves the group (``setsid``, a double fork) is still
-  found and killed; the referee becomes the "child subreaper" of such
-  orphans so they are reaped, not left as zombies;
-* with ``isolation = "namespaces"`` (no root needed where the kernel allows
-  unprivileged user namespaces): new user, network, PID, IPC and mount
-  namespaces via ``unshare(1)``: no network at all (not even loopback),
-  it sees and can signal only its own processes, and all of them die with
-  it.
+* ``jail`` (the default): the bot runs in bubblewrap (:mod:`referee.jail`):
+  its own PID, IPC, UTS, mount and network namespaces, a read-only view of
+  the system and of its own program's folder, a private size-capped home,
+  ``/tmp`` and ``/dev/shm``, no view of the output folder or of any other
+  process. As root it also gets a uid of its own and a control group of its
+  own (:mod:`referee.cgroups`): processes, memory and CPU limited per bot.
+  Where no jail can be had, :meth:`Sandbox.check` says why.
+* ``none``: no jail; only the resource limits, a clean environment and a
+  fresh working folder, removed when the process ends. Not safe against
+  hostile bots.
 
-Not isolated: the file system. A bot can read whatever its user can read,
-other bots' working directories included; run bots as separate users (or in
-containers) for that.
+In both, per process: ``setrlimit`` limits set in the child before
+``exec``; its own session and process group, killed as a whole; a marker
+in its environment that every descendant inherits, so a grandchild that
+leaves the group is still found and killed (the referee is the "child
+subreaper" of such orphans, so they are reaped, not left as zombies).
 """
 
 from __future__ import annotations
 
-import ctypes
 import enum
 import os
 import resource
 import shutil
 import signal
-import subprocess
+import tempfile
 import uuid
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
 import attrs
+
+from . import cgroups, jail
+from .spawn import become_subreaper  # noqa: F401 - part of this module's interface for the transport
 
 MARKER = "PINOCHLE_ARENA_BOT"  # environment variable every process of a bot inherits
 
@@ -51,37 +52,45 @@ class SandboxError(Exception):
 
 
 class Isolation(enum.Enum):
+    JAIL = "jail"
     NONE = "none"
-    NAMESPACES = "namespaces"
+
+    @classmethod
+    def _missing_(cls, value):
+        return cls.JAIL if value == "namespaces" else None  # the old name of the mode the jail replaced
 
 
 @attrs.frozen
 class Limits:
-    """Per-process resource limits; ``None`` leaves the referee's own limit in place.
+    """Resource limits of one bot; ``None`` leaves the referee's own limit in place.
 
-    ``processes`` is Linux's RLIMIT_NPROC, which counts every process and
-    thread of the bot's *user*, not of the bot, and does not bind root; run
-    bots under their own user, or use ``isolation = "namespaces"``, to make
-    it a per-bot limit. ``output_kb`` is the most a bot may write to stdout
-    between two requests (info lines included; checked by the referee),
-    ``file_mb`` the largest file it may write.
+    ``memory`` is each process's address space (RLIMIT_AS), and in the
+    jail, as root, also the memory of all of the bot's processes together
+    (its control group), as are ``processes`` and ``cpus``; elsewhere ``processes``
+    is RLIMIT_NPROC when the bot has a uid of its own and is not enforced
+    otherwise (RLIMIT_NPROC counts every process of the *user*), and
+    ``cpus`` is not enforced. ``output_kb`` is the most a bot may write to
+    stdout between two requests (checked by the referee), ``file_mb`` the
+    largest file it may write, ``disk_mb`` the size of each of its writable
+    spaces in the jail (home, /tmp, /dev/shm).
     """
 
-    memory_mb: int | None = 2048  # address space (RLIMIT_AS)
+    memory_mb: int | None = 2048
     cpu_seconds: int | None = 3600  # CPU time over the life of one process (RLIMIT_CPU)
-    processes: int | None = None  # RLIMIT_NPROC (see above)
+    processes: int | None = 256
     open_files: int | None = 256  # RLIMIT_NOFILE
     file_mb: int | None = 64  # RLIMIT_FSIZE
     output_kb: int | None = 1024  # stdout between two requests
+    disk_mb: int | None = 256  # each writable space in the jail
+    cpus: int | None = 1  # cores at once, for all its processes (jail, as root)
 
     FIELDS = {"memory": "memory_mb", "cpu": "cpu_seconds", "processes": "processes", "open_files": "open_files",
-              "file_size": "file_mb", "output": "output_kb"}
+              "file_size": "file_mb", "output": "output_kb", "disk": "disk_mb", "cpus": "cpus"}
 
     @classmethod
     def from_dict(cls, data: dict, base: Limits | None = None) -> Limits:
-        """From config keys (``memory``, ``cpu``, ``processes``, ``open_files``, ``file_size``, ``output``).
-
-        0 means no limit.
+        """From config keys (``memory``, ``cpu``, ``processes``, ``open_files``, ``file_size``, ``output``,
+        ``disk``, ``cpus``). 0 means no limit.
 
         Raises ValueError naming the key for an unknown key or a bad value.
         """
@@ -97,15 +106,18 @@ class Limits:
     def to_dict(self) -> dict:
         return {key: getattr(self, field) for key, field in self.FIELDS.items()}
 
-    def rlimits(self) -> list[tuple[int, int]]:
+    def rlimits(self, nproc: bool = False) -> list[tuple[int, int]]:
         chosen = [
             (resource.RLIMIT_AS, self.memory_mb and self.memory_mb * MiB),
             (resource.RLIMIT_CPU, self.cpu_seconds),
-            (resource.RLIMIT_NPROC, self.processes),
+            (resource.RLIMIT_NPROC, self.processes if nproc else None),
             (resource.RLIMIT_NOFILE, self.open_files),
             (resource.RLIMIT_FSIZE, self.file_mb and self.file_mb * MiB),
         ]
         return [(which, value) for which, value in chosen if value is not None]
+
+    def cgroup(self) -> cgroups.CgroupLimits:
+        return cgroups.CgroupLimits(self.processes, self.memory_mb and self.memory_mb * MiB, self.cpus)
 
     @property
     def output_bytes(self) -> int | None:
@@ -115,98 +127,121 @@ class Limits:
 @attrs.frozen
 class Sandbox:
     limits: Limits = Limits()
-    isolation: Isolation = Isolation.NONE
-    clean_env: bool = True  # False: the bot inherits the referee's environment
+    isolation: Isolation = Isolation.JAIL
+    clean_env: bool = True  # False: the bot inherits the referee's environment (never in the jail)
+    read_only: tuple[str, ...] = ()  # more host paths a jailed bot may read (its data files)
 
     def check(self) -> None:
         """Raise SandboxError if this system cannot provide the isolation asked for."""
-        if self.isolation is Isolation.NAMESPACES:
-            problem = _namespaces_problem()
+        if self.isolation is Isolation.JAIL:
+            problem = jail.problem()
             if problem:
-                raise SandboxError(f"isolation = \"namespaces\" is not available here: {problem}. "
-                                   "Use isolation = \"none\", or allow unprivileged user namespaces "
-                                   "(sysctl kernel.unprivileged_userns_clone=1 / user.max_user_namespaces)")
+                raise SandboxError(f"no jail for the bots on this machine: {problem}. Install it, or run with "
+                                   "--isolation none (isolation = \"none\"), which is NOT safe against hostile bots")
+
+
+def isolation_summary(sandbox: Sandbox) -> str:
+    """One line on what this sandbox protects, for the start of a run."""
+    if sandbox.isolation is Isolation.NONE:
+        return ("WARNING: isolation none: bots run unjailed and are NOT kept from each other, the referee "
+                "or the results; use this only with bots you trust")
+    hierarchy, why = cgroups.usable_hierarchy()
+    if os.geteuid() != 0:
+        return ("bots are jailed (bubblewrap); not root, so processes, memory and CPU are limited per process, "
+                "not per bot")
+    if hierarchy is None:
+        return f"bots are jailed (bubblewrap), each under a uid of its own; no per-bot control groups: {why}"
+    return (f"bots are jailed (bubblewrap), each under a uid of its own and in a control group of its own "
+            f"(cgroup v{hierarchy.version})")
 
 
 @attrs.frozen
 class Launch:
-    """What to hand to subprocess for one bot process."""
+    """What to hand to subprocess for one bot process, and what to undo once it is gone."""
 
     argv: list[str]
     env: dict[str, str]
+    cwd: str | None
     marker: str
-    preexec_fn: object
+    preexec_fn: Callable[[], None] | None
+    cleanup: Callable[[], None]  # blocking: kills what is left in its control group, frees its uid and folders
+    pass_fds: tuple[int, ...] = ()  # more descriptors for the child (bwrap's info pipe), closed after the start
 
 
-UNSHARE = ("--user", "--map-root-user", "--net", "--ipc", "--pid", "--fork", "--kill-child", "--mount",
-           "--mount-proc")
+def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: dict[str, str],
+           workdir: Path | None = None, hidden: tuple[str, ...] = ()) -> Launch:
+    """The argv, environment and pre-exec hook that start ``argv`` inside ``sandbox``.
 
-
-def launch(sandbox: Sandbox, argv: tuple[str, ...], workdir: str | None, extra_env: dict[str, str]) -> Launch:
-    """The argv, environment and pre-exec hook that start ``argv`` inside ``sandbox``."""
+    ``cwd`` is the folder the configuration names, if any. Without one, an
+    unjailed bot works in a fresh folder made under ``workdir`` (removed by
+    ``cleanup``) and a jailed one in its private home. ``hidden`` are host
+    folders a jailed bot must not see (the output folder).
+    """
     sandbox.check()
     marker = uuid.uuid4().hex
-    if sandbox.clean_env:
+    if sandbox.clean_env or sandbox.isolation is Isolation.JAIL:
         env = {"PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-        if workdir is not None:
-            env["HOME"] = workdir
-            env["TMPDIR"] = workdir
     else:
         env = dict(os.environ)
     env.update(extra_env)
     env["PYTHONUNBUFFERED"] = "1"
     env[MARKER] = marker
-    command = list(argv)
-    if sandbox.isolation is Isolation.NAMESPACES:
-        command = [shutil.which("unshare") or "unshare", *UNSHARE, "--", *command]
-    limits = sandbox.limits.rlimits()
+    undo: list[Callable[[], None]] = []  # what cleanup does, last first
 
-    # (No PR_SET_PDEATHSIG: it fires when the forking *thread* ends, and trio forks from a thread of its cache.)
+    def cleanup() -> None:
+        for step in reversed(undo):
+            step()
+
+    group = None
+    pass_fds: tuple[int, ...] = ()
+    try:
+        if sandbox.isolation is Isolation.JAIL:
+            uid = None
+            if os.geteuid() == 0:
+                held = jail.Uid.take()
+                undo.append(held.release)
+                uid = held.uid
+                hierarchy, _ = cgroups.usable_hierarchy()
+                if hierarchy is not None:
+                    group = cgroups.BotCgroup.create(hierarchy, sandbox.limits.cgroup())
+            info, info_child = os.pipe()
+            undo.append(lambda: _end_jail(info, group, marker))
+            pass_fds = (info_child,)
+            spec = jail.JailSpec(tuple(argv), sandbox.read_only, hidden, cwd, sandbox.limits.disk_mb or 1 << 20, uid,
+                                 info_child)
+            command = jail.command(spec)
+            env = {**jail.jail_env(env), **extra_env}
+            cwd = None
+            limits = sandbox.limits.rlimits(nproc=group is None and uid is not None)
+        else:
+            command = list(argv)
+            if cwd is None and workdir is not None:
+                workdir.mkdir(parents=True, exist_ok=True)
+                cwd = tempfile.mkdtemp(prefix="run-", dir=workdir)
+                undo.append(lambda path=Path(cwd): _remove_folder(path))
+            if cwd is not None and sandbox.clean_env:
+                env["HOME"] = env["TMPDIR"] = cwd
+            limits = sandbox.limits.rlimits(nproc=False)
+    except (jail.JailError, OSError) as e:
+        for fd in pass_fds:
+            os.close(fd)
+        cleanup()
+        raise SandboxError(str(e)) from None
+
+    # (No PR_SET_PDEATHSIG here: bwrap's --die-with-parent does that for jailed bots.)
     def in_child() -> None:  # runs in the child between fork and exec: no allocation-heavy work
+        if group is not None:
+            group.join()
         for which, value in limits:
             _soft, hard = resource.getrlimit(which)
             if hard != resource.RLIM_INFINITY:
                 value = min(value, hard)
             resource.setrlimit(which, (value, value if which != resource.RLIMIT_CPU else hard))
 
-    return Launch(command, env, marker, in_child if limits else None)
-
-
-@cache
-def _namespaces_problem() -> str:
-    program = shutil.which("unshare")
-    if program is None:
-        return "the unshare program (util-linux) is not installed"
-    try:
-        done = subprocess.run([program, *UNSHARE, "true"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return f"unshare failed: {e}"
-    if done.returncode != 0:
-        return (done.stderr.strip() or f"unshare exited with status {done.returncode}").splitlines()[-1]
-    return ""
+    return Launch(command, env, cwd, marker, in_child if limits or group else None, cleanup, pass_fds)
 
 
 # ------------------------------------------------------------------ leftovers
-PR_SET_CHILD_SUBREAPER = 36
-
-
-@cache
-def _libc():
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl  # noqa: B018 - Linux only
-        return libc
-    except (OSError, AttributeError):
-        return None
-
-
-@cache
-def become_subreaper() -> bool:
-    """Make the referee adopt orphaned descendants (so it can reap them); Linux only."""
-    libc = _libc()
-    return libc is not None and libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-
-
 LEADERS: set[int] = set()  # pids of bot processes started and not yet reaped by trio (never reaped here)
 
 
@@ -260,6 +295,48 @@ def kill_leftovers(marker: str, group: int) -> int:
     return len(found)
 
 
-def ensure_workdir(path: Path) -> str:
-    path.mkdir(parents=True, exist_ok=True)
-    return str(path)
+def _end_jail(info: int, group: cgroups.BotCgroup | None, marker: str) -> None:
+    """After its bwrap process is gone: kill what is left in the bot's control group, and wait for the jail's
+    first process, which the referee adopts (it is the child subreaper) and must reap."""
+    os.set_blocking(info, False)
+    try:
+        first = jail.first_process(os.read(info, 4096))
+    except OSError:
+        first = None
+    os.close(info)
+    if group is not None:
+        group.close()
+    if first is not None and _is_ours(first, marker):
+        try:
+            os.waitpid(first, 0)  # dying already: bwrap's --die-with-parent, and the group's kill
+        except ChildProcessError:
+            pass  # reaped meanwhile
+
+
+def _is_ours(pid: int, marker: str) -> bool:
+    """Whether ``pid`` is still this bot's process and our child (its number may have been reused)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        if int(fields[1]) != os.getpid():
+            return False
+        if pid in LEADERS:
+            return False  # a bot process trio waits for
+        if fields[0] == b"Z":
+            return True  # a zombie child of ours: reap it
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            environ = f.read()
+    except (OSError, IndexError, ValueError):
+        return False
+    # its marker, or no environment left to read: a process of ours on its way out
+    return not environ or f"{MARKER}={marker}".encode() in environ.split(b"\0")
+
+
+def _remove_folder(path: Path) -> None:
+    """Remove a bot's working folder, and the folders above it that it leaves empty (work/NAME, work)."""
+    shutil.rmtree(path, ignore_errors=True)
+    for parent in (path.parent, path.parent.parent):
+        try:
+            parent.rmdir()
+        except OSError:
+            return

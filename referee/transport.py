@@ -20,9 +20,10 @@ and turns every way a process can misbehave into a :class:`BotError`.
   can never block on a full stderr pipe and look slow;
 * what a bot may write to stdout between two requests is capped, so a
   flood costs the referee a bounded amount of memory and work;
-* resource limits, environment and namespaces come from a
+* the jail, resource limits and environment come from a
   :class:`~referee.sandbox.Sandbox`; after a kill, anything the bot left
-  behind (a grandchild that left its group) is found and killed too.
+  behind (a grandchild that left its group, what is left in its control
+  group, its working folder) is found and removed too.
 """
 
 from __future__ import annotations
@@ -43,12 +44,14 @@ import trio
 
 from .sandbox import (
     LEADERS,
+    Isolation,
     Sandbox,
     SandboxError,
     become_subreaper,
     kill_leftovers,
     launch,
 )
+from .spawn import ChildProcess, spawn
 
 MAX_LINE = 65536  # bytes in one line from a bot
 STDERR_CAP = 1 << 20  # bytes of stderr kept per bot process
@@ -144,10 +147,12 @@ class Line:
 @attrs.define(eq=False)
 class BotProcess:
     command: BotCommand
-    process: trio.Process
+    process: ChildProcess
     stderr_path: Path | None
     transcript: TextIO | None = None
     marker: str = ""
+    cleanup: Callable[[], None] | None = None  # undoes the sandbox's set-up (blocking), once the process is gone
+    jailed: bool = False  # its process is bwrap, which exits with 128 + N when the bot dies by signal N
     output_cap: int | None = None  # bytes of stdout allowed between two lines from the referee
     _failure: BotError | None = None
     _unasked_bytes: int = 0
@@ -177,38 +182,33 @@ class BotProcess:
     @classmethod
     async def start(cls, nursery: trio.Nursery, command: BotCommand, stderr_path: Path | None = None,
                     transcript_path: Path | None = None, sandbox: Sandbox = Sandbox(),
-                    workdir: str | None = None) -> BotProcess:
+                    workdir: Path | None = None, hidden: tuple[str, ...] = ()) -> BotProcess:
         """Spawn the bot inside ``sandbox``; its stderr and exit watchers run in ``nursery``.
 
-        It runs in ``command.cwd`` if set, else in ``workdir``. With
-        ``transcript_path``, every line is appended there: ``> `` sent to the
-        bot, ``< `` received from it.
+        It runs in ``command.cwd`` if set; else, unjailed, in a fresh folder
+        under ``workdir``, and jailed in its private home. ``hidden`` are
+        folders a jailed bot must not see. With ``transcript_path``, every
+        line is appended there: ``> `` sent to the bot, ``< `` received from it.
         """
         command.check()
-        cwd = command.cwd or workdir
         try:
-            how = launch(sandbox, command.argv, cwd, dict(command.env))
+            how = launch(sandbox, command.argv, command.cwd, dict(command.env), workdir, hidden)
         except SandboxError as e:
             raise BotStartError(str(e)) from None
         become_subreaper()
         try:
-            process = await trio.lowlevel.open_process(
-                how.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=cwd,
-                env=how.env,
-                start_new_session=True,
-                preexec_fn=how.preexec_fn,
-            )
+            process = await spawn(how.argv, cwd=how.cwd, env=how.env, preexec_fn=how.preexec_fn,
+                                  pass_fds=how.pass_fds)
         except OSError as e:
+            await trio.to_thread.run_sync(how.cleanup)
             raise BotStartError(f"cannot start bot {command.to_text()!r}: {e.strerror or e}") from None
         except subprocess.SubprocessError as e:  # the limits could not be set in the child
+            await trio.to_thread.run_sync(how.cleanup)
             raise BotStartError(f"cannot start bot {command.to_text()!r} with its resource limits: {e}") from None
         LEADERS.add(process.pid)
         transcript = open(transcript_path, "a", encoding="utf-8") if transcript_path else None
-        bot = cls(command, process, stderr_path, transcript, how.marker, sandbox.limits.output_bytes)
+        bot = cls(command, process, stderr_path, transcript, how.marker, how.cleanup,
+                  sandbox.isolation is Isolation.JAIL, sandbox.limits.output_bytes)
         bot.now = trio.lowlevel.current_clock().current_time
         nursery.start_soon(bot._watch_exit)
         nursery.start_soon(bot._watch_clock)
@@ -406,6 +406,8 @@ class BotProcess:
         code = self.process.poll()
         if code is None:
             return "closed its output"
+        if self.jailed and code > 128:
+            code = 128 - code  # bwrap's way of saying its bot died by signal code - 128
         if code < 0:
             try:
                 name = signal.Signals(-code).name
@@ -487,6 +489,9 @@ class BotProcess:
             # descendants that left the group but carry the bot's marker, and reap those we adopted.
             if self.process.returncode is not None:
                 LEADERS.discard(self.process.pid)  # reaped by trio
+            if self.cleanup is not None:  # (first: it kills what is left in the bot's control group)
+                cleanup, self.cleanup = self.cleanup, None
+                await trio.to_thread.run_sync(cleanup)
             await trio.to_thread.run_sync(kill_leftovers, self.marker, self.process.pid)
             if self.transcript is not None:
                 self.transcript.close()

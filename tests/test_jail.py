@@ -48,23 +48,21 @@ def test_the_output_folder_is_covered_even_inside_a_folder_the_bot_may_read(tmp_
     assert argv.index("--tmpfs", argv.index(str(tmp_path))) > argv.index(str(tmp_path))  # after the bind
 
 
-def test_a_bot_inside_the_output_folder_is_shown_again_over_the_cover(tmp_path):
+def test_a_program_inside_the_output_folder_is_refused(tmp_path):
     out = tmp_path / "out"
-    bot = out / "bots" / "bot.py"
-    bot.parent.mkdir(parents=True)
-    bot.write_text("")
-    argv = jail.command(jail.JailSpec((sys.executable, str(bot)), read_only=(str(tmp_path),), hidden=(str(out),)))
-    assert str(out) in covered(argv)
-    cover = next(i for i, w in enumerate(argv) if w == "--tmpfs" and argv[i + 1] == str(out))
-    assert str(out / "bots") in binds(argv)
-    assert max(i for i, w in enumerate(argv) if w == str(out / "bots")) > cover
+    program = out / "bots" / "bot"
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    with pytest.raises(jail.JailError, match="program is inside the output folder"):
+        jail.command(jail.JailSpec((str(program),), hidden=(str(out),)))
 
 
-def test_a_bot_whose_folder_is_the_output_folder_is_refused(tmp_path):
+def test_a_script_in_the_output_folder_is_not_shown(tmp_path):
     bot = tmp_path / "bot.py"
     bot.write_text("")
-    with pytest.raises(jail.JailError, match="both the bot's own folder and the output folder"):
-        jail.command(jail.JailSpec((sys.executable, str(bot)), hidden=(str(tmp_path),)))
+    argv = jail.command(jail.JailSpec((sys.executable, str(bot)), hidden=(str(tmp_path),)))
+    assert str(tmp_path) not in binds(argv)  # so the bot cannot start: it says so on its stderr
 
 
 def test_a_command_that_would_show_the_whole_file_system_is_refused():
@@ -173,3 +171,58 @@ def test_a_real_group_holds_its_limits_and_is_removed():
     finally:
         group.close()
     assert not any(folder.exists() for folder in group.folders)
+
+
+def test_a_bot_that_cannot_reach_a_file_in_its_jail_fails_to_start_naming_it(tmp_path):
+    """Its data lies outside every folder its command names: the start-up error quotes what it could not open."""
+    import trio
+
+    from referee.clock import TimeControl
+    from referee.match import Entrant, Player, play_game
+    from referee.record import Termination
+    from referee.rules import get_variant
+    from referee.samples import SAMPLES
+    from referee.transport import BotCommand
+
+    data = tmp_path / "elsewhere" / "weights.txt"
+    data.parent.mkdir()
+    data.write_text("1 2 3\n")
+    bot = tmp_path / "bot" / "bot.py"
+    bot.parent.mkdir()
+    bot.write_text(f"open({str(data)!r}).read()\nprint('ready')\n")
+
+    async def one_game():
+        async with trio.open_nursery() as nursery:
+            players = [Player.logged(Entrant("mine", BotCommand((sys.executable, str(bot)))), tmp_path / "out" / "logs"),
+                       Player.logged(Entrant("random", SAMPLES["random"].command(), TimeControl()),
+                                     tmp_path / "out" / "logs")]
+            record = await play_game(nursery, players, get_variant("two-handed"), 1, "g1")
+            for p in players:
+                await p.close()
+            nursery.cancel_scope.cancel()
+        return record
+
+    record = trio.run(one_game)
+    assert record.termination is Termination.CRASH and record.culprit == 0
+    assert "failed to start" in record.detail and str(data) in record.detail and "No such file" in record.detail
+
+
+def test_a_command_word_inside_the_output_folder_is_not_shown(tmp_path):
+    """Naming a results file on the command line neither shows the output folder nor stops the bot."""
+    bot = tmp_path / "bot" / "bot.py"
+    bot.parent.mkdir()
+    bot.write_text("")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "games.jsonl").write_text("")
+    argv = jail.command(jail.JailSpec((sys.executable, str(bot), str(out / "games.jsonl")), hidden=(str(out),)))
+    assert str(out) not in binds(argv) and str(bot.parent) in binds(argv)
+
+
+def test_a_folder_other_users_cannot_read_is_a_clear_error_when_bots_get_their_own_uid(tmp_path):
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    (private / "bot.py").write_text("")
+    with pytest.raises(jail.JailError, match=r"mode 0700.*runs as a uid of its own: chmod o\+rx"):
+        jail.command(jail.JailSpec((sys.executable, str(private / "bot.py")), uid=jail.UID_BASE))
+    jail.command(jail.JailSpec((sys.executable, str(private / "bot.py"))))  # in a user namespace: its own user

@@ -128,10 +128,11 @@ def test_each_seat_is_charged_on_its_own_clock(tmp_path):
 
 def test_transcript_shows_the_conversation(tmp_path):
     plan = MatchPlan((sample("random"), sample("greedy")), V, 1, 4, tmp_path, transcripts=True)
-    trio.run(run_match, plan)
+    (record,) = trio.run(run_match, plan)
     lines = (tmp_path / "logs" / "random.protocol.log").read_text().splitlines()
     assert lines[:4] == ["> pinochle 2", "< id name random", "< id author pinochle-arena sample bots", "< ready"]
-    assert lines[4].startswith("> game g1 two-handed 0 2 ")
+    wire_id = record.extra["wire_id"]  # the bots are told a random id, not the schedule's g1
+    assert lines[4].startswith(f"> game {wire_id} two-handed 0 2 ") and len(wire_id) == 12 and wire_id != "g1"
     assert lines[5].startswith("> deal 1 0 ")
     assert lines[-2:] == ["> matchend", "> quit"]
     # every request is answered by exactly one action line, and the reply is one of the legal actions
@@ -155,6 +156,8 @@ def test_protocol_md_transcript_is_what_the_referee_says(tmp_path):
         words = line.split()
         if words[:2] == [">", "go"]:
             words[3:5] = ["T", "B"]
+        if words[:2] == [">", "game"]:
+            words[2] = "ID"  # random, different every game
         return " ".join(words)
 
     assert [mask(x) for x in actual] == [mask(x) for x in expected]

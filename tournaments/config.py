@@ -5,15 +5,16 @@
 format = "round-robin"        # or "gauntlet" (needs candidate = "NAME")
 variant = "two-handed"
 games_per_pairing = 40        # even: duplicate deals come in pairs
-seed = 1
+seed = 1                      # optional: default a secret 128-bit seed from the OS, kept in OUTPUT/tournament.json
 concurrency = 2               # games at once; default: number of cores
 processes = 2                 # referee processes sharing them; default: number of cores
 duplicate = true
 output = "results/my-tournament"
 anchor = "random"             # optional: this bot's rating is fixed at 0
 restart = "on-fault"          # or "always" (fresh process every game) or "never" (a fault retires the bot)
-isolation = "none"            # or "namespaces": no network, own PID space (fails clearly where unavailable)
-clean_env = true              # false: bots inherit the referee's environment
+isolation = "jail"            # default; "none" runs bots unjailed (NOT safe against hostile bots)
+persist = false               # true: a bot keeps its process (and files) from game to game, as restart says
+clean_env = true              # false: unjailed bots inherit the referee's environment
 
 [tournament.options]          # rule options of the variant
 target = 1200
@@ -31,6 +32,8 @@ processes = 0                 # RLIMIT_NPROC (counts the whole user's processes;
 open_files = 256
 file_size = 64                # MiB, largest file a bot may write
 output = 1024                 # KiB a bot may write to stdout between two requests
+disk = 256                    # MiB in each of a jailed bot's writable spaces (home, /tmp, /dev/shm)
+cpus = 1                      # cores a jailed bot may use at once (as root, with control groups)
 
 [[bot]]
 name = "greedy"
@@ -43,7 +46,8 @@ cwd = "bots/mine"             # optional, relative to the config file (default: 
                               # the output's work/; paths in the command are relative to the config file)
 env = { MYBOT_LEVEL = "3" }   # optional
 time = { move = 2000 }        # optional: per-bot time control
-limits = { memory = 4096 }    # optional: per-bot limits; restart, isolation, clean_env too
+limits = { memory = 4096 }    # optional: per-bot limits; restart, isolation, persist, clean_env too
+read_only = ["data"]          # optional: more folders the jailed bot may read (relative to the config file)
 ```
 
 Every mistake is reported as a :class:`ConfigError` naming the key.
@@ -92,7 +96,7 @@ class TournamentConfig:
     variant: Variant
     entrants: tuple[Entrant, ...]
     games_per_pairing: int
-    seed: int
+    seed: int | None  # None until the tournament starts: then a secret one is drawn (see secret_seed)
     concurrency: int
     duplicate: bool
     output: Path
@@ -152,7 +156,7 @@ def default_config(output: Path | None = None, concurrency: int | None = None) -
         variant=get_variant("two-handed"),
         entrants=entrants,
         games_per_pairing=40,
-        seed=1,
+        seed=None,
         concurrency=concurrency or default_concurrency(),
         duplicate=True,
         output=output or Path("results") / "tournament",
@@ -201,8 +205,8 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
             f"a multiple of {group} with duplicate deals ({group} seatings of every deal)")
         raise ConfigError(f"{where}: tournament.games_per_pairing must be {what}")
     default_time = _time_control(_table(data, "time", where, required=False), TimeControl(), where, "time.")
-    default_fence = _fence(t, _table(data, "limits", where, required=False), (Sandbox(), Restart.ON_FAULT), where,
-                           "tournament.", "limits.")
+    default_fence = _fence(t, _table(data, "limits", where, required=False), Fence(), where,
+                           "tournament.", "limits.", base)
     bots = data.get("bot")
     if not isinstance(bots, list) or not bots:
         raise ConfigError(f"{where}: no bots: add [[bot]] tables with a name and a command or sample")
@@ -244,7 +248,7 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
         variant=variant,
         entrants=tuple(entrants),
         games_per_pairing=games,
-        seed=_get(t, "seed", int, 1, where, "tournament."),
+        seed=_get(t, "seed", int, None, where, "tournament."),
         concurrency=conc,
         duplicate=duplicate,
         output=Path(os.path.normpath(out)),
@@ -288,13 +292,20 @@ def _teams(tables: Any, names: list[str], variant: Variant, where: str) -> tuple
     return tuple(teams)
 
 
-FENCE_KEYS = ("restart", "isolation", "clean_env")
+FENCE_KEYS = ("restart", "isolation", "clean_env", "persist", "read_only")
 
 
-def _fence(table: dict, limits: dict, default: tuple[Sandbox, Restart], where: str, prefix: str,
-           limits_prefix: str) -> tuple[Sandbox, Restart]:
-    """The sandbox and restart policy from ``restart``/``isolation``/``clean_env`` keys and a limits table."""
-    sandbox, restart = default
+@attrs.frozen
+class Fence:
+    sandbox: Sandbox = Sandbox()
+    restart: Restart = Restart.ON_FAULT
+    persist: bool = False
+
+
+def _fence(table: dict, limits: dict, default: Fence, where: str, prefix: str, limits_prefix: str,
+           base: Path) -> Fence:
+    """The sandbox, restart policy and persistence from the fence keys and a limits table."""
+    sandbox, restart = default.sandbox, default.restart
     try:
         restart = Restart(_get(table, "restart", str, restart.value, where, prefix))
     except ValueError:
@@ -308,15 +319,22 @@ def _fence(table: dict, limits: dict, default: tuple[Sandbox, Restart], where: s
         chosen = Limits.from_dict(limits, sandbox.limits)
     except ValueError as e:
         raise ConfigError(f"{where}: {limits_prefix.rstrip('.')}: {e}") from None
-    sandbox = Sandbox(chosen, isolation, _get(table, "clean_env", bool, sandbox.clean_env, where, prefix))
+    read_only = table.get("read_only", [])
+    if not isinstance(read_only, list) or not all(isinstance(x, str) for x in read_only):
+        raise ConfigError(f"{where}: {prefix}read_only should be a list of paths, e.g. read_only = [\"data\"]")
+    for text in read_only:
+        if not _resolve(base, text).exists():
+            raise ConfigError(f"{where}: {prefix}read_only: {_resolve(base, text)} does not exist")
+    paths = sandbox.read_only + tuple(str(_resolve(base, x).resolve()) for x in read_only)
+    sandbox = Sandbox(chosen, isolation, _get(table, "clean_env", bool, sandbox.clean_env, where, prefix), paths)
     try:
         sandbox.check()
     except SandboxError as e:
         raise ConfigError(f"{where}: {prefix}isolation: {e}") from None
-    return sandbox, restart
+    return Fence(sandbox, restart, _get(table, "persist", bool, default.persist, where, prefix))
 
 
-def _entrant(bot: Any, i: int, default_time: TimeControl, default_fence: tuple[Sandbox, Restart], base: Path,
+def _entrant(bot: Any, i: int, default_time: TimeControl, default_fence: Fence, base: Path,
              where: str) -> Entrant:
     prefix = f"bot[{i}]."
     if not isinstance(bot, dict):
@@ -349,9 +367,9 @@ def _entrant(bot: Any, i: int, default_time: TimeControl, default_fence: tuple[S
         except BotStartError as e:
             raise ConfigError(f"{where}: {prefix}command: {e}") from None
     time = _time_control(_table(bot, "time", where, required=False, prefix=prefix), default_time, where, prefix + "time.")
-    sandbox, restart = _fence(bot, _table(bot, "limits", where, required=False, prefix=prefix), default_fence, where,
-                              prefix, prefix + "limits.")
-    return Entrant(name, command, time, sandbox, restart)
+    fence = _fence(bot, _table(bot, "limits", where, required=False, prefix=prefix), default_fence, where,
+                   prefix, prefix + "limits.", base)
+    return Entrant(name, command, time, fence.sandbox, fence.restart, fence.persist)
 
 
 def _time_control(table: dict, default: TimeControl, where: str, prefix: str) -> TimeControl:

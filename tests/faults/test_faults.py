@@ -31,13 +31,13 @@ T, E, P, I, C = (Termination.TIMEOUT, Termination.COMPLETED, Termination.PROTOCO
                  Termination.CRASH)
 
 
-def faulty(mode, n=1, tc=FAST, sandbox=Sandbox(), restart=Restart.ON_FAULT, name=None):
+def faulty(mode, n=1, tc=FAST, sandbox=Sandbox(), restart=Restart.ON_FAULT, name=None, persist=False):
     command = BotCommand((sys.executable, str(FAULTY), mode, str(n)))
-    return Entrant(name or f"faulty-{mode}", command, tc, sandbox, restart)
+    return Entrant(name or f"faulty-{mode}", command, tc, sandbox, restart, persist)
 
 
-def sample(name, tc=FAST):
-    return Entrant(name, SAMPLES[name].command(), tc)
+def sample(name, tc=FAST, persist=False):
+    return Entrant(name, SAMPLES[name].command(), tc, persist=persist)
 
 
 def leftovers() -> list[str]:
@@ -87,7 +87,9 @@ CASES = [
     ("slow", 12, "two-handed", T, "no reply"),  # past its clock mid-game
     ("exit", 10, "two-handed", C, "exited with status 3"),
     ("segfault", 10, "two-handed", C, "SIGSEGV"),
-    ("closeout", 10, "two-handed", C, "closed its output"),
+    # A jailed bot's stdout is also held by bubblewrap's own processes, so closing it while running on reads
+    # as silence: the bot loses on its clock (unjailed, the referee sees the end of its output: a crash).
+    ("closeout", 10, "two-handed", T, "no reply"),
     ("nohandshake", 1, "two-handed", T, "ready"),
     ("garbage", 5, "two-handed", P, "%%%"),
     ("badutf8", 5, "two-handed", P, "UTF-8"),
@@ -160,7 +162,9 @@ def test_stderr_flood_is_capped_and_the_game_goes_on(tmp_path):
 
 
 def test_wedged_bot_is_found_by_the_ping_between_games_and_replaced(tmp_path):
-    records, players = trio.run(play, [faulty("wedge"), sample("random")], get_variant("two-handed"), 7, tmp_path, 2)
+    # (the stall check is for processes kept from game to game: persist)
+    records, players = trio.run(play, [faulty("wedge", persist=True), sample("random")], get_variant("two-handed"), 7,
+                                tmp_path, 2)
     assert [r.termination for r in records] == [E, E]
     assert players[0].stalls == 1 and players[0].starts == 2
     assert "stall check before game 2 failed" in (tmp_path / "logs" / "faulty-wedge.stderr.log").read_text()
@@ -174,11 +178,18 @@ def test_restart_never_forfeits_the_games_after_a_fault(tmp_path):
     assert "restart = never" in records[1].detail and players[0].starts == 1
 
 
-def test_restart_always_starts_a_fresh_process_every_game(tmp_path):
-    bot = faulty("none", restart=Restart.ALWAYS)
-    records, players = trio.run(play, [bot, sample("random")], get_variant("two-handed"), 7, tmp_path, 3)
+def test_restart_always_starts_a_fresh_process_every_game_even_with_persist(tmp_path):
+    bot = faulty("none", restart=Restart.ALWAYS, persist=True)
+    records, players = trio.run(play, [bot, sample("random", persist=True)], get_variant("two-handed"), 7, tmp_path, 3)
     assert [r.termination for r in records] == [E, E, E]
     assert players[0].starts == 3 and players[1].starts == 1
+
+
+def test_without_persist_every_game_gets_a_fresh_process(tmp_path):
+    """The fair-play default: nothing a bot learnt in one seating of a deal survives into the next."""
+    records, players = trio.run(play, [faulty("none"), sample("random")], get_variant("two-handed"), 7, tmp_path, 3)
+    assert [r.termination for r in records] == [E, E, E]
+    assert players[0].starts == 3 and players[1].starts == 3
 
 
 def test_restart_on_fault_brings_a_crashed_bot_back_for_its_next_game(tmp_path):
@@ -187,27 +198,42 @@ def test_restart_on_fault_brings_a_crashed_bot_back_for_its_next_game(tmp_path):
     assert players[0].starts == 2
 
 
-def test_each_bot_works_in_a_directory_of_its_own_with_a_clean_environment(tmp_path):
-    probe = tmp_path / "probe.py"
-    probe.write_text(
-        "import os, sys\n"
-        "open('where.txt', 'w').write(os.getcwd() + '\\n' + ' '.join(sorted(os.environ)))\n"
-        f"exec(open({str(FAULTY)!r}).read())\n"
-    )
+HOME_PROBE = """
+import os, sys
+name = sys.argv[3]
+open(os.path.join(os.environ["HOME"], "mark-" + name), "w").write(name)
+print("where", os.getcwd(), os.environ["HOME"], sorted(os.listdir(os.environ["HOME"])), file=sys.stderr)
+print("env", " ".join(sorted(os.environ)), file=sys.stderr, flush=True)
+"""
+
+
+@pytest.mark.parametrize("isolation", ["jail", "none"])
+def test_each_bot_works_in_a_fresh_folder_of_its_own_with_a_clean_environment(isolation, tmp_path):
+    from referee.sandbox import Isolation
+
+    probe = tmp_path / "bot" / "probe.py"
+    probe.parent.mkdir()
+    probe.write_text(HOME_PROBE + f"exec(open({str(FAULTY)!r}).read())\n")
     os.environ["PINOCHLE_SECRET_OF_THE_REFEREE"] = "1"
+    sandbox = Sandbox(isolation=Isolation(isolation), read_only=(str(FAULTY.parent),))  # the probe runs faulty.py
     try:
-        bots = [Entrant(name, BotCommand((sys.executable, str(probe), "none")), FAST) for name in ("a", "b")]
-        (record,), _ = trio.run(play, bots, get_variant("two-handed"), 7, tmp_path)
+        bots = [Entrant(name, BotCommand((sys.executable, str(probe), "none", "1", name)), FAST, sandbox)
+                for name in ("a", "b")]
+        records, _ = trio.run(play, bots, get_variant("two-handed"), 7, tmp_path / "out", 2)
     finally:
         del os.environ["PINOCHLE_SECRET_OF_THE_REFEREE"]
-    assert record.termination is Termination.COMPLETED
-    seen = {}
+    assert [r.termination for r in records] == [E, E]
     for name in ("a", "b"):
-        cwd, names = (tmp_path / "work" / name / "where.txt").read_text().split("\n")
-        seen[name] = cwd
-        assert "PINOCHLE_SECRET_OF_THE_REFEREE" not in names.split()
-        assert (tmp_path / "logs" / f"{name}.stderr.log").exists()
-    assert seen["a"] != seen["b"]
+        log = (tmp_path / "out" / "logs" / f"{name}.stderr.log").read_text()
+        homes = [line.split(" ", 3) for line in log.splitlines() if line.startswith("where ")]
+        assert len(homes) == 2  # one process per game
+        for _, cwd, home, listing in homes:
+            assert listing == f"['mark-{name}']"  # empty when it started: nothing of the other bot, or game
+            assert cwd == home
+        envs = [line for line in log.splitlines() if line.startswith("env ")]
+        assert all("PINOCHLE_SECRET_OF_THE_REFEREE" not in line.split() for line in envs)
+    assert not (tmp_path / "out" / "work").exists()  # unjailed folders are removed with their process
+    assert leftovers() == []
 
 
 def test_tournament_with_misbehaving_entrants_finishes_with_every_game(tmp_path):
@@ -250,48 +276,50 @@ try:
     verdict = "reached"
 except OSError as e:
     verdict = "refused: " + type(e).__name__
-open("network.txt", "w").write(verdict)
+print("network", verdict, file=sys.stderr, flush=True)
 """
 
 
-@pytest.mark.parametrize("isolation", ["none", "namespaces"])
-def test_namespaces_take_the_network_away(isolation, tmp_path):
+@pytest.mark.parametrize("isolation", ["none", "jail"])
+def test_the_jail_takes_the_network_away(isolation, tmp_path):
     """A bot that connects to a listener of the referee's on loopback: it can, unless isolated."""
     import socket
 
     from referee.sandbox import Isolation, SandboxError
 
-    sandbox = Sandbox(isolation=Isolation(isolation))
+    sandbox = Sandbox(isolation=Isolation(isolation), read_only=(str(FAULTY.parent),))  # the probe runs faulty.py
     try:
         sandbox.check()
     except SandboxError as e:
         pytest.skip(str(e))
-    probe = tmp_path / "probe.py"
+    probe = tmp_path / "bot" / "probe.py"
+    probe.parent.mkdir()
     probe.write_text(PROBE + f"exec(open({str(FAULTY)!r}).read())\n")
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
     try:
         # argv: faulty.py's mode and request number, then the port for the probe
         bot = Entrant("probe", BotCommand((sys.executable, str(probe), "none", "1", str(port))), FAST, sandbox)
-        (record,), _ = trio.run(play, [bot, sample("random")], get_variant("two-handed"), 7, tmp_path)
+        (record,), _ = trio.run(play, [bot, sample("random")], get_variant("two-handed"), 7, tmp_path / "out")
     finally:
         listener.close()
     assert record.termination is Termination.COMPLETED, record.detail
-    verdict = (tmp_path / "work" / "probe" / "network.txt").read_text()
-    assert verdict.startswith("reached" if isolation == "none" else "refused")
+    log = (tmp_path / "out" / "logs" / "probe.stderr.log").read_text()
+    assert ("network reached" if isolation == "none" else "network refused") in log
     assert leftovers() == []
 
 
-def test_isolation_that_is_not_available_is_a_clear_error(monkeypatch, tmp_path):
-    from referee import sandbox as sb
+def test_a_jail_that_is_not_available_is_a_clear_error(monkeypatch, tmp_path):
+    from referee import jail
     from tournaments.config import ConfigError, parse_config
 
-    monkeypatch.setattr(sb, "_namespaces_problem", lambda: "unshare: unshare failed: Operation not permitted")
-    data = {"tournament": {"isolation": "namespaces"}, "bot": [{"name": "a", "sample": "random"},
-                                                               {"name": "b", "sample": "random"}]}
-    with pytest.raises(ConfigError, match=r"tournament\.isolation: isolation = \"namespaces\" is not available here: "
-                                          r"unshare: unshare failed: Operation not permitted"):
+    monkeypatch.setattr(jail, "problem", lambda: "bubblewrap is not installed (apt-get install bubblewrap)")
+    data = {"bot": [{"name": "a", "sample": "random"}, {"name": "b", "sample": "random"}]}
+    with pytest.raises(ConfigError, match=r"tournament\.isolation: no jail for the bots on this machine: bubblewrap "
+                                          r"is not installed .*isolation none.*NOT safe against hostile bots"):
         parse_config(data, tmp_path / "t.toml")
+    data["tournament"] = {"isolation": "none"}
+    assert parse_config(data, tmp_path / "t.toml").entrants[0].sandbox.isolation.value == "none"
 
 
 @pytest.mark.parametrize("processes", [1, 2])
@@ -314,9 +342,12 @@ def test_restart_never_retires_the_entrant_across_slots_and_processes(processes,
         }
         return parse_config(data, tmp_path / "t.toml", output=tmp_path / "out")
 
+    from referee.match import game_wire_id
+
     games = schedule(config_with("-"))
-    doomed = next(g.game_id for g in games if "crasher" in g.seating)  # the crasher's first game
-    config = config_with(doomed)
+    first = next(g for g in games if "crasher" in g.seating)  # the crasher's first game
+    doomed = first.game_id
+    config = config_with(game_wire_id(first.seed, first.game_id))  # the bot knows a game by its wire id
     store = ResultStore(config.output)
     store.start(config.fingerprint(), tournament_schedule(config))
     trio.run(run_games, config, schedule(config), store)

@@ -1,0 +1,123 @@
+"""Starting a bot's process: from one thread that lives as long as the referee.
+
+Part of the transport layer. A jailed bot dies with the referee through
+bubblewrap's ``--die-with-parent`` (the kernel's parent-death signal), and
+the kernel sends that signal when the *thread* that forked the process
+ends, not the whole referee. trio's ``open_process`` forks in a worker
+thread of its cache, and those end after 10 s idle, which would kill every
+jailed bot still running then. So every bot is forked by one spawner
+thread that never ends, and :class:`ChildProcess` gives the referee the
+little of ``trio.Process`` it uses: the three pipes as trio streams, the
+pid, and waiting for the exit.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import ctypes
+import os
+import subprocess
+from collections.abc import Callable
+from functools import cache
+
+import attrs
+import trio
+
+_SPAWNER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="pinochle-arena-spawner")
+
+
+@attrs.define(eq=False)
+class ChildProcess:
+    """A started process: its pipes (trio streams), pid and exit status."""
+
+    popen: subprocess.Popen
+    stdin: trio.lowlevel.FdStream
+    stdout: trio.lowlevel.FdStream
+    stderr: trio.lowlevel.FdStream
+    _pidfd: int | None = None  # readable once the process has exited (Linux 5.3 and later)
+    _wait_lock: trio.Lock = attrs.Factory(trio.Lock)
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self.popen.returncode
+
+    def poll(self) -> int | None:
+        """The exit status (negative: killed by that signal), reaping the process; None while it runs."""
+        code = self.popen.poll()
+        if code is not None:
+            self._close_pidfd()
+        return code
+
+    async def wait(self) -> int:
+        """Wait for the process to exit; several tasks may wait at once."""
+        async with self._wait_lock:
+            if self.poll() is None:
+                if self._pidfd is not None:
+                    with contextlib.suppress(trio.ClosedResourceError):
+                        await trio.lowlevel.wait_readable(self._pidfd)
+                else:
+                    await trio.to_thread.run_sync(self.popen.wait, abandon_on_cancel=True)
+            return self.popen.wait()
+
+    def _close_pidfd(self) -> None:
+        if self._pidfd is not None:
+            fd, self._pidfd = self._pidfd, None
+            trio.lowlevel.notify_closing(fd)
+            os.close(fd)
+
+
+async def spawn(argv: list[str], *, cwd: str | None, env: dict[str, str],
+                preexec_fn: Callable[[], None] | None, pass_fds: tuple[int, ...] = ()) -> ChildProcess:
+    """Start ``argv`` in a session of its own with three pipes, forked by the spawner thread.
+
+    ``pass_fds`` are more descriptors the child gets; the referee's copies are closed once it started.
+
+    Raises OSError if it cannot be started, subprocess.SubprocessError if ``preexec_fn`` failed.
+    """
+    stdin_read, stdin_write = os.pipe()
+    stdout_read, stdout_write = os.pipe()
+    stderr_read, stderr_write = os.pipe()
+    ours = (stdin_write, stdout_read, stderr_read)
+    try:
+        future = _SPAWNER.submit(subprocess.Popen, argv, stdin=stdin_read, stdout=stdout_write, stderr=stderr_write,
+                                 cwd=cwd, env=env, start_new_session=True, preexec_fn=preexec_fn, pass_fds=pass_fds)
+        popen = await trio.to_thread.run_sync(future.result)
+    except BaseException:
+        for fd in ours:
+            os.close(fd)
+        raise
+    finally:
+        for fd in (stdin_read, stdout_write, stderr_write, *pass_fds):  # the child has its copies
+            os.close(fd)
+    try:
+        pidfd = os.pidfd_open(popen.pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    return ChildProcess(popen, trio.lowlevel.FdStream(stdin_write), trio.lowlevel.FdStream(stdout_read),
+                        trio.lowlevel.FdStream(stderr_read), pidfd)
+
+
+# ------------------------------------------------------------------ adopting orphans
+PR_SET_CHILD_SUBREAPER = 36
+
+
+@cache
+def _libc():
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl  # noqa: B018 - Linux only
+        return libc
+    except (OSError, AttributeError):
+        return None
+
+
+@cache
+def become_subreaper() -> bool:
+    """Make the referee adopt orphaned descendants (so it can reap them); Linux only."""
+    libc = _libc()
+    return libc is not None and libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0

@@ -58,8 +58,11 @@ def play_tournament(preset: str, concurrency: int, games: int, processes: int | 
                     limits: dict | None = None) -> tuple[list, float, int]:
     """(records, seconds, referee processes) of a tournament of about ``games`` games between first-legal bots."""
     per = max(GROUP[preset], games // GROUP[preset] * GROUP[preset])
+    # persist: each bot's process is kept from game to game, so what is measured is the referee per decision
+    # (jailed, as by default); bench/jail_cost.py measures the start of a fresh process per game
     data = {"tournament": {"variant": preset, "games_per_pairing": per, "concurrency": concurrency, "seed": 7,
-                           "options": OPTIONS.get(preset, {}), **({"processes": processes} if processes else {})},
+                           "persist": True, "options": OPTIONS.get(preset, {}),
+                           **({"processes": processes} if processes else {})},
             **({"limits": limits} if limits else {}),
             "bot": [{"name": f"fl{i}", "sample": "first-legal"} for i in range(SEATS[preset])]}
     with tempfile.TemporaryDirectory() as tmp:

@@ -46,7 +46,9 @@ def build_c(source: Path, binary: Path) -> None:
 
 
 def _python(script: str) -> tuple[str, ...]:
-    return (sys.executable, str(SAMPLE_DIR / script))
+    """The Python samples need only the standard library: run them with the base interpreter, not the
+    referee's virtual environment, which a jailed bot then never sees."""
+    return (os.path.realpath(sys.executable), str(SAMPLE_DIR / script))
 
 
 SAMPLES: dict[str, SampleBot] = {

@@ -34,7 +34,6 @@ import signal
 import tempfile
 import uuid
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 
 import attrs
@@ -186,16 +185,20 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
     env.update(extra_env)
     env["PYTHONUNBUFFERED"] = "1"
     env[MARKER] = marker
-    undo: list[Callable[[], None]] = []  # what cleanup does, last first
+    undo: list[Callable[[], None]] = []  # what cleanup does, in this order
 
     def cleanup() -> None:
-        for step in reversed(undo):
+        for step in undo:
             step()
 
     group = None
     pass_fds: tuple[int, ...] = ()
     try:
         if sandbox.isolation is Isolation.JAIL:
+            info, info_child = os.pipe()
+            pass_fds = (info_child,)
+            # first the jail's processes go, then its uid is given back (group: as it is then, made below or None)
+            undo.append(lambda: _end_jail(info, group, marker))
             uid = None
             if os.geteuid() == 0:
                 held = jail.Uid.take()
@@ -204,9 +207,6 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
                 hierarchy, _ = cgroups.usable_hierarchy()
                 if hierarchy is not None:
                     group = cgroups.BotCgroup.create(hierarchy, sandbox.limits.cgroup())
-            info, info_child = os.pipe()
-            undo.append(lambda: _end_jail(info, group, marker))
-            pass_fds = (info_child,)
             spec = jail.JailSpec(tuple(argv), sandbox.read_only, hidden, cwd, sandbox.limits.disk_mb or 1 << 20, uid,
                                  info_child)
             command = jail.command(spec)

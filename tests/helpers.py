@@ -1,9 +1,12 @@
-"""Shared test helpers: stacked decks and random playouts."""
+"""Shared test helpers: stacked decks, random playouts, games between bot processes, the process tree."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
+
+import trio
 
 from referee.rules import cards, new_game
 from referee.rules.actions import Bid, Claim, Pass
@@ -60,3 +63,42 @@ def sensible(rng: random.Random):
             return Pass() if Pass() in decision.legal else bids[0]
         return rng.choice(decision.legal)
     return choose
+
+
+async def play(entrants, variant, seed, out: Path, games: int = 1):
+    """Play ``games`` games between ``entrants`` (logs in ``out/logs``); returns (records, players)."""
+    from referee.match import Player, play_game
+
+    records = []
+    async with trio.open_nursery() as nursery:
+        players = [Player.logged(e, out / "logs", startup_timeout=3) for e in entrants]
+        with trio.fail_after(60):  # the referee must never hang
+            for g in range(games):
+                records.append(await play_game(nursery, players, variant, seed, f"g{g + 1}"))
+        for p in players:
+            await p.close()
+        nursery.cancel_scope.cancel()
+    return records, players
+
+
+def process_stat(pid: int) -> tuple[str, int] | None:
+    """(state, parent pid) of a process, or None once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[0], int(fields[1])
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (children, their children, ...), zombies included."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (stat := process_stat(int(entry.name))) is not None:
+            children.setdefault(stat[1], []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found

@@ -97,3 +97,32 @@ def test_refuses_to_overwrite_results(tmp_path):
     assert arena("match", "random", "random", "--games", "1", "--out", str(out)).returncode == 0
     run = arena("match", "random", "random", "--games", "1", "--out", str(out))
     assert run.returncode == 2 and "already exists" in run.stderr
+
+
+def test_a_run_says_what_its_isolation_protects_and_warns_when_unjailed(tmp_path):
+    jailed = arena("match", "random", "random", "--games", "2", "--option", "target=200", "--out", str(tmp_path / "j"))
+    assert jailed.returncode == 0, jailed.stderr
+    assert "bots are jailed (bubblewrap)" in jailed.stdout and "a secret seed" in jailed.stdout
+    assert "WARNING" not in jailed.stdout
+    seed = json.loads((tmp_path / "j" / "games.jsonl").read_text().splitlines()[0])["seed"]
+    assert seed > 1 << 32  # derived from a 128-bit secret, not from the clock
+    unjailed = arena("match", "random", "random", "--games", "2", "--option", "target=200", "--isolation", "none",
+                     "--seed", "3", "--out", str(tmp_path / "n"))
+    assert unjailed.returncode == 0, unjailed.stderr
+    assert "WARNING: isolation none" in unjailed.stdout and "NOT kept from each other" in unjailed.stdout
+    assert "seed 3" in unjailed.stdout
+
+
+def test_a_tournament_without_a_seed_draws_a_secret_one_and_resume_keeps_it(tmp_path):
+    config = tmp_path / "t.toml"
+    config.write_text('[tournament]\ngames_per_pairing = 2\nconcurrency = 1\n[tournament.options]\ntarget = 200\n'
+                      '[[bot]]\nname = "a"\nsample = "random"\n[[bot]]\nname = "b"\nsample = "random"\n')
+    out = tmp_path / "out"
+    first = arena("tournament", str(config), "--out", str(out), "--bootstrap", "0")
+    assert first.returncode == 0, first.stderr
+    assert "a secret seed" in first.stdout
+    seed = json.loads((out / "tournament.json").read_text())["seed"]
+    assert seed >= 1 << 64  # 128 random bits (below 2^64 with chance 2^-64)
+    again = arena("tournament", str(config), "--out", str(out), "--resume", "--bootstrap", "0")
+    assert again.returncode == 0, again.stderr  # the same fingerprint: the secret seed was kept
+    assert "resuming: 2 of 2 games already played" in again.stdout

@@ -178,7 +178,9 @@ def test_a_bot_that_cannot_reach_a_file_in_its_jail_fails_to_start_naming_it(tmp
     import trio
 
     from referee.clock import TimeControl
-    from referee.match import Entrant, Player, play_game
+    from helpers import play
+
+    from referee.match import Entrant
     from referee.record import Termination
     from referee.rules import get_variant
     from referee.samples import SAMPLES
@@ -191,18 +193,9 @@ def test_a_bot_that_cannot_reach_a_file_in_its_jail_fails_to_start_naming_it(tmp
     bot.parent.mkdir()
     bot.write_text(f"open({str(data)!r}).read()\nprint('ready')\n")
 
-    async def one_game():
-        async with trio.open_nursery() as nursery:
-            players = [Player.logged(Entrant("mine", BotCommand((sys.executable, str(bot)))), tmp_path / "out" / "logs"),
-                       Player.logged(Entrant("random", SAMPLES["random"].command(), TimeControl()),
-                                     tmp_path / "out" / "logs")]
-            record = await play_game(nursery, players, get_variant("two-handed"), 1, "g1")
-            for p in players:
-                await p.close()
-            nursery.cancel_scope.cancel()
-        return record
-
-    record = trio.run(one_game)
+    entrants = [Entrant("mine", BotCommand((sys.executable, str(bot)))),
+                Entrant("random", SAMPLES["random"].command(), TimeControl())]
+    (record,), _ = trio.run(play, entrants, get_variant("two-handed"), 1, tmp_path / "out")
     assert record.termination is Termination.CRASH and record.culprit == 0
     assert "failed to start" in record.detail and str(data) in record.detail and "No such file" in record.detail
 

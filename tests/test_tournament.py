@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import descendants
 
 from tournaments.config import ConfigError, default_config, parse_config
 from tournaments.schedule import schedule
@@ -179,8 +180,8 @@ def test_killing_the_tournament_process_stops_its_referee_workers_and_their_bots
     while time.monotonic() < deadline and not ((out / "games.jsonl").exists()
                                                and (out / "games.jsonl").read_text().count("\n") >= 2):
         time.sleep(0.05)
-    assert _descendants(proc.pid), "the tournament should have workers and bots running"
-    family = _descendants(proc.pid)
+    assert descendants(proc.pid), "the tournament should have workers and bots running"
+    family = descendants(proc.pid)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     deadline = time.monotonic() + 20
@@ -189,21 +190,6 @@ def test_killing_the_tournament_process_stops_its_referee_workers_and_their_bots
     assert [p for p in family if _alive(p)] == []
 
 
-def _descendants(pid: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(parent, []).append(int(entry.name))
-    found, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
 
 
 def _alive(pid: int) -> bool:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from helpers import descendants, process_stat
 
 from referee.record import read_records
 from referee.replay import replay_record
@@ -51,7 +52,7 @@ def test_a_worker_killed_mid_game_is_replaced_and_its_games_are_played_again(tmp
 
     def on_record(index: int, pid: int, record) -> None:
         if not killed:  # the tournament's first record: 4 games out, 4 to go, and the next goes to a dead worker
-            killed.update(index=index, first=record.game_id, bots=_descendants(pid))
+            killed.update(index=index, first=record.game_id, bots=descendants(pid))
             os.kill(pid, signal.SIGKILL)
 
     trio.run(functools.partial(run_games, config, games, store, hooks=WorkerHooks(on_record=on_record)))
@@ -69,7 +70,8 @@ def test_a_worker_killed_mid_game_is_replaced_and_its_games_are_played_again(tmp
     assert {r.game_id: problems for r in records if (problems := replay_record(r).problems)} == {}
 
     assert killed["bots"], "the killed worker should have had bots running"
-    assert _gone(killed["bots"]) == []  # its orphaned bots saw their input end and exited
+    left = _gone(killed["bots"])
+    assert left == [], [_cmdline(pid) for pid in left]  # its orphaned bots saw their input end and exited
     assert _children() == []
 
 
@@ -104,30 +106,15 @@ def _leaves(group: BaseException) -> list[BaseException]:
     return [group]
 
 
-def _stat(pid: int) -> tuple[str, int] | None:
-    """(state, parent pid) of a process, or None once it is gone."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-    return fields[0], int(fields[1])
-
-
-def _descendants(pid: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and (stat := _stat(int(entry.name))) is not None:
-            children.setdefault(stat[1], []).append(int(entry.name))
-    found, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
-
-
 def _children() -> list[int]:
-    return [pid for pid in _descendants(os.getpid()) if _stat(pid) and _stat(pid)[1] == os.getpid()]
+    return [pid for pid in descendants(os.getpid()) if process_stat(pid) and process_stat(pid)[1] == os.getpid()]
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return "(gone)"
 
 
 def _gone(pids: list[int], patience: float = 60) -> list[int]:
@@ -137,10 +124,10 @@ def _gone(pids: list[int], patience: float = 60) -> list[int]:
     while True:
         left = []
         for pid in pids:
-            stat = _stat(pid)
+            stat = process_stat(pid)
             if stat is not None and stat[0] == "Z" and stat[1] == os.getpid():
                 os.waitpid(pid, os.WNOHANG)
-                stat = _stat(pid)
+                stat = process_stat(pid)
             if stat is not None and stat[0] != "Z":
                 left.append(pid)
         if not left or time.monotonic() > deadline:

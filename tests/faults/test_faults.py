@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 import trio
+from helpers import play
 
 from referee.clock import TimeControl
-from referee.match import Entrant, Player, Restart, play_game
+from referee.match import Entrant, Restart
 from referee.record import Termination, read_records
 from referee.replay import replay_record
 from referee.rules import get_variant
@@ -67,17 +68,6 @@ def peak_memory_mb() -> float:
     raise AssertionError("no VmHWM")
 
 
-async def play(entrants, variant, seed, tmp, games=1):
-    records = []
-    async with trio.open_nursery() as nursery:
-        players = [Player.logged(e, tmp / "logs", startup_timeout=3) for e in entrants]
-        with trio.fail_after(60):  # the referee must never hang
-            for g in range(games):
-                records.append(await play_game(nursery, players, variant, seed, f"g{g + 1}"))
-        for p in players:
-            await p.close()
-        nursery.cancel_scope.cancel()
-    return records, players
 
 
 CASES = [

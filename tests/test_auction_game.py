@@ -344,3 +344,26 @@ def test_seats_that_always_pass_cannot_make_a_game_last_for_ever():
         game.apply(Pass() if Pass() in decision.legal else decision.legal[0])
     assert game.deal_count == MAX_DEALS_PER_HAND * variant.max_hands
     assert game.returns() == (1 / 3, 1 / 3, 1 / 3)
+
+
+def test_the_target_follows_the_scoring_unless_given():
+    """003's alternate scoring plays to 15: with the preset's 120 a game would only end at the safety net."""
+    assert get_variant("two-handed-dummy", {"scoring": "two-one"}).target == 15
+    assert get_variant("two-handed-dummy", {"scoring": "two-one", "target": "21"}).target == 21
+    assert get_variant("two-handed-dummy", {"scoring": "standard"}).target == 120
+    assert get_variant("three-handed", {"scoring": "two-one"}).target == 15
+    for seed in range(5):
+        game, _, _ = playout("two-handed-dummy", seed, options={"scoring": "two-one"})
+        assert max(game.totals) >= 15 and game.deal_count < 200  # over on the target, not at the safety net
+
+
+def test_dummy_all_pass_lets_the_dealer_take_the_minimum_or_redeal_as_its_description_says():
+    variant = get_variant("two-handed-dummy")
+    assert "may take the bid at 20 or redeal" in variant.source
+    game, _ = new_game(variant, 7)
+    drive(game, ["pass", "pass"])  # both pass: the dealer chooses
+    d = game.decision()
+    assert d.seat == game.dealer and {a.to_text() for a in d.legal} == {"bid:20", "pass"}
+    stuck, _ = new_game(get_variant("two-handed-dummy", {"all-pass": "dealer-stuck"}), 7)
+    drive(stuck, ["pass", "pass"])
+    assert stuck.bidder == stuck.dealer and stuck.bid == 20

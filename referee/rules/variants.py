@@ -294,7 +294,7 @@ OPTIONS: dict[str, Option] = {
         _enum_option("all-pass", "all_pass", AllPass, "everyone passes: the dealer is stuck at the minimum (004 double "
                      "deck), may take it or redeal (004 three- and four-handed), or the cards are redealt", AUCTION),
         _enum_option("scoring", "scoring", Scoring, "standard, or 003's alternate: bid made +2, set -1 and +1 to the "
-                     "opponent (pair it with target=15)", AUCTION),
+                     "opponent (the target then becomes 15, 003's usual one, unless target is given)", AUCTION),
         _enum_option("save-meld", "save_meld", SaveMeld, "a side keeps its meld only if it wins a trick (004) or takes a "
                      "counter point (003)", AUCTION),
         _bool_option("first-lead-trump", "first_lead_trump", "the first card led must be a trump (003)", AUCTION),
@@ -369,11 +369,12 @@ TWO_HANDED_DUMMY = Variant(
     summary="Two-handed with a dummy and a kitty: bid, take the kitty, bury 3; the dummy's top card goes to each trick's winner.",
     source="003: 15 cards each, 15 to the dummy, 3 to the kitty; single round of bidding (auction as an option); "
            "first lead trump; must win only when trump is led; a counter point saves meld; standard scoring to 120 "
-           "(bidder wins a tie-out), alternate 2/1 scoring to 15 as an option. The minimum bid (20) and the "
-           "dealer being stuck when both pass are not in 003: taken from 004's three-handed game",
+           "(bidder wins a tie-out), alternate 2/1 scoring to 15 as an option. The minimum bid (20) and what "
+           "happens when both pass (the dealer may take the bid at 20 or redeal; all-pass=dealer-stuck as an "
+           "option) are not in 003: taken from 004's three-handed game",
     players=2, hand_size=15, dummy=15, kitty=3, bury=3, single_round=True,
     **{**_AUCTION, "melds": LINEAR_UNIT_MELDS, "target": 120, "phase2_must_win": MustWin.TRUMP_LED},
-    bid_ladder=BidLadder(20, maximum=200), all_pass=AllPass.DEALER_STUCK, first_lead_trump=True,
+    bid_ladder=BidLadder(20, maximum=200), all_pass=AllPass.DEALER_MAY_TAKE, first_lead_trump=True,
     save_meld=SaveMeld.POINT,
 )
 
@@ -431,6 +432,11 @@ class VariantError(ValueError):
     """A bad preset name or option, with a message fit for a user."""
 
 
+# The target that goes with a scoring, when the scoring is chosen and the target is not (003: alternate scoring
+# plays to 15 points, where standard scoring's 120 would take some 60 hands to reach).
+SCORING_TARGETS = {Scoring.TWO_ONE: 15}
+
+
 def get_variant(name: str, options: Mapping[str, str] | None = None) -> Variant:
     """A preset with options applied; raises VariantError naming the problem."""
     try:
@@ -439,6 +445,8 @@ def get_variant(name: str, options: Mapping[str, str] | None = None) -> Variant:
         raise VariantError(f"unknown variant {name!r}; known: {', '.join(PRESETS)}") from None
     for key, value in (options or {}).items():
         variant = apply_option(variant, key, value)
+    if "target" not in (options or {}) and variant.scoring is not PRESETS[name].scoring:
+        variant = attrs.evolve(variant, target=SCORING_TARGETS.get(variant.scoring, PRESETS[name].target))
     return variant
 
 

@@ -221,6 +221,18 @@ def test_partnership_tie_out_goes_to_the_bidding_team():
     assert game._game_outcome((1, 3)) == (0.0, 1.0, 0.0, 1.0)
 
 
+def test_call_for_partner_bid_winner_and_partner_both_win_when_both_reach_the_target():
+    """004: 'If more than one team has enough points to win the game then the team that won the bid wins'."""
+    game, _ = new_game(get_variant("call-for-partner"), 9)
+    game.last_hand_points, game.last_hand_tricks = (40, 30, 60, 10, 0), (4, 3, 6, 2, 1)
+    game.totals = [520, 505, 530, 490, 480]  # seats 0 (bid winner) and 1 (its partner) and 2 reached 500
+    assert game._game_outcome((0, 1)) == (1.0, 1.0, 0.0, 0.0, 0.0)
+    game.totals = [520, 495, 530, 490, 480]  # only the bid winner of its team reached it
+    assert game._game_outcome((0, 1)) == (1.0, 0.0, 0.0, 0.0, 0.0)
+    game.totals = [480, 495, 530, 490, 505]  # the bidding team did not reach it: the best of those who did
+    assert game._game_outcome((0, 1)) == (0.0, 0.0, 1.0, 0.0, 0.0)
+
+
 # ---------------------------------------------------------------- properties
 def all_cards(game):
     pile = [c for h in game.hands for c in h] + game.kitty + game.dummy + game.giving

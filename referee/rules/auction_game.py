@@ -446,7 +446,10 @@ class AuctionGame(GameState):
         """Who won, once somebody has reached the target (or the safety net of max_hands is hit).
 
         Fixed sides (cutthroat seats, partnerships) win as sides; with a called partner the
-        sides change every hand, so seats win on their own totals.
+        sides change every hand, so seats win on their own totals. When several reach the target
+        on one hand and the bid decides (004), the bidding side wins; with a called partner that
+        is every seat of the bidding team that reached the target (the bid winner and its partner
+        both win when both reached it), and no other seat.
         """
         v = self.variant
         units = [(s,) for s in self.everyone] if v.partners is Partners.CALLED else self.sides()
@@ -455,6 +458,8 @@ class AuctionGame(GameState):
             return self._share(self._best(units)) if self.hand_number >= v.max_hands else None
         if v.tiebreak is Tiebreak.BIDDER:
             preferred = [u for u in reached if any(s in bidder_side for s in u)]
+            if preferred and v.partners is Partners.CALLED:
+                return self._share([tuple(s for u in preferred for s in u)])  # one team: each of them wins
             reached = preferred or reached
         return self._share(self._best(reached))
 

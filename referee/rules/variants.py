@@ -417,7 +417,9 @@ CALL_FOR_PARTNER = Variant(
     summary="Five players, double deck: the bid winner names trump and a card; its first holder is the partner.",
     source="004, call-for-partner section: 16 cards each; bidding as the double deck; the first holder of the called "
            "card (from the bid winner's left) passes it face up and 3 more, and gets 4 back. 004 leaves open a "
-           "called card the bid winner holds every copy of: the bid winner then plays alone, one against four",
+           "called card the bid winner holds every copy of: the bid winner then plays alone, one against four. "
+           "Each seat keeps its own total; when several reach 500 on one hand, the team that won the bid wins: "
+           "the bid winner and its partner, each if it reached 500",
     players=5, hand_size=16, partners=Partners.CALLED, **_DOUBLE_DECK,
 )
 

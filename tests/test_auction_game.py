@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from referee.rules import (
     IllegalActionError,
+    VariantError,
     action_from_text,
     cards,
     get_variant,
@@ -379,3 +380,18 @@ def test_dummy_all_pass_lets_the_dealer_take_the_minimum_or_redeal_as_its_descri
     stuck, _ = new_game(get_variant("two-handed-dummy", {"all-pass": "dealer-stuck"}), 7)
     drive(stuck, ["pass", "pass"])
     assert stuck.bidder == stuck.dealer and stuck.bid == 20
+
+
+@pytest.mark.parametrize("preset, amount", [("four-handed-double", "63"), ("four-handed-double", "105"),
+                                            ("call-for-partner", "97"), ("three-handed", "250")])
+def test_a_minimum_bid_nobody_may_bid_is_refused(preset, amount):
+    """Else nobody could open with it, yet a dealer stuck when everyone passes would be held to it."""
+    with pytest.raises(VariantError, match=rf"min-bid={amount} is not an amount anyone may bid in {preset} "
+                                           r"\(its bids: .*\)"):
+        get_variant(preset, {"min-bid": amount})
+
+
+def test_a_minimum_bid_on_the_ladder_is_the_opening_bid():
+    for preset, amount in [("four-handed-double", "65"), ("four-handed-double", "40"), ("three-handed", "25")]:
+        ladder = get_variant(preset, {"min-bid": amount}).bid_ladder
+        assert ladder.ranges(None)[0].start == ladder.minimum == int(amount)

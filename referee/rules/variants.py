@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 
 import attrs
 
-from .bidding import DOUBLE_DECK_LADDER, AllPass, BidLadder
+from .bidding import DOUBLE_DECK_LADDER, AllPass, BidLadder, ranges_text
 from .cards import Rank
 from .melds import MeldTable
 from .tricks import MustWin
@@ -196,6 +196,18 @@ AUCTION = ("auction",)
 BOTH = ("stock", "auction")
 
 
+def _write_min_bid(v: Variant, text: str) -> Variant:
+    """A new minimum bid, which must itself be a bid: else nobody could open with it, yet the dealer who is
+    stuck when everyone passes would be held to it."""
+    ladder = attrs.evolve(v.bid_ladder, minimum=int(text))
+    opening = ladder.ranges(None)
+    if not opening or opening[0].start != ladder.minimum:
+        raise VariantError(f"min-bid={text} is not an amount anyone may bid in {v.name} (its bids: "
+                           f"{ranges_text(v.bid_ladder.ranges(None))}): choose one of those amounts, or a lower one "
+                           "on the first step")
+    return attrs.evolve(v, bid_ladder=ladder)
+
+
 def _enum_option(key: str, field: str, enum_type: type[enum.Enum], help: str, families=STOCK) -> Option:
     return Option(
         key,
@@ -289,8 +301,8 @@ OPTIONS: dict[str, Option] = {
         Option("bidding", "one round of bids (003's default) or an auction until one bidder is left", ("single", "auction"),
                lambda v: "single" if v.single_round else "auction",
                lambda v, text: attrs.evolve(v, single_round=text == "single"), AUCTION),
-        Option("min-bid", "the lowest opening bid", None, lambda v: str(v.bid_ladder.minimum),
-               lambda v, text: attrs.evolve(v, bid_ladder=attrs.evolve(v.bid_ladder, minimum=int(text))), AUCTION),
+        Option("min-bid", "the lowest opening bid (an amount the bidding ladder allows)", None,
+               lambda v: str(v.bid_ladder.minimum), _write_min_bid, AUCTION),
         _enum_option("all-pass", "all_pass", AllPass, "everyone passes: the dealer is stuck at the minimum (004 double "
                      "deck), may take it or redeal (004 three- and four-handed), or the cards are redealt", AUCTION),
         _enum_option("scoring", "scoring", Scoring, "standard, or 003's alternate: bid made +2, set -1 and +1 to the "

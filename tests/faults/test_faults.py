@@ -122,8 +122,10 @@ def test_fault_ends_the_game_against_the_culprit_only(mode, n, variant_name, ter
 
 def test_a_bot_that_allocates_without_bound_meets_its_memory_limit(tmp_path):
     fenced = Sandbox(Limits(memory_mb=300))
-    (record,), _ = trio.run(play, [faulty("memory", 3, sandbox=fenced), sample("random")], get_variant("two-handed"),
-                            7, tmp_path)
+    # a roomy clock: filling 300 MiB takes a while on a busy machine, and the limit, not the clock, must end it
+    patient = TimeControl(bank_ms=60_000, increment_ms=0, move_ms=30_000, grace_ms=100)
+    (record,), _ = trio.run(play, [faulty("memory", 3, patient, sandbox=fenced), sample("random")],
+                            get_variant("two-handed"), 7, tmp_path)
     assert record.termination is Termination.CRASH and record.culprit == 0
     assert leftovers() == []
     assert "MemoryError" in (tmp_path / "logs" / "faulty-memory.stderr.log").read_text()

@@ -88,6 +88,10 @@ class BotCgroup:
     """The group (one folder per hierarchy) of one bot process."""
 
     folders: tuple[Path, ...]
+    _procs: tuple[bytes, ...] = attrs.field(init=False)  # each folder's cgroup.procs, made before any fork
+
+    def __attrs_post_init__(self) -> None:
+        self._procs = tuple(os.fsencode(folder / "cgroup.procs") for folder in self.folders)
 
     @classmethod
     def create(cls, hierarchy: Hierarchy, limits: CgroupLimits) -> BotCgroup:
@@ -108,12 +112,12 @@ class BotCgroup:
         return group
 
     def join(self) -> None:
-        """Move the calling process into the group: runs in the child between fork and exec (no allocation)."""
-        pid = str(os.getpid()).encode()
-        for folder in self.folders:
-            fd = os.open(folder / "cgroup.procs", os.O_WRONLY)
+        """Move the calling process into the group: runs in the child between fork and exec, so it only
+        writes "0" (the writer itself) to files named before the fork."""
+        for procs in self._procs:
+            fd = os.open(procs, os.O_WRONLY)
             try:
-                os.write(fd, pid)
+                os.write(fd, b"0")
             finally:
                 os.close(fd)
 

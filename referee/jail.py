@@ -159,16 +159,18 @@ def _shebang(path: Path) -> str | None:
     return words[0]
 
 
-def visible_paths(spec: JailSpec) -> list[Path]:
-    """The host folders (and files) the bot may read, besides the system: what its command names.
+def visible_paths(spec: JailSpec) -> list[tuple[Path, Path]]:
+    """(where the bot sees it, what it really is) of each host folder or file the bot may read, besides the
+    system: what its command names, spelled as the command spells it, shallowest first.
 
     Nothing in a hidden folder (the output) is shown, even when the command
-    names it; the program itself may not live in one.
+    names it; the program itself may not live in one. Hidden or not is
+    decided on real paths, so a symlink or a ``..`` cannot get round it.
     """
-    hidden = [Path(h) for h in spec.hidden]
+    hidden = [Path(os.path.realpath(h)) for h in spec.hidden]
 
-    def is_hidden(path: Path) -> bool:
-        return any(path == h or h in path.parents for h in hidden)
+    def is_hidden(real: Path) -> bool:
+        return any(real == h or h in real.parents for h in hidden)
 
     wanted: list[Path] = []
     programs = [Path(resolve_program(spec.argv[0]))]
@@ -179,7 +181,7 @@ def visible_paths(spec: JailSpec) -> list[Path]:
         for path in (program, Path(os.path.realpath(program))):
             if path.is_absolute():
                 wanted.append(_installation(path))
-    programs_folders = list(wanted)
+    programs_folders = {Path(os.path.realpath(p)) for p in wanted}
     for word in spec.argv[1:]:
         if os.path.isabs(word) and os.path.exists(word):
             for path in (Path(word), Path(os.path.realpath(word))):
@@ -187,19 +189,34 @@ def visible_paths(spec: JailSpec) -> list[Path]:
     wanted.extend(Path(p) for p in spec.read_only)
     if spec.cwd:
         wanted.append(Path(spec.cwd))
-    out: list[Path] = []
+    out: list[tuple[Path, Path]] = []
     for path in wanted:
-        if path == Path("/"):
+        where, real = Path(os.path.abspath(path)), Path(os.path.realpath(path))
+        if Path("/") in (where, real):
             raise JailError(f"the bot's command makes it read the whole file system ({' '.join(spec.argv)}); "
                             "put the bot in a folder of its own")
-        if is_hidden(path):
-            if path in programs_folders:
+        if is_hidden(real):
+            if real in programs_folders:
                 raise JailError(f"the bot's program is inside the output folder ({path}); keep bots and "
                                 "results apart (--out)")
             continue  # nothing in the output folder is ever shown, even when the command names it
-        if not _under(path, SYSTEM) and path not in out:
-            out.append(path)
-    return sorted(out, key=lambda p: len(p.parts))
+        if _under(where, SYSTEM) and _under(real, SYSTEM):
+            continue  # the system is shown anyway
+        if (where, real) not in out:
+            out.append((where, real))
+    return sorted(out, key=lambda pair: len(pair[0].parts))
+
+
+def covers(hidden: tuple[str, ...], shown: list[tuple[Path, Path]]) -> list[Path]:
+    """Where, inside the jail, an empty folder must cover a hidden folder that lies in one the bot is shown."""
+    out = []
+    for h in (Path(os.path.realpath(x)) for x in hidden):
+        if not h.is_dir():
+            continue
+        for where, real in shown:
+            if real in h.parents:
+                out.append(where / h.relative_to(real))
+    return out
 
 
 def check_readable(path: Path) -> None:
@@ -248,19 +265,19 @@ def command(spec: JailSpec) -> list[str]:
         elif os.path.isdir(root):
             args += ["--ro-bind", root, root]
     made: set[Path] = set()  # folders made inside the jail to hold the binds
-    bound: list[Path] = []
-    for path in visible_paths(spec):  # shallowest first: a folder inside one already bound is visible already
-        if not path.exists():
+    bound: list[tuple[Path, Path]] = []
+    for where, real in visible_paths(spec):  # shallowest first: a folder inside one already bound is visible
+        if not real.exists():
             continue
         if spec.uid is not None:
-            check_readable(path)
-        if not _under(path, map(str, bound)):
-            args += _parents(path, made) + ["--ro-bind", str(path), str(path)]
-            bound.append(path)
-    for path in map(Path, spec.hidden):
-        if _under(path, map(str, bound)) and path.is_dir():
-            args += ["--tmpfs", str(path)]  # an empty folder over it: the bot may read its parent, not it
-    args += ["--chdir", spec.cwd or HOME, "--"]
+            check_readable(real)
+        if not _under(where, [str(w) for w, _ in bound]):
+            args += _parents(where, made) + ["--ro-bind", str(real), str(where)]
+            bound.append((where, real))
+    system = [(Path(root), Path(os.path.realpath(root))) for root in SYSTEM if os.path.isdir(root)]
+    for cover in covers(spec.hidden, bound + system):
+        args += ["--tmpfs", str(cover)]  # an empty folder over it: the bot may read around it, not it
+    args += ["--chdir", os.path.abspath(spec.cwd) if spec.cwd else HOME, "--"]
     argv = list(spec.argv)
     argv[0] = resolve_program(argv[0])
     if spec.uid is not None:

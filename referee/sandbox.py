@@ -39,7 +39,6 @@ from pathlib import Path
 import attrs
 
 from . import cgroups, jail
-from .spawn import become_subreaper  # noqa: F401 - part of this module's interface for the transport
 
 MARKER = "PINOCHLE_ARENA_BOT"  # environment variable every process of a bot inherits
 
@@ -197,16 +196,14 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
         if sandbox.isolation is Isolation.JAIL:
             info, info_child = os.pipe()
             pass_fds = (info_child,)
-            # first the jail's processes go, then its uid is given back (group: as it is then, made below or None)
-            undo.append(lambda: _end_jail(info, group, marker))
-            uid = None
+            end = _JailEnd(info, marker)
+            undo.append(end.close)
             if os.geteuid() == 0:
-                held = jail.Uid.take()
-                undo.append(held.release)
-                uid = held.uid
+                end.uid = jail.Uid.take()
                 hierarchy, _ = cgroups.usable_hierarchy()
                 if hierarchy is not None:
-                    group = cgroups.BotCgroup.create(hierarchy, sandbox.limits.cgroup())
+                    group = end.group = cgroups.BotCgroup.create(hierarchy, sandbox.limits.cgroup())
+            uid = end.uid.uid if end.uid is not None else None
             spec = jail.JailSpec(tuple(argv), sandbox.read_only, hidden, cwd, sandbox.limits.disk_mb or 1 << 20, uid,
                                  info_child)
             command = jail.command(spec)
@@ -245,8 +242,8 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
 LEADERS: set[int] = set()  # pids of bot processes started and not yet reaped by trio (never reaped here)
 
 
-def _leftovers(marker: str, group: int) -> list[tuple[int, bool]]:
-    """(pid, is our child) of every process that carries ``marker`` or is in process group ``group``,
+def _leftovers(marker: str, group: int | None) -> list[tuple[int, bool]]:
+    """(pid, is our child) of every process that carries ``marker`` or is in process group ``group`` (if any),
     and of every zombie child of ours that is no bot (an orphan we adopted that died on its own)."""
     needle = f"{MARKER}={marker}".encode()
     me = os.getpid()
@@ -269,12 +266,12 @@ def _leftovers(marker: str, group: int) -> list[tuple[int, bool]]:
                 environ = f.read()
         except OSError:
             environ = b""
-        if pgid == group or needle in environ.split(b"\0"):
+        if (group is not None and pgid == group) or needle in environ.split(b"\0"):
             found.append((pid, parent == me))
     return found
 
 
-def kill_leftovers(marker: str, group: int) -> int:
+def kill_leftovers(marker: str, group: int | None) -> int:
     """SIGKILL what is left of a bot (its group, and anything carrying its marker); reap what we adopted.
 
     Blocking (reads /proc, waits for killed children): run it in a thread.
@@ -295,22 +292,33 @@ def kill_leftovers(marker: str, group: int) -> int:
     return len(found)
 
 
-def _end_jail(info: int, group: cgroups.BotCgroup | None, marker: str) -> None:
-    """After its bwrap process is gone: kill what is left in the bot's control group, and wait for the jail's
-    first process, which the referee adopts (it is the child subreaper) and must reap."""
-    os.set_blocking(info, False)
-    try:
-        first = jail.first_process(os.read(info, 4096))
-    except OSError:
-        first = None
-    os.close(info)
-    if group is not None:
-        group.close()
-    if first is not None and _is_ours(first, marker):
+@attrs.define(eq=False)
+class _JailEnd:
+    """What a jailed bot leaves behind for the referee to undo once its bwrap process is gone."""
+
+    info: int  # the referee's end of bwrap's info pipe: the jail's first process (jail.first_process)
+    marker: str
+    group: cgroups.BotCgroup | None = None
+    uid: jail.Uid | None = None
+
+    def close(self) -> None:
+        """Kill what is left in the bot's control group, reap the jail's first process (the referee adopts
+        it as the child subreaper), and only then give the uid back."""
+        os.set_blocking(self.info, False)
         try:
-            os.waitpid(first, 0)  # dying already: bwrap's --die-with-parent, and the group's kill
-        except ChildProcessError:
-            pass  # reaped meanwhile
+            first = jail.first_process(os.read(self.info, 4096))
+        except OSError:
+            first = None
+        os.close(self.info)
+        if self.group is not None:
+            self.group.close()
+        if first is not None and _is_ours(first, self.marker):
+            try:
+                os.waitpid(first, 0)  # dying already: bwrap's --die-with-parent, and the group's kill
+            except ChildProcessError:
+                pass  # reaped meanwhile
+        if self.uid is not None:
+            self.uid.release()
 
 
 def _is_ours(pid: int, marker: str) -> bool:

@@ -47,11 +47,10 @@ from .sandbox import (
     Isolation,
     Sandbox,
     SandboxError,
-    become_subreaper,
     kill_leftovers,
     launch,
 )
-from .spawn import ChildProcess, spawn
+from .spawn import ChildProcess, become_subreaper, spawn
 
 MAX_LINE = 65536  # bytes in one line from a bot
 STDERR_CAP = 1 << 20  # bytes of stderr kept per bot process
@@ -196,17 +195,23 @@ class BotProcess:
         except SandboxError as e:
             raise BotStartError(str(e)) from None
         become_subreaper()
+        transcript = None
         try:
+            if transcript_path is not None:
+                transcript = open(transcript_path, "a", encoding="utf-8")
             process = await spawn(how.argv, cwd=how.cwd, env=how.env, preexec_fn=how.preexec_fn,
                                   pass_fds=how.pass_fds)
-        except OSError as e:
-            await trio.to_thread.run_sync(how.cleanup)
-            raise BotStartError(f"cannot start bot {command.to_text()!r}: {e.strerror or e}") from None
-        except subprocess.SubprocessError as e:  # the limits could not be set in the child
-            await trio.to_thread.run_sync(how.cleanup)
-            raise BotStartError(f"cannot start bot {command.to_text()!r} with its resource limits: {e}") from None
+        except BaseException as e:  # nothing started: give back what the sandbox set up (its uid, group...)
+            if transcript is not None:
+                transcript.close()
+            with trio.CancelScope(shield=True):
+                await trio.to_thread.run_sync(how.cleanup)
+            if isinstance(e, OSError):
+                raise BotStartError(f"cannot start bot {command.to_text()!r}: {e.strerror or e}") from None
+            if isinstance(e, subprocess.SubprocessError):  # the limits could not be set in the child
+                raise BotStartError(f"cannot start bot {command.to_text()!r} with its resource limits: {e}") from None
+            raise
         LEADERS.add(process.pid)
-        transcript = open(transcript_path, "a", encoding="utf-8") if transcript_path else None
         bot = cls(command, process, stderr_path, transcript, how.marker, how.cleanup,
                   sandbox.isolation is Isolation.JAIL, sandbox.limits.output_bytes)
         bot.now = trio.lowlevel.current_clock().current_time
@@ -489,10 +494,14 @@ class BotProcess:
             # descendants that left the group but carry the bot's marker, and reap those we adopted.
             if self.process.returncode is not None:
                 LEADERS.discard(self.process.pid)  # reaped by trio
-            if self.cleanup is not None:  # (first: it kills what is left in the bot's control group)
+            # First what is left in the bot's control group, its jail and uid: but a leader that even SIGKILL
+            # did not end keeps them (a uid never goes to a new bot while an old one may still run under it).
+            if self.cleanup is not None and self.process.returncode is not None:
                 cleanup, self.cleanup = self.cleanup, None
                 await trio.to_thread.run_sync(cleanup)
-            await trio.to_thread.run_sync(kill_leftovers, self.marker, self.process.pid)
+            # A jailed bot's processes are all in its PID namespace and control group: its process group
+            # number, free again once reaped, could be another bot's by now.
+            await trio.to_thread.run_sync(kill_leftovers, self.marker, None if self.jailed else self.process.pid)
             if self.transcript is not None:
                 self.transcript.close()
                 self.transcript = None

@@ -219,3 +219,36 @@ def test_a_folder_other_users_cannot_read_is_a_clear_error_when_bots_get_their_o
     with pytest.raises(jail.JailError, match=r"mode 0700.*runs as a uid of its own: chmod o\+rx"):
         jail.command(jail.JailSpec((sys.executable, str(private / "bot.py")), uid=jail.UID_BASE))
     jail.command(jail.JailSpec((sys.executable, str(private / "bot.py"))))  # in a user namespace: its own user
+
+
+def _listing_in_jail(spec: jail.JailSpec) -> str:
+    import subprocess
+
+    done = subprocess.run(jail.command(spec), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("spelling", ["symlink", "dotdot", "relative"])
+def test_the_output_folder_stays_covered_however_the_bots_folder_is_spelled(spelling, tmp_path, monkeypatch):
+    """Hidden or not is decided on real paths: a symlink, a '..' or a relative path cannot show OUT."""
+    real = tmp_path / "real"
+    out = real / "results" / "t"
+    out.mkdir(parents=True)
+    (out / "secret.key").write_text("k")
+    (real / "bots").mkdir()
+    (tmp_path / "link").symlink_to(real)
+    monkeypatch.chdir(tmp_path)
+    cwd = {"symlink": str(tmp_path / "link"), "dotdot": str(real / "bots" / ".."), "relative": "real"}[spelling]
+    seen_as = {"symlink": tmp_path / "link", "dotdot": real, "relative": real}[spelling]
+    spec = jail.JailSpec(("/bin/ls", "-A", str(seen_as / "results" / "t")), cwd=cwd, hidden=(str(out),))
+    assert _listing_in_jail(spec) == ""  # an empty folder where OUT is
+    listing = _listing_in_jail(jail.JailSpec(("/bin/ls", "-A", str(seen_as)), cwd=cwd, hidden=(str(out),)))
+    assert listing.split() == ["bots", "results"]  # the rest of the folder is there
+
+
+def test_covers_map_a_hidden_folder_into_every_place_that_shows_it(tmp_path):
+    out = tmp_path / "a" / "out"
+    out.mkdir(parents=True)
+    shown = [(Path("/seen/here"), tmp_path), (Path("/usr"), Path("/usr")), (Path("/other"), tmp_path / "a" / "out" / "x")]
+    assert jail.covers((str(out),), shown) == [Path("/seen/here/a/out")]

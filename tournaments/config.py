@@ -387,8 +387,9 @@ def _time_control(table: dict, default: TimeControl, where: str, prefix: str) ->
 
 
 def _resolve(base: Path, text: str) -> Path:
+    """A path of the configuration, relative to its folder, made absolute (whatever the referee's folder)."""
     p = Path(text).expanduser()
-    return p if p.is_absolute() else base / p
+    return p if p.is_absolute() else (base / p).absolute()
 
 
 def _only(table: dict, allowed: set[str], where: str, prefix: str) -> None:

@@ -30,12 +30,14 @@ the referee dies (``--die-with-parent``).
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 import random
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -71,6 +73,7 @@ class JailSpec:
     cwd: str | None = None  # a host folder to work in (read-only); default: its private home
     disk_mb: int = 256  # size of each of its writable spaces: home, /tmp, /dev/shm
     uid: int | None = None  # run as this uid (the referee is root); None: in a user namespace
+    seccomp_fd: int | None = None  # bwrap reads the syscall filter (seccomp_program) from here
     info_fd: int | None = None  # bwrap writes {"child-pid": N} here: the jail's first process (see first_process)
 
 
@@ -85,6 +88,10 @@ def problem() -> str:
     if program is None:
         return ("bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install "
                 "bubblewrap; it is what Flatpak uses)")
+    try:
+        seccomp_program()
+    except (ImportError, OSError, RuntimeError, ValueError) as e:
+        return f"the syscall filter cannot be built (libseccomp: apt-get install libseccomp2): {e}"
     uid = UID_BASE if os.geteuid() == 0 else None
     become_subreaper()  # so the jail's first process, which outlives bwrap a moment, is ours to reap
     info, info_child = os.pipe()
@@ -111,6 +118,35 @@ def problem() -> str:
         hint = "" if uid is not None else " (unprivileged user namespaces may be off: sysctl kernel.unprivileged_userns_clone=1)"
         return f"bwrap fails here: {said}{hint}"
     return ""
+
+
+# Refused inside the jail: the kernel's keyrings belong to a uid, not to a process, and outlive the bot, so a
+# bot could leave itself a note (its hand) for its next game, or for the next bot that draws its uid.
+BLOCKED_SYSCALLS = ("add_key", "request_key", "keyctl")
+
+
+@cache
+def seccomp_program() -> bytes:
+    """The jail's syscall filter as a BPF program for bwrap's --seccomp: everything allowed but
+    BLOCKED_SYSCALLS, which fail with EPERM. Built by libseccomp (through pyseccomp, a ctypes binding that
+    works with any Python), which also handles the architecture checks."""
+    import pyseccomp
+
+    program = pyseccomp.SyscallFilter(pyseccomp.ALLOW)
+    for name in BLOCKED_SYSCALLS:
+        program.add_rule(pyseccomp.ERRNO(errno.EPERM), name)
+    with tempfile.TemporaryFile() as f:
+        program.export_bpf(f)
+        f.seek(0)
+        return f.read()
+
+
+def seccomp_pipe() -> int:
+    """A pipe's read end holding the filter, for bwrap to read (the referee closes its copy once bwrap runs)."""
+    read, write = os.pipe()
+    os.write(write, seccomp_program())  # a few hundred bytes: well within a pipe's buffer
+    os.close(write)
+    return read
 
 
 def resolve_program(program: str, path: str | None = None) -> str:
@@ -250,6 +286,8 @@ def command(spec: JailSpec) -> list[str]:
             "--die-with-parent", "--new-session", "--hostname", "bot"]
     if spec.info_fd is not None:
         args += ["--info-fd", str(spec.info_fd)]
+    if spec.seccomp_fd is not None:
+        args += ["--seccomp", str(spec.seccomp_fd)]
     if spec.uid is None:
         args += ["--unshare-user", "--disable-userns"]
     else:  # bwrap runs as root (it can read every folder it binds); the bot runs as spec.uid, without privileges

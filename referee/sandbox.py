@@ -196,6 +196,7 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
         if sandbox.isolation is Isolation.JAIL:
             info, info_child = os.pipe()
             pass_fds = (info_child,)
+            pass_fds += (jail.seccomp_pipe(),)
             end = _JailEnd(info, marker)
             undo.append(end.close)
             if os.geteuid() == 0:
@@ -204,8 +205,9 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
                 if hierarchy is not None:
                     group = end.group = cgroups.BotCgroup.create(hierarchy, sandbox.limits.cgroup())
             uid = end.uid.uid if end.uid is not None else None
-            spec = jail.JailSpec(tuple(argv), sandbox.read_only, hidden, cwd, sandbox.limits.disk_mb or 1 << 20, uid,
-                                 info_child)
+            spec = jail.JailSpec(tuple(argv), read_only=sandbox.read_only, hidden=hidden, cwd=cwd,
+                                 disk_mb=sandbox.limits.disk_mb or 1 << 20, uid=uid, info_fd=info_child,
+                                 seccomp_fd=pass_fds[1])
             command = jail.command(spec)
             env = {**jail.jail_env(env), **extra_env}
             cwd = None

@@ -252,3 +252,30 @@ def test_covers_map_a_hidden_folder_into_every_place_that_shows_it(tmp_path):
     out.mkdir(parents=True)
     shown = [(Path("/seen/here"), tmp_path), (Path("/usr"), Path("/usr")), (Path("/other"), tmp_path / "a" / "out" / "x")]
     assert jail.covers((str(out),), shown) == [Path("/seen/here/a/out")]
+
+
+KEYRING_PROBE = """
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+KEY_SPEC_USER_KEYRING = -4
+number = libc.syscall(248, b"user", b"note", b"AS KS", 5, KEY_SPEC_USER_KEYRING)  # add_key
+print("add_key", number, ctypes.get_errno())
+"""
+
+
+def test_a_jailed_bot_cannot_leave_notes_in_the_kernels_keyrings(tmp_path):
+    """Keyrings belong to a uid and outlive the bot's processes: a note there would reach its next game."""
+    import errno
+    import subprocess
+
+    probe = tmp_path / "probe" / "keys.py"
+    probe.parent.mkdir()
+    probe.write_text(KEYRING_PROBE)
+    seccomp = jail.seccomp_pipe()
+    uid = jail.UID_BASE + jail.UID_POOL - 1 if os.geteuid() == 0 else None
+    spec = jail.JailSpec(("/usr/bin/python3", str(probe)), uid=uid, seccomp_fd=seccomp)
+    try:
+        done = subprocess.run(jail.command(spec), capture_output=True, text=True, timeout=60, pass_fds=(seccomp,))
+    finally:
+        os.close(seccomp)
+    assert done.stdout.split() == ["add_key", "-1", str(errno.EPERM)], done.stderr

@@ -74,7 +74,7 @@ class JailSpec:
     disk_mb: int = 256  # size of each of its writable spaces: home, /tmp, /dev/shm
     uid: int | None = None  # run as this uid (the referee is root); None: in a user namespace
     seccomp_fd: int | None = None  # bwrap reads the syscall filter (seccomp_program) from here
-    info_fd: int | None = None  # bwrap writes {"child-pid": N} here: the jail's first process (see first_process)
+    info_fd: int | None = None  # bwrap writes {"child-pid": N} here: the jail's first process (read_first_process)
 
 
 def bwrap() -> str | None:
@@ -95,19 +95,16 @@ def problem() -> str:
     uid = UID_BASE if os.geteuid() == 0 else None
     become_subreaper()  # so the jail's first process, which outlives bwrap a moment, is ours to reap
     info, info_child = os.pipe()
+    seccomp = seccomp_pipe()
     try:
-        argv = command(JailSpec(("/bin/true",), uid=uid, info_fd=info_child))
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=20, pass_fds=(info_child,))
+        argv = command(JailSpec(("/bin/true",), uid=uid, info_fd=info_child, seccomp_fd=seccomp))
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=20, pass_fds=(info_child, seccomp))
     except (OSError, subprocess.TimeoutExpired) as e:
         return f"bwrap could not run: {e}"
     finally:
         os.close(info_child)
-        os.set_blocking(info, False)
-        try:
-            first = first_process(os.read(info, 4096))
-        except OSError:
-            first = None
-        os.close(info)
+        os.close(seccomp)
+        first = read_first_process(info)
         if first is not None:
             try:
                 os.waitpid(first, 0)
@@ -359,14 +356,18 @@ class Uid:
             self._lock = None
 
 
-def first_process(info: bytes) -> int | None:
-    """The pid of a jail's first process (bwrap's own init) from what bwrap wrote to its info fd.
+def read_first_process(info: int) -> int | None:
+    """The pid of a jail's first process (bwrap's own init), from the referee's end of the pipe given to
+    bwrap's --info-fd once bwrap is gone; closes that end.
 
     bwrap exits as soon as it knows how the bot ended, a moment before that
     process does; the referee, its "child subreaper", then adopts it and
     must wait for it too, or it is left a zombie.
     """
+    os.set_blocking(info, False)
     try:
-        return int(json.loads(info.decode())["child-pid"])
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return int(json.loads(os.read(info, 4096).decode())["child-pid"])
+    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
         return None
+    finally:
+        os.close(info)

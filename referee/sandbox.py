@@ -195,10 +195,11 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
     try:
         if sandbox.isolation is Isolation.JAIL:
             info, info_child = os.pipe()
-            pass_fds = (info_child,)
-            pass_fds += (jail.seccomp_pipe(),)
             end = _JailEnd(info, marker)
             undo.append(end.close)
+            pass_fds = (info_child,)
+            seccomp = jail.seccomp_pipe()
+            pass_fds += (seccomp,)
             if os.geteuid() == 0:
                 end.uid = jail.Uid.take()
                 hierarchy, _ = cgroups.usable_hierarchy()
@@ -207,7 +208,7 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
             uid = end.uid.uid if end.uid is not None else None
             spec = jail.JailSpec(tuple(argv), read_only=sandbox.read_only, hidden=hidden, cwd=cwd,
                                  disk_mb=sandbox.limits.disk_mb or 1 << 20, uid=uid, info_fd=info_child,
-                                 seccomp_fd=pass_fds[1])
+                                 seccomp_fd=seccomp)
             command = jail.command(spec)
             env = {**jail.jail_env(env), **extra_env}
             cwd = None
@@ -298,7 +299,7 @@ def kill_leftovers(marker: str, group: int | None) -> int:
 class _JailEnd:
     """What a jailed bot leaves behind for the referee to undo once its bwrap process is gone."""
 
-    info: int  # the referee's end of bwrap's info pipe: the jail's first process (jail.first_process)
+    info: int  # the referee's end of bwrap's info pipe: the jail's first process (jail.read_first_process)
     marker: str
     group: cgroups.BotCgroup | None = None
     uid: jail.Uid | None = None
@@ -306,12 +307,7 @@ class _JailEnd:
     def close(self) -> None:
         """Kill what is left in the bot's control group, reap the jail's first process (the referee adopts
         it as the child subreaper), and only then give the uid back."""
-        os.set_blocking(self.info, False)
-        try:
-            first = jail.first_process(os.read(self.info, 4096))
-        except OSError:
-            first = None
-        os.close(self.info)
+        first = jail.read_first_process(self.info)
         if self.group is not None:
             self.group.close()
         if first is not None and _is_ours(first, self.marker):

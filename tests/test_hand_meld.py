@@ -56,3 +56,29 @@ def test_quadruple_values():
 
 def test_nothing_to_meld():
     assert count_hand_meld(cards("9C TD JS AH"), H, UNIT_MELDS) == []
+
+
+def test_double_round_house_is_240_in_the_double_deck():  # issue 13, item 2
+    # two kings and two queens in every suit, hearts trump: 004's double-deck table prices the double
+    # round house at 240 (the parts would give 80 + 60 + 8 + 3 x 4 = 160); with the pinochle, 255
+    hand = "KC KC QC QC KD KD QD QD KH KH QH QH KS KS QS QS AC AC JD TS"
+    assert summary(hand, H, DOUBLE_DECK_MELDS) == [("pinochle", 1, 15), ("roundhouse", 2, 240)]
+    assert hand_meld_points(cards(hand), H, DOUBLE_DECK_MELDS) == 255
+
+
+def test_a_single_round_house_is_listed_as_its_parts_when_it_scores_the_same():
+    hand = "KC QC KD QD KH QH KS QS"
+    assert summary(hand, H, DOUBLE_DECK_MELDS) == [
+        ("kings", 1, 8), ("marriage", 1, 2), ("marriage", 1, 2), ("marriage", 1, 2), ("queens", 1, 6), ("royal", 1, 4)]
+
+
+def test_a_runs_king_and_queen_do_not_count_towards_a_round_house():
+    # one K Q of hearts is inside the run, so only one round house is free of it: the double round
+    # house is not there, and the hand counts as its parts: run 25, the spare royal marriage 4,
+    # double marriages 3 x 4, double kings 80, double queens 60
+    hand = "AH TH KH QH JH KH QH KC KC QC QC KD KD QD QD KS KS QS QS"
+    assert hand_meld_points(cards(hand), H, DOUBLE_DECK_MELDS) == 25 + 4 + 12 + 80 + 60
+    assert "roundhouse" not in [kind for kind, _, _ in summary(hand, H, DOUBLE_DECK_MELDS)]
+    # with both K Q of hearts outside the run it is a double round house
+    hand = "AH TH KH QH JH KH QH KH QH KC KC QC QC KD KD QD QD KS KS QS QS"
+    assert ("roundhouse", 2, 240) in summary(hand, H, DOUBLE_DECK_MELDS)

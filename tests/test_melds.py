@@ -117,3 +117,35 @@ def test_marriage_suit_follows_trump():
     board, hand = MeldBoard(), cards("KS QS")
     options = board.options(hand, CLASSIC_MELDS, S, CLASSIC_MELDS.types())
     assert [o.kind for o in options] == ["royal"]
+
+
+def test_round_house_over_kings_on_the_table_scores_only_what_it_adds():  # issue 13, item 1
+    # kings around (80) then the four queens: the round house is 240 in all, not 80 + 240
+    variant = get_variant("two-handed", {"roundhouse": "yes"})
+    board, hand = MeldBoard(), cards("KC KD KH KS QC QD QH QS AS AS TS TS")
+    assert meld(board, hand, "kings", 1, "KC KD KH KS", table=variant.melds) == 80
+    assert meld(board, hand, "roundhouse", 1, "QC QD QH QS", table=variant.melds) == 160
+
+
+def test_round_house_from_queens_and_marriages_on_the_table_adds_only_the_kings_and_last_marriage():
+    # two-handed-150: queens 6, two marriages 2 + 2 and the royal marriage 4 are down; the king of
+    # spades from the hand completes the round house (24): it adds kings around (8) and the marriage
+    # of spades (2), so the eight cards score 24 in all, the round house's value
+    variant = get_variant("two-handed-150")
+    board, hand = MeldBoard(), cards("KC KD KH KS QC QD QH QS")
+    assert meld(board, hand, "queens", 1, "QC QD QH QS", table=variant.melds) == 6
+    assert meld(board, hand, "marriage", 1, "KC", table=variant.melds) == 2
+    assert meld(board, hand, "marriage", 1, "KD", table=variant.melds) == 2
+    assert meld(board, hand, "royal", 1, "KH", table=variant.melds) == 4
+    assert meld(board, hand, "roundhouse", 1, "KS", table=variant.melds) == 10
+
+
+def test_a_runs_king_and_queen_cannot_complete_a_round_house():
+    # the round house holds a royal marriage, and a run's royal marriage is never counted again
+    variant = get_variant("two-handed", {"roundhouse": "yes"})
+    board, hand = MeldBoard(), cards("AH TH KH QH JH KS QS KD QD KC QC")
+    assert meld(board, hand, "run", 1, "AH TH KH QH JH", table=variant.melds) == 150
+    options = board.options(hand, variant.melds, H, variant.melds.types())
+    assert not [o for o in options if o.kind == "roundhouse"]
+    hand += cards("KH QH")  # a spare king and queen of trump make it possible
+    assert meld(board, hand, "roundhouse", 1, "KH QH KS QS KD QD KC QC", table=variant.melds) == 240

@@ -41,6 +41,8 @@ KIND_NAMES = {
     "roundhouse": "round house (K Q in every suit)",
 }
 KINDS = tuple(KIND_NAMES)
+# The melds a round house is made of (004: "the sum of eighty kings, sixty queens, and a marriage in each suit").
+ROUND_HOUSE_PARTS = ("kings", "queens", "marriage", "royal")
 _AROUND = {"aces": Rank.ACE, "kings": Rank.KING, "queens": Rank.QUEEN, "jacks": Rank.JACK}
 
 
@@ -169,14 +171,15 @@ def covered_types(kind: str, multiplicity: int) -> frozenset[str]:
     A card melded in a type is spent for that type and for the smaller
     multiplicities of the same kind; a run spends its king and queen for the
     royal marriage (Hoyle: "the king and queen can't be pulled out of the
-    flush to form a royal marriage"); a round house spends its cards for the
-    kinds it is made of.
+    flush to form a royal marriage") and so for the round house, which holds
+    a royal marriage; a round house spends its cards for the kinds it is made
+    of.
     """
     spent = {type_name(kind, m) for m in range(1, multiplicity + 1)}
     if kind == "run":
-        spent |= {type_name("royal", m) for m in range(1, multiplicity + 1)}
+        spent |= {type_name(k, m) for k in ("royal", "roundhouse") for m in range(1, multiplicity + 1)}
     if kind == "roundhouse":
-        spent |= {"kings", "queens", "marriage", "royal"}
+        spent |= {type_name(k, m) for k in ROUND_HOUSE_PARTS for m in range(1, multiplicity + 1)}
     return frozenset(spent)
 
 
@@ -186,11 +189,15 @@ def contained_types(kind: str, multiplicity: int) -> frozenset[str]:
 
     Upgrading scores only the difference: a royal marriage extended to a run
     (150 - 40 = +110), a pinochle extended to a double pinochle
-    (300 - 40 = +260).
+    (300 - 40 = +260), kings around completed to a round house with four
+    queens from the hand (240 - 80 = +160). So cards on the table never
+    score more, in all, than the biggest meld they end up in.
     """
     inner = {type_name(kind, m) for m in range(1, multiplicity)}
     if kind == "run":
         inner |= {type_name("royal", m) for m in range(1, multiplicity + 1)}
+    if kind == "roundhouse":
+        inner |= {type_name(k, m) for k in ROUND_HOUSE_PARTS for m in range(1, multiplicity + 1)}
     return frozenset(inner)
 
 
@@ -358,14 +365,35 @@ def count_hand_meld(hand: Sequence[Card], trump: Suit, table: MeldTable) -> list
     * K K Q is one marriage: marriages in a suit are as many as its pairs;
     * the royal marriage inside a run is not counted again, but a spare king
       and queen of trump are;
-    * a round house is the sum of its parts (kings, queens and marriages), not
-      a meld of its own.
+    * where the table prices a round house (K Q in every suit: 24, and 240
+      for the double one in the double deck), it replaces the kings around,
+      queens around and the marriage in each suit it is made of. Its trump
+      K Q is a royal marriage, so it cannot be the K Q of a run. A hand is
+      counted with as many round houses as score the most (in the single
+      deck the round house is exactly the sum of its parts, and the parts
+      are listed).
 
     A multiplicity the table prices as N/A scores as the largest smaller
     multiplicity that has a value plus the rest counted again (a triple round
     house where only single and double exist: double plus single).
     """
     held = _counts(hand)
+
+    def sets(pattern: tuple[Card, ...], counts: dict[Card, int]) -> int:
+        return min(counts.get(c, 0) for c in pattern)
+
+    run = kind_patterns("run", trump)[0]
+    runs = sets(run, held) if table.value("run") is not None else 0
+    house = kind_patterns("roundhouse", trump)[0]
+    free = {c: held.get(c, 0) - (runs if c in run else 0) for c in house}  # not inside a run
+    houses = sets(house, free) if table.value("roundhouse") is not None else 0
+    counts = [_count_with_round_houses(held, trump, table, runs, r) for r in range(houses + 1)]
+    return max(counts, key=lambda lines: sum(m.points for m in lines))  # the first of equals: fewest round houses
+
+
+def _count_with_round_houses(held: dict[Card, int], trump: Suit, table: MeldTable, runs: int,
+                             houses: int) -> list[MeldCount]:
+    """A hand's meld counted with ``runs`` runs and ``houses`` round houses (see :func:`count_hand_meld`)."""
     found: list[MeldCount] = []
 
     def add(kind: str, times: int, pattern: tuple[Card, ...]) -> None:
@@ -378,19 +406,21 @@ def count_hand_meld(hand: Sequence[Card], trump: Suit, table: MeldTable) -> list
             found.append(MeldCount(kind, m, table.value(kind, m), tuple(c for c in pattern for _ in range(m))))
             times -= m
 
-    def sets(pattern: tuple[Card, ...]) -> int:
-        return min(held.get(c, 0) for c in pattern)
+    house = kind_patterns("roundhouse", trump)[0]
+    rest = {c: n - (houses if c in house else 0) for c, n in held.items()}  # what the round houses leave
 
-    run = kind_patterns("run", trump)[0]
-    runs = sets(run) if table.value("run") is not None else 0
-    add("run", runs, run)
+    def sets(pattern: tuple[Card, ...], counts: dict[Card, int] = held) -> int:
+        return min(counts.get(c, 0) for c in pattern)
+
+    add("run", runs, kind_patterns("run", trump)[0])
+    add("roundhouse", houses, house)
     royal = kind_patterns("royal", trump)[0]
-    add("royal", sets(royal) - runs, royal)
+    add("royal", sets(royal, rest) - runs, royal)
     for pattern in kind_patterns("marriage", trump):
-        add("marriage", sets(pattern), pattern)
+        add("marriage", sets(pattern, rest), pattern)
     for kind in ("dix", "aces", "kings", "queens", "jacks", "pinochle"):
         for pattern in kind_patterns(kind, trump):
-            add(kind, sets(pattern), pattern)
+            add(kind, sets(pattern, rest if kind in ROUND_HOUSE_PARTS else held), pattern)
     return found
 
 

@@ -115,6 +115,7 @@ DOUBLE_DECK_MELDS = MeldTable(
         "queens": (6, 60, 180, 500),
         "jacks": (4, 40, 120, 500),
         "pinochle": (15, 30, 90, 500),
+        "roundhouse": (24, 240),  # triple and quadruple: N/A
     }
 )
 

@@ -6,7 +6,8 @@ from protocol import HIDDEN
 from protocol import messages as m
 
 from .rules import events as e
-from .rules.actions import Bid
+from .rules.actions import AuctionChoices
+from .rules.bidding import range_text
 from .rules.variants import Variant
 
 
@@ -84,20 +85,7 @@ def request_message(decision: e.Decision, time_left_ms: int, bank_ms: int, send_
 
 
 def legal_tokens(actions) -> tuple[str, ...]:
-    """The legal actions as tokens; runs of bids become ranges: ``bid:50..60``, ``bid:65..100/5``."""
-    tokens = [a.to_text() for a in actions if type(a) is not Bid]
-    if len(tokens) == len(actions):  # no bids: every decision but an auction's
-        return tuple(tokens)
-    amounts = [a.amount for a in actions if type(a) is Bid]
-    i = 0
-    while i < len(amounts):
-        j = i
-        step = amounts[i + 1] - amounts[i] if i + 1 < len(amounts) else 1
-        while j + 1 < len(amounts) and amounts[j + 1] - amounts[j] == step:
-            j += 1
-        if j == i:
-            tokens.append(f"bid:{amounts[i]}")
-        else:
-            tokens.append(f"bid:{amounts[i]}..{amounts[j]}" + (f"/{step}" if step != 1 else ""))
-        i = j + 1
-    return tuple(tokens)
+    """The legal actions as tokens; an auction's bids as ranges: ``bid:50..60``, ``bid:65..100/5``."""
+    if isinstance(actions, AuctionChoices):
+        return (("pass",) if actions.may_pass else ()) + tuple("bid:" + range_text(r) for r in actions.ranges)
+    return tuple(a.to_text() for a in actions)

@@ -57,10 +57,10 @@ def sensible(rng: random.Random):
         if Claim() in decision.legal and len(decision.legal) > 1 and rng.random() < 0.98:
             return rng.choice([a for a in decision.legal if a != Claim()])
         if decision.kind is DecisionKind.BID:
-            bids = [a for a in decision.legal if isinstance(a, Bid)]
-            if bids and (rng.random() < 0.35 or Pass() not in decision.legal):
-                return bids[0]
-            return Pass() if Pass() in decision.legal else bids[0]
+            lowest = next((a for a in decision.legal if isinstance(a, Bid)), None)
+            if lowest and (rng.random() < 0.35 or Pass() not in decision.legal):
+                return lowest
+            return Pass() if Pass() in decision.legal else lowest
         return rng.choice(decision.legal)
     return choose
 

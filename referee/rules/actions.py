@@ -20,6 +20,7 @@ The text form is what a bot sends and what a game record stores:
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
 import attrs
@@ -137,6 +138,63 @@ class BuryCard(_CardChoice):
     """Bury one card (one request at a time)."""
 
     verb: ClassVar[str] = "bury"
+
+
+class AuctionChoices(Sequence):
+    """The legal actions of a turn in the auction: ``pass`` if allowed, then every bid of ``ranges``.
+
+    It is the tuple ``(Pass(), Bid(20), Bid(21), ...)`` without making it:
+    the highest bid is what a side could score at most, so a turn offers up
+    to several hundred bids. Indexing, iterating, ``len``, ``in`` (by
+    arithmetic) and equality with a tuple work as on that tuple.
+    """
+
+    __slots__ = ("may_pass", "ranges")
+
+    def __init__(self, may_pass: bool, ranges: Sequence[range]) -> None:
+        self.may_pass = may_pass
+        self.ranges = tuple(ranges)
+
+    def __len__(self) -> int:
+        return int(self.may_pass) + sum(len(r) for r in self.ranges)
+
+    def __iter__(self) -> Iterator[Pass | Bid]:
+        if self.may_pass:
+            yield Pass()
+        for r in self.ranges:
+            for amount in r:
+                yield Bid(amount)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        if index < 0:
+            index += len(self)
+        if self.may_pass:
+            if index == 0:
+                return Pass()
+            index -= 1
+        for r in self.ranges:
+            if 0 <= index < len(r):
+                return Bid(r[index])
+            index -= len(r)
+        raise IndexError("auction choice index out of range")
+
+    def __contains__(self, action: object) -> bool:
+        if type(action) is Pass:
+            return self.may_pass
+        return type(action) is Bid and any(action.amount in r for r in self.ranges)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, AuctionChoices):
+            return (self.may_pass, self.ranges) == (other.may_pass, other.ranges)
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"AuctionChoices(may_pass={self.may_pass}, ranges={list(self.ranges)})"
 
 
 Action = PlayCard | Meld | Pass | TakeLast | Claim | Bid | DeclareTrump | CallCard | GiveCard | BuryCard

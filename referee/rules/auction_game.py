@@ -21,6 +21,7 @@ import attrs
 
 from .actions import (
     Action,
+    AuctionChoices,
     Bid,
     BuryCard,
     CallCard,
@@ -29,7 +30,7 @@ from .actions import (
     Pass,
     PlayCard,
 )
-from .bidding import Auction
+from .bidding import Auction, ranges_text
 from .cards import Card, Suit, make_deck, sort_cards
 from .dealing import deck_for
 from .events import (
@@ -164,7 +165,7 @@ class AuctionGame(GameState):
                            "hands": [[c.to_text() for c in h] for h in self.hands],
                            "kitty": [c.to_text() for c in self.kitty], "dummy": [c.to_text() for c in self.dummy]})
         self.buried, self.trump, self.bidder, self.bid, self.partner = [], None, None, None, None
-        self.auction = Auction(n, self.dealer, v.bid_ladder, v.all_pass, v.single_round)
+        self.auction = Auction(n, self.dealer, v.bids, v.all_pass, v.single_round)
         self.stage = "bid"
         self.giving, self.given_back = [], False
         self.meld_points = [0] * n
@@ -179,9 +180,7 @@ class AuctionGame(GameState):
     def _decide(self) -> Decision:
         if self.stage == "bid":
             a = self.auction
-            may_pass, ranges = a.legal()
-            bids = tuple(Bid(x) for r in ranges for x in r)
-            return Decision(a.to_act, DecisionKind.BID, ((Pass(),) if may_pass else ()) + bids)
+            return Decision(a.to_act, DecisionKind.BID, AuctionChoices(*a.legal()))
         if self.stage == "trump":
             return Decision(self.bidder, DecisionKind.TRUMP, tuple(DeclareTrump(s) for s in Suit))
         if self.stage == "call":
@@ -237,8 +236,7 @@ class AuctionGame(GameState):
 
     @staticmethod
     def _bid_text(d: Decision) -> str:
-        amounts = [a.amount for a in d.legal if isinstance(a, Bid)]
-        return f"{amounts[0]} to {amounts[-1]} ({len(amounts)} amounts)" if amounts else "none"
+        return ranges_text(d.legal.ranges) or "none"
 
     def apply(self, action: Action) -> list[Notice]:
         d = self._checked_decision(action)

@@ -32,7 +32,7 @@ class BidLadder:
 
     minimum: int
     steps: tuple[tuple[int, int], ...] = ((10**9, 1),)
-    maximum: int = 10**6  # a cap so a range of legal bids is finite
+    maximum: int = 10**6  # the highest bid; a variant sets it to what a side could score (Variant.bids)
 
     def is_amount(self, amount: int) -> bool:
         return any(amount in r for r in self.ranges(None))
@@ -89,7 +89,7 @@ class Auction:
     def bid(self, amount: int) -> None:
         may_pass, ranges = self.legal()
         if not any(amount in r for r in ranges):
-            allowed = ", ".join(_range_text(r) for r in ranges) or "none"
+            allowed = ", ".join(range_text(r) for r in ranges) or "none"
             raise ValueError(f"{amount} is not a legal bid now (legal: {allowed})")
         if self.awaiting_dealer:
             self.result = (self.dealer, amount)
@@ -132,14 +132,15 @@ class Auction:
             self.redeal = True
 
 
-def _range_text(r: range) -> str:
+def range_text(r: range) -> str:
+    """``50..60``, ``65..100/5``, or one amount (the protocol's range token after ``bid:``)."""
     if len(r) == 1:
         return str(r.start)
     return f"{r.start}..{r[-1]}" + (f"/{r.step}" if r.step != 1 else "")
 
 
 def ranges_text(ranges: Sequence[range]) -> str:
-    return ", ".join(_range_text(r) for r in ranges)
+    return ", ".join(range_text(r) for r in ranges)
 
 
-DOUBLE_DECK_LADDER = BidLadder(50, ((60, 1), (100, 5), (10**6, 10)), maximum=1000)
+DOUBLE_DECK_LADDER = BidLadder(50, ((60, 1), (100, 5), (10**6, 10)))

@@ -8,6 +8,8 @@ for everybody else.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import attrs
 
 from .actions import Action
@@ -28,11 +30,11 @@ class DecisionKind(IdentityEnum):
 
 @attrs.frozen
 class Decision:
-    """Whose turn it is, to do what, and every legal action."""
+    """Whose turn it is, to do what, and every legal action (a tuple; in the auction an AuctionChoices)."""
 
     seat: int
     kind: DecisionKind
-    legal: tuple[Action, ...]
+    legal: Sequence[Action]
 
 
 @attrs.frozen

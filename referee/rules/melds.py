@@ -164,6 +164,26 @@ class MeldTable:
         return MeldTable(values)
 
 
+@functools.cache  # asked at every deal
+def most_points(table: MeldTable, copies: int) -> int:
+    """More than any one hand can meld from a deck with ``copies`` of each card.
+
+    Every meld of the table, each pattern (each plain suit's marriage) as
+    many times as the deck holds it, at the best split into the levels the
+    table prices: the sum ignores the hand's size, so it is a bound no hand
+    reaches, used to cap the bids.
+    """
+
+    def best(kind: str, sets: int) -> int:
+        values = [table.value(kind, m) for m in range(1, sets + 1)]
+        most = [0] * (sets + 1)
+        for n in range(1, sets + 1):
+            most[n] = max((v + most[n - m] for m, v in enumerate(values[:n], 1) if v is not None), default=0)
+        return most[sets]
+
+    return sum(best(kind, copies) * len(kind_patterns(kind, Suit.HEARTS)) for kind, _ in table.rows)
+
+
 @functools.cache
 def covered_types(kind: str, multiplicity: int) -> frozenset[str]:
     """Types a table card can no longer be used in once used in this type.

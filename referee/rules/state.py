@@ -8,6 +8,8 @@ author).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .actions import Action, IllegalActionError
 from .events import Decision
 
@@ -34,7 +36,7 @@ class GameState:
         d = self.decision()
         return None if d is None else d.seat
 
-    def legal_actions(self) -> tuple[Action, ...]:
+    def legal_actions(self) -> Sequence[Action]:
         d = self.decision()
         return () if d is None else d.legal
 

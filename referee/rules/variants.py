@@ -16,7 +16,7 @@ import attrs
 
 from .bidding import DOUBLE_DECK_LADDER, AllPass, BidLadder, ranges_text
 from .cards import Rank
-from .melds import MeldTable
+from .melds import MeldTable, most_points
 from .tricks import MustWin
 
 
@@ -149,7 +149,7 @@ class Variant:
     # --- the bidding games (family "auction") ---
     kitty: int = 0  # cards dealt to the kitty, shown and taken by the bid winner
     dummy: int = 0  # 003: a face-down dummy hand; its top card goes to each trick's winner
-    bid_ladder: BidLadder = BidLadder(20, maximum=300)
+    bid_ladder: BidLadder = BidLadder(20)  # up to Variant.bids' highest bid
     all_pass: AllPass = AllPass.DEALER_STUCK
     single_round: bool = False  # one round of bidding (003's default) instead of an auction
     partners: Partners = Partners.NONE
@@ -173,6 +173,18 @@ class Variant:
         """Counter points in the deck plus the last trick: constant for every hand."""
         per_copy = sum(self.counter_values[r] for r in self.deck_ranks) * 4
         return per_copy * self.deck_copies + self.last_trick
+
+    @property
+    def bids(self) -> BidLadder:
+        """The bid ladder up to the highest bid: more than the bidding side could score in one hand.
+
+        The texts set no highest bid; this one refuses no bid that could be
+        made: every meld of the table at its best, as often as the deck
+        holds it, for each seat of the side, plus every trick point.
+        """
+        side = 1 if self.partners is Partners.NONE else 2
+        highest = side * most_points(self.melds, self.deck_copies) + self.trick_points_per_hand
+        return attrs.evolve(self.bid_ladder, maximum=highest)
 
     def settings(self) -> dict[str, str]:
         """The option values of this variant, as text (what the protocol and records carry)."""
@@ -200,13 +212,13 @@ BOTH = ("stock", "auction")
 def _write_min_bid(v: Variant, text: str) -> Variant:
     """A new minimum bid, which must itself be a bid: else nobody could open with it, yet the dealer who is
     stuck when everyone passes would be held to it."""
-    ladder = attrs.evolve(v.bid_ladder, minimum=int(text))
-    opening = ladder.ranges(None)
-    if not opening or opening[0].start != ladder.minimum:
+    changed = attrs.evolve(v, bid_ladder=attrs.evolve(v.bid_ladder, minimum=int(text)))
+    opening = changed.bids.ranges(None)
+    if not opening or opening[0].start != changed.bid_ladder.minimum:
         raise VariantError(f"min-bid={text} is not an amount anyone may bid in {v.name} (its bids: "
-                           f"{ranges_text(v.bid_ladder.ranges(None))}): choose one of those amounts, or a lower one "
+                           f"{ranges_text(v.bids.ranges(None))}): choose one of those amounts, or a lower one "
                            "on the first step")
-    return attrs.evolve(v, bid_ladder=ladder)
+    return changed
 
 
 def _enum_option(key: str, field: str, enum_type: type[enum.Enum], help: str, families=STOCK) -> Option:
@@ -387,7 +399,7 @@ TWO_HANDED_DUMMY = Variant(
            "option) are not in 003: taken from 004's three-handed game",
     players=2, hand_size=15, dummy=15, kitty=3, bury=3, single_round=True,
     **{**_AUCTION, "melds": LINEAR_UNIT_MELDS, "target": 120, "phase2_must_win": MustWin.TRUMP_LED},
-    bid_ladder=BidLadder(20, maximum=200), all_pass=AllPass.DEALER_MAY_TAKE, first_lead_trump=True,
+    bid_ladder=BidLadder(20), all_pass=AllPass.DEALER_MAY_TAKE, first_lead_trump=True,
     save_meld=SaveMeld.POINT,
 )
 
@@ -398,7 +410,7 @@ THREE_HANDED = Variant(
            "pass; must follow, head the trick, else trump; a trick saves meld; game to 150, the bidder wins a "
            "tie-out, then highest score, points of the last hand, tricks",
     players=3, hand_size=15, kitty=3, bury=3, **_AUCTION,
-    bid_ladder=BidLadder(20, maximum=200), all_pass=AllPass.DEALER_MAY_TAKE,
+    bid_ladder=BidLadder(20), all_pass=AllPass.DEALER_MAY_TAKE,
 )
 
 FOUR_HANDED = Variant(
@@ -408,7 +420,7 @@ FOUR_HANDED = Variant(
            "bid winner's partner passes 4 cards, the bid winner passes 4 back; meld by player, scored by team; "
            "game to 150, the bidding team wins a tie-out",
     players=4, hand_size=12, partners=Partners.OPPOSITE, give=4, **_AUCTION,
-    bid_ladder=BidLadder(25, maximum=200), all_pass=AllPass.DEALER_MAY_TAKE,
+    bid_ladder=BidLadder(25), all_pass=AllPass.DEALER_MAY_TAKE,
 )
 
 _DOUBLE_DECK = dict(deck_copies=4, deck_ranks=(Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK), deal_packet=4,

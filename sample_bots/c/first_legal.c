@@ -24,7 +24,7 @@ int main(void) {
         } else if (strcmp(words[0], "go") == 0 && n > 4) {
             const char *first = words[4];
             const char *range = strstr(first, "..");
-            if (range) { /* a range of bids such as bid:21..200: the lowest */
+            if (range) { /* a range of bids such as bid:21..555: the lowest */
                 printf("%.*s\n", (int)(range - first), first);
             } else {
                 printf("%s\n", first);

@@ -144,6 +144,12 @@ def parse_referee_line(line: str):
     if verb == "kitty":
         _arity(parts, 1, -1)
         return m.Kitty(tuple(_card(t) for t in args))
+    if verb == "kittycard":
+        _arity(parts, 1)
+        return m.KittyCard(_card(args[0]))
+    if verb == "throwin":
+        _arity(parts, 1)
+        return m.ThrowIn(_nonneg(args[0], "seat"))
     if verb == "trump":
         _arity(parts, 2)
         if args[1] not in ("C", "D", "H", "S"):

@@ -238,6 +238,22 @@ class Kitty:
 
 
 @attrs.frozen
+class KittyCard:
+    card: str
+
+    def to_text(self) -> str:
+        return f"kittycard {self.card}"
+
+
+@attrs.frozen
+class ThrowIn:
+    seat: int
+
+    def to_text(self) -> str:
+        return f"throwin {self.seat}"
+
+
+@attrs.frozen
 class Trump:
     seat: int
     suit: str
@@ -306,7 +322,7 @@ class Contract:
 RefereeMessage = (
     Hello | NewGame | Deal | Bonus | Play | Trick | Draw | MeldShown | Exchange | PhaseTwo | ClaimMade
     | HandEnd | GameOver | Request | ErrorNotice | Ping | MatchEnd | Quit
-    | BidEvent | BidWon | RedealEvent | Kitty | Trump | Call | PartnerEvent | Give | Bury | Dummy | Contract
+    | BidEvent | BidWon | RedealEvent | Kitty | KittyCard | ThrowIn | Trump | Call | PartnerEvent | Give | Bury | Dummy | Contract
 )
 
 

@@ -55,6 +55,8 @@ _MESSAGE_OF = {  # one entry per event type: a dict lookup instead of a chain of
     e.AuctionWon: lambda ev: m.BidWon(ev.seat, ev.amount),
     e.Redeal: lambda ev: m.RedealEvent(ev.dealer),
     e.KittyShown: lambda ev: m.Kitty(_texts(ev.cards)),
+    e.KittyCardTurned: lambda ev: m.KittyCard(ev.card.to_text()),
+    e.ThrownIn: lambda ev: m.ThrowIn(ev.seat),
     e.TrumpDeclared: lambda ev: m.Trump(ev.seat, ev.suit),
     e.CardCalled: lambda ev: m.Call(ev.seat, ev.card.to_text()),
     e.PartnerKnown: lambda ev: m.PartnerEvent(ev.bidder, ev.partner),

@@ -397,3 +397,62 @@ def test_a_minimum_bid_on_the_ladder_is_the_opening_bid():
     for preset, amount in [("four-handed-double", "65"), ("four-handed-double", "40"), ("three-handed", "25")]:
         ladder = get_variant(preset, {"min-bid": amount}).bid_ladder
         assert ladder.ranges(None)[0].start == ladder.minimum == int(amount)
+
+
+def test_kitty_auction_turns_a_kitty_card_after_each_round_of_bids():  # issue 13, item 7 (003)
+    variant = get_variant("two-handed-dummy", {"bidding": "kitty-auction"})
+    game, _ = new_game(variant, 3)
+    kitty = list(game.kitty)
+    turned = []
+
+    def bid(text):
+        produced = drive(game, [text])
+        turned.extend(n.event.card for n in produced if isinstance(n.event, ev.KittyCardTurned))
+        assert all(n.seats == (0, 1) for n in produced if isinstance(n.event, ev.KittyCardTurned))
+
+    bid("bid:20")  # seat 1 opens (left of the dealer, seat 0)
+    assert turned == []
+    bid("bid:21")  # the dealer: the first round is over
+    assert turned == kitty[:1]
+    bid("bid:22")
+    bid("bid:23")
+    bid("bid:24")
+    bid("bid:25")
+    assert turned == kitty  # three rounds, three cards
+    bid("bid:26")
+    bid("bid:27")  # the auction goes on after the third card; nothing more to turn
+    assert turned == kitty
+    bid("pass")
+    assert game.bidder == 0 and game.bid == 27
+
+
+def test_kitty_auction_needs_a_kitty():
+    with pytest.raises(VariantError, match="has no kitty"):
+        get_variant("four-handed", {"bidding": "kitty-auction"})
+
+
+def test_throw_in_under_two_one_scoring_scores_as_set_without_play():  # issue 13, item 7 (003)
+    variant = get_variant("two-handed-dummy", {"scoring": "two-one", "throw-in": "yes"})
+    game, _ = new_game(variant, 4)
+    drive(game, ["bid:30", "pass"])
+    d = game.decision()
+    assert d.kind is DecisionKind.TRUMP and {a.to_text() for a in d.legal} == {
+        "trump:C", "trump:D", "trump:H", "trump:S", "throw-in"}
+    produced = drive(game, ["throw-in"])
+    events = [n.event for n in produced]
+    assert ev.ThrownIn(1) in events
+    assert [e for e in events if isinstance(e, ev.ContractResult)][0].made is False
+    assert [e for e in events if isinstance(e, ev.HandEnded)][0].points == (1, -1)  # -1 to the bid winner, +1 to the other
+    assert game.hand_number == 2 and game.decision().kind is DecisionKind.BID
+
+
+def test_throw_in_is_offered_only_under_two_one_scoring():
+    assert "throw-in" not in {a.to_text() for a in _trump_decision(get_variant("two-handed-dummy")).legal}
+    with pytest.raises(VariantError, match="throw-in=yes needs scoring=two-one"):
+        get_variant("two-handed-dummy", {"throw-in": "yes"})
+
+
+def _trump_decision(variant):
+    game, _ = new_game(variant, 4)
+    drive(game, ["bid:30", "pass"])
+    return game.decision()

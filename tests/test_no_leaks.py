@@ -31,7 +31,7 @@ from referee.rules.events import DecisionKind
 from referee.wire import event_message, request_message
 
 GAMES_PER_PRESET = 50  # x 8 presets: 400 random games to the target, about 4,500 deals
-FACE_UP = (ev.Played, ev.Melded, ev.KittyShown, ev.DummyTaken, ev.CardCalled, ev.Exchanged)
+FACE_UP = (ev.Played, ev.Melded, ev.KittyShown, ev.KittyCardTurned, ev.DummyTaken, ev.CardCalled, ev.Exchanged)
 
 
 def card_tokens(line: str) -> Counter:
@@ -69,8 +69,8 @@ class Knowledge:
             assert count <= allowed, f"seat {seat} was told {card} ({count}x, may know {allowed}): {line}"
 
 
-def check_game(name: str, seed: int) -> None:
-    variant = get_variant(name)
+def check_game(name: str, seed: int, options: dict | None = None) -> None:
+    variant = get_variant(name, options)
     game, notices = new_game(variant, seed)
     know = Knowledge(variant.players, variant.deck_copies)
     everybody = set(range(variant.players))
@@ -116,6 +116,14 @@ def check_game(name: str, seed: int) -> None:
 @given(seed=st.integers(0, 2**63 - 1))
 def test_no_line_names_a_card_the_seat_may_not_know(name, seed):
     check_game(name, seed)
+
+
+@pytest.mark.parametrize("name", ["two-handed-dummy", "three-handed"])
+@settings(max_examples=GAMES_PER_PRESET // 2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**63 - 1))
+def test_the_kitty_auction_turns_only_kitty_cards_face_up(name, seed):
+    """003's kitty auction shows kitty cards one by one during the auction, to everybody alike."""
+    check_game(name, seed, {"bidding": "kitty-auction"})
 
 
 def test_the_checker_catches_a_leak():

@@ -25,6 +25,8 @@ referee_messages = st.one_of(
     st.builds(m.BidWon, seat_st, st.integers(0, 1000)),
     st.builds(m.RedealEvent, seat_st),
     st.builds(m.Kitty, st.lists(card_st, min_size=1, max_size=3).map(tuple)),
+    st.builds(m.KittyCard, card_st),
+    st.builds(m.ThrowIn, seat_st),
     st.builds(m.Trump, seat_st, st.sampled_from("CDHS")),
     st.builds(m.Call, seat_st, card_st),
     st.builds(m.PartnerEvent, seat_st, st.one_of(st.none(), seat_st)),

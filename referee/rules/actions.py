@@ -10,6 +10,7 @@ The text form is what a bot sends and what a game record stores:
 ``take:stock``       last two stock cards: take the face-down card
 ``take:turnup``      last two stock cards: take the turn-up
 ``claim``            claim to have reached the target (if the variant allows)
+``throw-in``         concede the hand instead of declaring trump (003, alternate scoring)
 ``bid:25``           bid 25 (bidding games); ``pass`` passes
 ``trump:H``          declare trump
 ``call:AS``          call a card: its first holder is the partner (five players)
@@ -90,6 +91,14 @@ class TakeLast:
 class Claim:
     def to_text(self) -> str:
         return "claim"
+
+
+@attrs.frozen
+class ThrowIn:
+    """003, alternate scoring: the bid winner concedes the hand instead of declaring trump."""
+
+    def to_text(self) -> str:
+        return "throw-in"
 
 
 @attrs.frozen
@@ -197,7 +206,7 @@ class AuctionChoices(Sequence):
         return f"AuctionChoices(may_pass={self.may_pass}, ranges={list(self.ranges)})"
 
 
-Action = PlayCard | Meld | Pass | TakeLast | Claim | Bid | DeclareTrump | CallCard | GiveCard | BuryCard
+Action = PlayCard | Meld | Pass | TakeLast | Claim | ThrowIn | Bid | DeclareTrump | CallCard | GiveCard | BuryCard
 
 _ONE_CARD = {cls.verb: cls for cls in (CallCard, GiveCard, BuryCard)}
 # Every card play, made once: by from_table and card (the rules engine's legal plays), and by its token as
@@ -217,6 +226,8 @@ def action_from_text(text: str) -> Action:
         return Pass()
     if low == "claim":
         return Claim()
+    if low == "throw-in":
+        return ThrowIn()
     if low.startswith("take:"):
         try:
             return TakeLast(StockPick(low[5:]))
@@ -254,4 +265,4 @@ def action_from_text(text: str) -> Action:
         return PlayCard(Card.from_text(token))
     except ValueError:
         raise IllegalActionError(f"{token!r} is not an action (a card like AS, a meld like royal:KH,QH, pass, "
-                                 "take:stock, take:turnup, claim, bid:N, trump:S, call:AS, give:AS, bury:AS)") from None
+                                 "take:stock, take:turnup, claim, bid:N, trump:S, throw-in, call:AS, give:AS, bury:AS)") from None

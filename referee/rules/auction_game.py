@@ -1,12 +1,14 @@
 """The bidding games (003 and 004) as one pure state machine, configured by the variant.
 
-A hand goes: deal -> auction -> (kitty shown and taken) -> trump declared ->
-(a partner card called) -> (cards passed between partners, one request per
-card) -> (cards buried, one request per card) -> every hand's meld counted and
-shown -> tricks -> scoring. Which of the bracketed steps happen, and how, is
-data in :class:`~referee.rules.variants.Variant`: ``kitty``, ``dummy``,
-``partners``, ``give``, ``bury``, the bid ladder, ``all_pass``,
-``first_lead_trump``, ``save_meld``, ``scoring``, ``tiebreak``.
+A hand goes: deal -> auction (kitty cards turned between its rounds) ->
+(kitty shown and taken) -> trump declared (or the hand thrown in, which ends
+it) -> (a partner card called) -> (cards passed between partners, one
+request per card) -> (cards buried, one request per card) -> every hand's
+meld counted and shown -> tricks -> scoring. Which of the bracketed steps
+happen, and how, is data in :class:`~referee.rules.variants.Variant`:
+``kitty``, ``kitty_auction``, ``throw_in``, ``dummy``, ``partners``,
+``give``, ``bury``, the bid ladder, ``all_pass``, ``first_lead_trump``,
+``save_meld``, ``scoring``, ``tiebreak``.
 
 The trick-taking rules are :mod:`.tricks` (follow suit, head the trick,
 else trump); meld counting is :func:`.melds.count_hand_meld`; the auction
@@ -29,6 +31,7 @@ from .actions import (
     GiveCard,
     Pass,
     PlayCard,
+    ThrowIn,
 )
 from .bidding import Auction, ranges_text
 from .cards import Card, Suit, make_deck, sort_cards
@@ -46,6 +49,7 @@ from .events import (
     Given,
     HandDealt,
     HandEnded,
+    KittyCardTurned,
     KittyShown,
     Melded,
     Notice,
@@ -53,6 +57,7 @@ from .events import (
     Played,
     Redeal,
     TrickWon,
+    ThrownIn,
     TrumpDeclared,
 )
 from .melds import count_hand_meld, type_name
@@ -90,6 +95,7 @@ class AuctionGame(GameState):
     dealer: int = 0
     hands: list[list[Card]] = attrs.Factory(list)
     kitty: list[Card] = attrs.Factory(list)
+    kitty_turned: int = 0  # kitty cards turned face up during the auction (003's kitty auction)
     dummy: list[Card] = attrs.Factory(list)
     buried: list[Card] = attrs.Factory(list)
     trump: Suit | None = None
@@ -165,6 +171,7 @@ class AuctionGame(GameState):
                            "hands": [[c.to_text() for c in h] for h in self.hands],
                            "kitty": [c.to_text() for c in self.kitty], "dummy": [c.to_text() for c in self.dummy]})
         self.buried, self.trump, self.bidder, self.bid, self.partner = [], None, None, None, None
+        self.kitty_turned = 0
         self.auction = Auction(n, self.dealer, v.bids, v.all_pass, v.single_round)
         self.stage = "bid"
         self.giving, self.given_back = [], False
@@ -182,7 +189,8 @@ class AuctionGame(GameState):
             a = self.auction
             return Decision(a.to_act, DecisionKind.BID, AuctionChoices(*a.legal()))
         if self.stage == "trump":
-            return Decision(self.bidder, DecisionKind.TRUMP, tuple(DeclareTrump(s) for s in Suit))
+            throw_in = (ThrowIn(),) if self.variant.throw_in else ()
+            return Decision(self.bidder, DecisionKind.TRUMP, tuple(DeclareTrump(s) for s in Suit) + throw_in)
         if self.stage == "call":
             faces = sort_cards(make_deck(1, self.variant.deck_ranks))
             if self.variant.call_own_card is CallOwnCard.FORBIDDEN:
@@ -244,6 +252,9 @@ class AuctionGame(GameState):
         notices: list[Notice] = []
         if d.kind is DecisionKind.BID:
             self._bid(d.seat, action, notices)
+        elif isinstance(action, ThrowIn):
+            notices.append(Notice(self.everyone, ThrownIn(d.seat)))
+            self._end_hand(notices, thrown_in=True)
         elif d.kind is DecisionKind.TRUMP:
             self.trump = action.suit
             notices.append(Notice(self.everyone, TrumpDeclared(d.seat, action.suit.value)))
@@ -276,7 +287,11 @@ class AuctionGame(GameState):
                 notices.append(Notice(self.everyone, self.result))
                 return
             self._deal(notices, next_dealer=False)
-        elif a.result is not None:
+        elif a.result is None:
+            if self.variant.kitty_auction and self.kitty_turned < min(a.rounds, len(self.kitty)):
+                notices.append(Notice(self.everyone, KittyCardTurned(self.kitty[self.kitty_turned])))
+                self.kitty_turned += 1
+        else:
             self.bidder, self.bid = a.result
             notices.append(Notice(self.everyone, AuctionWon(self.bidder, self.bid)))
             if self.kitty:
@@ -402,7 +417,8 @@ class AuctionGame(GameState):
             return [team, tuple(s for s in self.everyone if s not in team)]
         return [(s,) for s in self.everyone]
 
-    def _end_hand(self, notices: list[Notice]) -> None:
+    def _end_hand(self, notices: list[Notice], thrown_in: bool = False) -> None:
+        """Score the hand (a hand thrown in scores as set: nothing was played) and deal the next one."""
         v = self.variant
         points = [0] * self.seats
         bidder_side = next(side for side in self.sides() if self.bidder in side)
@@ -419,7 +435,7 @@ class AuctionGame(GameState):
                 score = total
             for s in side:
                 points[s] = score
-        made = contract >= self.bid
+        made = contract >= self.bid and not thrown_in
         if v.scoring is Scoring.TWO_ONE:
             points = [0] * self.seats
             for s in self.everyone:

@@ -67,6 +67,7 @@ class Auction:
     high_bidder: int | None = None
     passed: set[int] = attrs.Factory(set)
     spoken: int = 0
+    rounds: int = 0  # rounds of bidding completed: the turn went round past the dealer (003's kitty auction)
     awaiting_dealer: bool = False  # everyone passed; the dealer may take it at the minimum or redeal
     result: tuple[int, int] | None = None  # (winner, amount) when the auction is over
     redeal: bool = False
@@ -120,7 +121,13 @@ class Auction:
             seat = (seat + 1) % self.seats
             if seat not in self.passed:
                 break
+        if self._place(seat) <= self._place(self.to_act):
+            self.rounds += 1
         self.to_act = seat
+
+    def _place(self, seat: int) -> int:
+        """Where ``seat`` speaks in a round: 0 left of the dealer, ..., the dealer last."""
+        return (seat - self.dealer - 1) % self.seats
 
     def _everyone_passed(self) -> None:
         if self.all_pass is AllPass.DEALER_STUCK:

@@ -140,6 +140,20 @@ class KittyShown:
 
 
 @attrs.frozen
+class KittyCardTurned:
+    """003's kitty auction: after a round of bids one kitty card is turned face up for everybody."""
+
+    card: Card
+
+
+@attrs.frozen
+class ThrownIn:
+    """003, alternate scoring: the bid winner concedes the hand instead of declaring trump and playing."""
+
+    seat: int
+
+
+@attrs.frozen
 class TrumpDeclared:
     seat: int
     suit: str
@@ -192,7 +206,7 @@ class ContractResult:
 
 Event = (
     HandDealt | Scored | Played | TrickWon | Drew | Melded | Exchanged | PhaseTwo | Claimed | HandEnded | GameEnded
-    | BidMade | AuctionWon | Redeal | KittyShown | TrumpDeclared | CardCalled | PartnerKnown | Given | Buried
+    | BidMade | AuctionWon | Redeal | KittyShown | KittyCardTurned | ThrownIn | TrumpDeclared | CardCalled | PartnerKnown | Given | Buried
     | DummyTaken | ContractResult
 )
 

@@ -152,6 +152,8 @@ class Variant:
     bid_ladder: BidLadder = BidLadder(20)  # up to Variant.bids' highest bid
     all_pass: AllPass = AllPass.DEALER_STUCK
     single_round: bool = False  # one round of bidding (003's default) instead of an auction
+    kitty_auction: bool = False  # 003: after each round of bids one kitty card is turned face up
+    throw_in: bool = False  # 003, alternate scoring: the bid winner may concede the hand instead of playing it
     partners: Partners = Partners.NONE
     give: int = 0  # cards the partner passes to the bid winner (and the bid winner passes back)
     bury: int = 0  # cards the bid winner buries after taking the kitty
@@ -219,6 +221,16 @@ def _write_min_bid(v: Variant, text: str) -> Variant:
                            f"{ranges_text(v.bids.ranges(None))}): choose one of those amounts, or a lower one "
                            "on the first step")
     return changed
+
+
+def _read_bidding(v: Variant) -> str:
+    return "single" if v.single_round else "kitty-auction" if v.kitty_auction else "auction"
+
+
+def _write_bidding(v: Variant, text: str) -> Variant:
+    if text == "kitty-auction" and not v.kitty:
+        raise VariantError(f"bidding=kitty-auction turns kitty cards during the auction, and {v.name} has no kitty")
+    return attrs.evolve(v, single_round=text == "single", kitty_auction=text == "kitty-auction")
 
 
 def _enum_option(key: str, field: str, enum_type: type[enum.Enum], help: str, families=STOCK) -> Option:
@@ -311,9 +323,9 @@ OPTIONS: dict[str, Option] = {
         _enum_option("last-stock-card", "last_stock_card", LastStockCard, "last two stock cards: winner chooses (000, 004) or takes the face-down one and shows it (001)"),
         _enum_option("must-win", "phase2_must_win", MustWin, "strict tricks (two-handed: the second phase): a follower must "
                      "win (head) the trick always (000, 004) or only when trump is led (001, 003)", BOTH),
-        Option("bidding", "one round of bids (003's default) or an auction until one bidder is left", ("single", "auction"),
-               lambda v: "single" if v.single_round else "auction",
-               lambda v, text: attrs.evolve(v, single_round=text == "single"), AUCTION),
+        Option("bidding", "one round of bids (003's default), an auction until one bidder is left, or an auction "
+               "that turns one kitty card face up after each round of bids (003's kitty auction)",
+               ("single", "auction", "kitty-auction"), _read_bidding, _write_bidding, AUCTION),
         Option("min-bid", "the lowest opening bid (an amount the bidding ladder allows)", None,
                lambda v: str(v.bid_ladder.minimum), _write_min_bid, AUCTION),
         _enum_option("all-pass", "all_pass", AllPass, "everyone passes: the dealer is stuck at the minimum (004 double "
@@ -322,6 +334,8 @@ OPTIONS: dict[str, Option] = {
                      "opponent (the target then becomes 15, 003's usual one, unless target is given)", AUCTION),
         _enum_option("save-meld", "save_meld", SaveMeld, "a side keeps its meld only if it wins a trick (004) or takes a "
                      "counter point (003)", AUCTION),
+        _bool_option("throw-in", "throw_in", "with scoring=two-one the bid winner may throw the hand in instead "
+                     "of declaring trump: scored as set, without play (003)", AUCTION),
         _bool_option("first-lead-trump", "first_lead_trump", "the first card led must be a trump (003)", AUCTION),
         _enum_option("call-own-card", "call_own_card", CallOwnCard, "call-for-partner: calling a card the bid winner "
                      "holds every copy of means playing alone (default), or is not allowed", AUCTION),
@@ -474,6 +488,9 @@ def get_variant(name: str, options: Mapping[str, str] | None = None) -> Variant:
         variant = apply_option(variant, key, value)
     if "target" not in (options or {}) and variant.scoring is not PRESETS[name].scoring:
         variant = attrs.evolve(variant, target=SCORING_TARGETS.get(variant.scoring, PRESETS[name].target))
+    if variant.throw_in and variant.scoring is not Scoring.TWO_ONE:
+        raise VariantError("throw-in=yes needs scoring=two-one: 003 lets the bid winner throw a hand in under its "
+                           "alternate scoring only")
     return variant
 
 

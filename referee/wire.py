@@ -6,7 +6,7 @@ from protocol import HIDDEN
 from protocol import messages as m
 
 from .rules import events as e
-from .rules.actions import AuctionChoices
+from .rules.actions import AuctionChoices, PlayCard
 from .rules.bidding import range_text
 from .rules.variants import Variant
 
@@ -64,7 +64,7 @@ _MESSAGE_OF = {  # one entry per event type: a dict lookup instead of a chain of
     e.Buried: lambda ev: m.Bury(ev.seat, _texts(ev.cards)),
     e.DummyTaken: lambda ev: m.Dummy(ev.seat, ev.card.to_text()),
     e.ContractResult: lambda ev: m.Contract(ev.bidder, ev.bid, ev.made, ev.points),
-    e.Played: lambda ev: m.Play(ev.seat, ev.action.to_text()),
+    e.Played: lambda ev: m.Play(ev.seat, ev.action.plain().to_text()),
     e.TrickWon: lambda ev: m.Trick(ev.seat, ev.points),
     e.Drew: lambda ev: m.Draw(ev.seat, HIDDEN if ev.card is None else ev.card.to_text()),
     e.Melded: lambda ev: m.MeldShown(ev.seat, ev.name, ev.points, tuple(c.to_text() for c in ev.cards)),
@@ -90,4 +90,4 @@ def legal_tokens(actions) -> tuple[str, ...]:
     """The legal actions as tokens; an auction's bids as ranges: ``bid:50..60``, ``bid:65..100/5``."""
     if isinstance(actions, AuctionChoices):
         return (("pass",) if actions.may_pass else ()) + tuple("bid:" + range_text(r) for r in actions.ranges)
-    return tuple(a.to_text() for a in actions)
+    return tuple(a.to_text() for a in actions if not (type(a) is PlayCard and a.copy))  # named copies: PROTOCOL.md

@@ -319,3 +319,64 @@ def test_an_exchanged_dix_drawn_again_does_not_score_twice():
     assert game._unscored_dix(taker) == held - 1
     if held == 1:
         assert not [o for o in game._meld_options(taker) if o.kind == "dix"]
+
+
+def two_kings_of_spades_on_the_table():
+    """Seat 1 melds kings around (one KS) and then a marriage of spades (the other KS): two copies of
+    KS on the table with different histories. Clubs are trump."""
+    game, _ = game_with(non_dealer="KS KS QS KC KD KH AS AS AC AD TH TH",
+                        dealer="JS JS QD QD 9D 9D JD JD TD TD 9H 9H", turnup="9C", stock="JC JC JH JH")
+    for text in ("AS", "9H", "kings:KC,KD,KH,KS", "AS", "9H", "marriage:KS,QS"):
+        act(game, text)
+    return game
+
+
+def test_the_player_names_which_table_copy_to_play_when_their_histories_differ():  # issue 13, item 8
+    game = two_kings_of_spades_on_the_table()
+    d = game.decision()
+    assert (d.seat, d.kind) == (1, DecisionKind.LEAD)
+    tokens = [a.to_text() for a in d.legal]
+    assert {"table:KS", "table:KS@kings", "table:KS@marriage"} <= set(tokens)
+    assert "table:KC@kings" not in tokens  # one copy of KC on the table: nothing to choose
+    act(game, "table:KS@marriage")
+    board = game.boards[1]
+    assert board.histories(card("KS")) == ["kings"]
+    assert [(m.name, m.intact) for m in board.melds] == [("kings", True), ("marriage", False)]
+
+
+def test_the_copy_chosen_decides_which_melds_remain_possible():
+    # keeping the KS of the kings, the seat can marry it again with its second queen of spades
+    game = two_kings_of_spades_on_the_table()
+    act(game, "table:KS@marriage")
+    assert Meld("marriage", 1, (card("QS"),)) in game.boards[1].options(
+        cards("QS"), V.melds, game.trump, V.melds.types())
+    # keeping the KS of the marriage instead, it cannot: that king has served a marriage already
+    game = two_kings_of_spades_on_the_table()
+    act(game, "table:KS@kings")
+    assert Meld("marriage", 1, (card("QS"),)) not in game.boards[1].options(
+        cards("QS"), V.melds, game.trump, V.melds.types())
+
+
+def test_naming_a_copy_that_is_not_there_is_refused_with_the_copies():
+    game = two_kings_of_spades_on_the_table()
+    with pytest.raises(IllegalActionError, match=r"its copies: table:KS@kings, table:KS@marriage"):
+        game.check(action_from_text("table:KS@pinochle"))
+    with pytest.raises(IllegalActionError, match=r"the KC on the table are alike: play it as table:KC"):
+        game.check(action_from_text("table:KC@kings"))
+    with pytest.raises(IllegalActionError, match="named by the melds it served"):
+        action_from_text("table:KS@")
+
+
+def test_without_a_name_the_copy_in_the_fewest_intact_melds_goes_then_the_first_melded():
+    game = two_kings_of_spades_on_the_table()
+    act(game, "table:KS")  # both in one intact meld: the first to reach the table (the KS of the kings) goes
+    assert game.boards[1].histories(card("KS")) == ["marriage"]
+
+
+def test_version_2_bots_see_neither_named_copies_nor_names_in_play_lines():
+    from referee.wire import event_text, request_message
+    game = two_kings_of_spades_on_the_table()
+    request = request_message(game.decision(), 1000, 1000, True).to_text()
+    assert "table:KS" in request.split() and "@" not in request
+    played = act(game, "table:KS@marriage")
+    assert "play 1 table:KS" in [event_text(n.event) for n in played]

@@ -5,6 +5,7 @@ The text form is what a bot sends and what a game record stores:
 ===================  =====================================================
 ``AS``               play a card from the hand to the trick (lead or follow)
 ``table:AS``         play a melded card lying on the table to the trick
+``table:KS@kings``   ... naming the copy by the melds it served, when two differ
 ``royal:KH,QH``      make a meld, naming the cards it takes from the hand
 ``pass``             make no (more) meld
 ``take:stock``       last two stock cards: take the face-down card
@@ -21,6 +22,7 @@ The text form is what a bot sends and what a game record stores:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
@@ -37,32 +39,45 @@ class IllegalActionError(ValueError):
 class PlayCard(Interned):
     """Play a card to the trick: from the hand, or (``from_table``) a melded card lying on the table.
 
-    Like :class:`Card`, interned: there is one object per (card, from_table),
-    so ``PlayCard(card("AS")) is PlayCard(card("AS"))``, and equality and
-    hashing are by identity, at C speed; every legality check compares
+    Two copies of a card on the table may have served different melds; then
+    ``copy`` names the one to play by its history, the melds it served in
+    order joined by ``+`` (``table:KS@kings``, ``table:KS@marriage+pinochle``).
+    Without ``copy`` the referee chooses (:meth:`.melds.MeldBoard.remove`).
+
+    Like :class:`Card`, interned: there is one object per (card, from_table,
+    copy), so ``PlayCard(card("AS")) is PlayCard(card("AS"))``, and equality
+    and hashing are by identity, at C speed; every legality check compares
     actions. It behaves as a frozen value: attributes cannot be set.
     """
 
-    __slots__ = ("_text", "card", "from_table")
-    _interned: ClassVar[dict[tuple[Card, bool], PlayCard]] = {}
+    __slots__ = ("_text", "card", "copy", "from_table")
+    _interned: ClassVar[dict[tuple[Card, bool, str | None], PlayCard]] = {}
 
     card: Card
     from_table: bool  # a melded card lying on the table (first phase of two-handed)
+    copy: str | None  # which table copy, by the melds it served; None: either (or the only one)
 
-    def __new__(cls, card: Card, from_table: bool = False) -> PlayCard:
-        found = cls._interned.get((card, from_table))
+    def __new__(cls, card: Card, from_table: bool = False, copy: str | None = None) -> PlayCard:
+        found = cls._interned.get((card, from_table, copy))
         if found is not None:
             return found
         if not isinstance(card, Card) or not isinstance(from_table, bool):
             raise TypeError(f"PlayCard(card, from_table) takes a Card and a bool, got {card!r}, {from_table!r}")
-        return cls._made((card, from_table), card=card, from_table=from_table,
-                         _text=("table:" if from_table else "") + card.to_text())
+        if copy is not None and not (from_table and isinstance(copy, str) and copy):
+            raise TypeError(f"only a table card names its copy, by a non-empty history: {copy!r}")
+        text = ("table:" if from_table else "") + card.to_text() + ("" if copy is None else "@" + copy)
+        return cls._made((card, from_table, copy), card=card, from_table=from_table, copy=copy, _text=text)
 
     def __reduce__(self):
-        return (PlayCard, (self.card, self.from_table))
+        return (PlayCard, (self.card, self.from_table, self.copy))
 
     def __repr__(self) -> str:
-        return f"PlayCard(card={self.card!r}, from_table={self.from_table!r})"
+        copy = "" if self.copy is None else f", copy={self.copy!r}"
+        return f"PlayCard(card={self.card!r}, from_table={self.from_table!r}{copy})"
+
+    def plain(self) -> PlayCard:
+        """The same play without naming the copy (as version 2 of the protocol shows it)."""
+        return self if self.copy is None else PlayCard(self.card, self.from_table)
 
     def to_text(self) -> str:
         return self._text
@@ -209,6 +224,7 @@ class AuctionChoices(Sequence):
 Action = PlayCard | Meld | Pass | TakeLast | Claim | ThrowIn | Bid | DeclareTrump | CallCard | GiveCard | BuryCard
 
 _ONE_CARD = {cls.verb: cls for cls in (CallCard, GiveCard, BuryCard)}
+_HISTORY = re.compile(r"[a-z-]+(\+[a-z-]+)*")  # meld type names joined by +
 # Every card play, made once: by from_table and card (the rules engine's legal plays), and by its token as
 # written here (AS, table:AS), the commonest reply, looked up before parsing.
 PLAYS: dict[bool, dict[Card, PlayCard]] = {t: {c: PlayCard(c, t) for c in ALL_FACES} for t in (False, True)}
@@ -249,8 +265,12 @@ def action_from_text(text: str) -> Action:
         except ValueError as e:
             raise IllegalActionError(f"{token!r}: {e}") from None
     if low.startswith("table:"):
+        face, at, copy = token[6:].partition("@")
+        if at and not _HISTORY.fullmatch(copy.lower()):
+            raise IllegalActionError(f"{token!r}: a table copy is named by the melds it served, "
+                                     "e.g. table:KS@kings or table:KS@marriage+pinochle")
         try:
-            return PlayCard(Card.from_text(token[6:]), from_table=True)
+            return PlayCard(Card.from_text(face), from_table=True, copy=copy.lower() if at else None)
         except ValueError as e:
             raise IllegalActionError(f"{token!r}: {e}") from None
     if ":" in token:

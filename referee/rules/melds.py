@@ -225,6 +225,12 @@ def contained_types(kind: str, multiplicity: int) -> frozenset[str]:
 class TableCard:
     card: Card
     spent: set[str] = attrs.field(factory=set)
+    used_in: list[str] = attrs.field(factory=list)  # the meld types it served, in order
+
+    @property
+    def history(self) -> str:
+        """How a player names this copy: ``kings``, ``marriage+pinochle``."""
+        return "+".join(self.used_in)
 
 
 @attrs.frozen
@@ -340,17 +346,24 @@ class MeldBoard:
             self.next_id += 1
         for i in ids:
             self.slots[i].spent |= spent
+            self.slots[i].used_in.append(name)
         self.melds.append(MeldRecord(name, ids, full))
         return points, list(option.from_hand)
 
-    def remove(self, c: Card) -> None:
+    def histories(self, c: Card) -> list[str]:
+        """The different histories of the copies of ``c`` on the table (one entry when they are alike)."""
+        return list(dict.fromkeys(s.history for s in self.slots.values() if s.card is c))
+
+    def remove(self, c: Card, history: str | None = None) -> None:
         """A table card was played to a trick: it leaves, breaking its melds.
 
-        Of two identical table cards, the one in the fewest intact melds goes.
+        ``history`` names the copy (see :meth:`histories`); without it, or
+        among copies with the same history, the copy in the fewest intact
+        melds goes, then the one that came to the table first.
         """
-        copies = [i for i, s in self.slots.items() if s.card is c]
+        copies = [i for i, s in self.slots.items() if s.card is c and history in (None, s.history)]
         if not copies:
-            raise ValueError(f"{c} is not on the table")
+            raise ValueError(f"{c} is not on the table" + ("" if history is None else f" with history {history}"))
         i = min(copies, key=lambda j: (sum(1 for m in self.melds if m.intact and j in m.cards), j))
         del self.slots[i]
         for m in self.melds:

@@ -191,9 +191,20 @@ class StockGame(GameState):
         if self.phase == 1:
             hand = _play_actions(legal_plays(self.hands[seat], played, self.trump, FREE_PLAY), False)
             board = self.boards[seat]
-            return hand + _play_actions(dict.fromkeys(board.cards()), True) if board.slots else hand
+            return hand + self._table_plays(board) if board.slots else hand
         duty = _PHASE_TWO_DUTY[self.variant.phase2_must_win]
         return _play_actions(legal_plays(self.hands[seat], played, self.trump, duty), False)
+
+    @staticmethod
+    def _table_plays(board: MeldBoard) -> list[PlayCard]:
+        """``table:KS`` for every melded card, and ``table:KS@HISTORY`` for each copy where copies differ."""
+        plays = []
+        for play in _play_actions(dict.fromkeys(board.cards()), True):
+            plays.append(play)
+            histories = board.histories(play.card)
+            if len(histories) > 1:
+                plays.extend(PlayCard(play.card, True, h) for h in histories)
+        return plays
 
     def _meld_options(self, seat: int) -> list[Meld]:
         types = _meld_types(self.variant.melds, self.turn_dix, self.turn_melded)
@@ -264,6 +275,12 @@ class StockGame(GameState):
             if action.from_table:
                 if self.phase == 2:
                     return "there are no melded cards on the table in the second phase"
+                if action.copy is not None and c in self.boards[seat].cards():
+                    histories = self.boards[seat].histories(c)
+                    if len(histories) == 1:
+                        return f"the {c} on the table are alike: play it as table:{c}"
+                    copies = ", ".join(f"table:{c}@{h}" for h in histories)
+                    return f"no {c} on the table served the melds {action.copy}; its copies: {copies}"
                 return f"{c} is not among your melded cards on the table"
             if c not in self.hands[seat]:
                 if c in self.boards[seat].cards():
@@ -292,7 +309,7 @@ class StockGame(GameState):
     def _play(self, seat: int, action: PlayCard, notices: list[Notice]) -> None:
         c = action.card
         if action.from_table:
-            self.boards[seat].remove(c)
+            self.boards[seat].remove(c, action.copy)
         else:
             self.hands[seat].remove(c)
             if c.rank is _NINE and c.suit is self.trump and self.dix_spent[seat]:

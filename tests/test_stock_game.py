@@ -380,3 +380,38 @@ def test_version_2_bots_see_neither_named_copies_nor_names_in_play_lines():
     assert "table:KS" in request.split() and "@" not in request
     played = act(game, "table:KS@marriage")
     assert "play 1 table:KS" in [event_text(n.event) for n in played]
+
+
+def test_events_say_which_table_copy_was_played_and_which_completed_a_meld():  # issue 13, rules API
+    game = two_kings_of_spades_on_the_table()
+    played = events(act(game, "table:KS"), ev.Played)
+    assert played == [ev.Played(1, PlayCard(card("KS"), True, "kings"))]  # unnamed: the engine's choice, told
+    game, _ = game_with()
+    act(game, "AS")
+    act(game, "JS")
+    act(game, "dix:9H")
+    notices = act(game, "royal:KH,QH")
+    assert events(notices, ev.Melded)[0].table == ()  # all from the hand
+
+
+def test_a_meld_completed_from_the_table_names_those_copies():
+    game, _ = game_with(non_dealer="KS KS QS KC KD KH AS AS AC AD TH TH",
+                        dealer="JS JS QD QD 9D 9D JD JD TD TD 9H 9H", turnup="9C", stock="JC JC JH JH")
+    act(game, "AS")
+    act(game, "9H")
+    act(game, "kings:KC,KD,KH,KS")
+    act(game, "AS")
+    act(game, "9H")
+    melded = events(act(game, "marriage:QS"), ev.Melded)[0]
+    assert melded.cards == (card("QS"),) and melded.table == ((card("KS"), "kings"),)
+
+
+def test_each_hand_reports_meld_and_trick_points_per_seat():
+    game, _ = game_with()
+    ended = []
+    while not game.is_terminal() and not ended:
+        ended = events(game.apply(game.decision().legal[0]), ev.HandEnded)
+    [hand] = ended
+    assert game.hands_ended == [hand]
+    assert hand.points == tuple(m + t for m, t in zip(hand.meld, hand.tricks))
+    assert sum(hand.tricks) == V.trick_points_per_hand

@@ -122,6 +122,7 @@ class AuctionGame(GameState):
     deals: list[dict] = attrs.Factory(list)
     fixed_decks: tuple[tuple[Card, ...], ...] = ()
     last_hand_points: tuple[int, ...] = ()
+    hands_ended: list[HandEnded] = attrs.Factory(list)  # every hand's result, meld and trick points per seat
     last_hand_tricks: tuple[int, ...] = ()
     last_trick_points: tuple[int, ...] = ()  # counters (with last trick and buried cards) of the last hand, per seat
     deal_count: int = 0  # deals made, redeals included (each deal has its own shuffle)
@@ -448,7 +449,10 @@ class AuctionGame(GameState):
             self.totals[s] += points[s]
         self.last_hand_points, self.last_hand_tricks = tuple(points), tuple(self.tricks_won)
         self.last_trick_points = tuple(self.trick_points)
-        notices.append(Notice(self.everyone, HandEnded(self.hand_number, tuple(points), tuple(self.totals))))
+        ended = HandEnded(self.hand_number, tuple(points), tuple(self.totals), tuple(self.meld_points),
+                          tuple(self.trick_points))
+        self.hands_ended.append(ended)
+        notices.append(Notice(self.everyone, ended))
         returns = self._game_outcome(bidder_side)
         if returns is not None:
             self.result = GameEnded(tuple(self.totals), returns)

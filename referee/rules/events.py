@@ -78,6 +78,8 @@ class Melded:
     name: str
     points: int
     cards: tuple[Card, ...]  # the cards taken from the hand
+    # two-handed: the table cards that completed it, each with its history before this meld ("" for none yet)
+    table: tuple[tuple[Card, str], ...] = ()
 
 
 @attrs.frozen
@@ -104,9 +106,19 @@ class Claimed:
 
 @attrs.frozen
 class HandEnded:
+    """A hand is over: per seat, what it scored (``points``), the game totals, and the two parts of the hand.
+
+    ``meld`` is the meld each seat showed and ``tricks`` the counters it took
+    (with the last trick, and buried cards for the bid winner); ``points``
+    is what counted: in the bidding games meld is lost without a trick, a
+    side that is set loses its bid, and partners share the side's score.
+    """
+
     hand: int
     points: tuple[int, ...]
     totals: tuple[int, ...]
+    meld: tuple[int, ...] = ()
+    tricks: tuple[int, ...] = ()
 
 
 @attrs.frozen

@@ -255,6 +255,7 @@ class MeldRecord:
     cards: list[int]  # ids of TableCard slots
     points: int
     intact: bool = True
+    from_table: int = 0  # the first this many of ``cards`` were on the table already
 
 
 @attrs.define
@@ -347,14 +348,14 @@ class MeldBoard:
         for i in ids:
             self.slots[i].spent |= spent
             self.slots[i].used_in.append(name)
-        self.melds.append(MeldRecord(name, ids, full))
+        self.melds.append(MeldRecord(name, ids, full, from_table=len(chosen)))
         return points, list(option.from_hand)
 
     def histories(self, c: Card) -> list[str]:
         """The different histories of the copies of ``c`` on the table (one entry when they are alike)."""
         return list(dict.fromkeys(s.history for s in self.slots.values() if s.card is c))
 
-    def remove(self, c: Card, history: str | None = None) -> None:
+    def remove(self, c: Card, history: str | None = None) -> str:
         """A table card was played to a trick: it leaves, breaking its melds.
 
         ``history`` names the copy (see :meth:`histories`); without it, or
@@ -365,10 +366,16 @@ class MeldBoard:
         if not copies:
             raise ValueError(f"{c} is not on the table" + ("" if history is None else f" with history {history}"))
         i = min(copies, key=lambda j: (sum(1 for m in self.melds if m.intact and j in m.cards), j))
-        del self.slots[i]
+        gone = self.slots.pop(i)
         for m in self.melds:
             if i in m.cards:
                 m.intact = False
+        return gone.history
+
+    def last_from_table(self) -> tuple[tuple[Card, str], ...]:
+        """The table cards that completed the last meld, each with its history before that meld."""
+        last = self.melds[-1]
+        return tuple((self.slots[i].card, "+".join(self.slots[i].used_in[:-1])) for i in last.cards[:last.from_table])
 
     def clear(self) -> list[Card]:
         cards = self.cards()

@@ -105,6 +105,7 @@ class StockGame(GameState):
     deals: list[dict] = attrs.Factory(list)
     last_hand_points: tuple[int, ...] = ()
     last_hand_tricks: tuple[int, ...] = ()
+    hands_ended: list[HandEnded] = attrs.Factory(list)  # every hand's result, meld and trick points per seat
     fixed_decks: tuple[tuple[Card, ...], ...] = ()  # tests and worked examples: the deck of each hand, in order
 
     # ---------------------------------------------------------------- set-up
@@ -309,7 +310,7 @@ class StockGame(GameState):
     def _play(self, seat: int, action: PlayCard, notices: list[Notice]) -> None:
         c = action.card
         if action.from_table:
-            self.boards[seat].remove(c, action.copy)
+            action = PlayCard(c, True, self.boards[seat].remove(c, action.copy))  # events say which copy went
         else:
             self.hands[seat].remove(c)
             if c.rank is _NINE and c.suit is self.trump and self.dix_spent[seat]:
@@ -406,7 +407,8 @@ class StockGame(GameState):
                 self.hands[seat].remove(c)
             if action.kind == "dix":
                 self.dix_exchanged = True
-            notices.append(Notice((0, 1), Melded(seat, action.name, points, tuple(from_hand))))
+            table = self.boards[seat].last_from_table()
+            notices.append(Notice((0, 1), Melded(seat, action.name, points, tuple(from_hand), table)))
         self.meld_points[seat] += points
         if action.kind == "dix":
             self.turn_dix = True
@@ -433,12 +435,18 @@ class StockGame(GameState):
             self.totals[seat] += points[seat]
         self.last_hand_points = tuple(points)
         self.last_hand_tricks = tuple(self.tricks_won)
-        notices.append(Notice((0, 1), HandEnded(self.hand_number, tuple(points), tuple(self.totals))))
+        self._hand_ended(points, notices)
         returns = self._game_outcome()
         if returns is not None:
             self._finish(returns, notices)
         else:
             self._deal(notices)
+
+    def _hand_ended(self, points: list[int], notices: list[Notice]) -> None:
+        ended = HandEnded(self.hand_number, tuple(points), tuple(self.totals), tuple(self.meld_points),
+                          tuple(self.trick_points))
+        self.hands_ended.append(ended)
+        notices.append(Notice((0, 1), ended))
 
     def _game_outcome(self) -> tuple[float, ...] | None:
         v = self.variant
@@ -462,7 +470,7 @@ class StockGame(GameState):
             self.totals[s] += points[s]
         success = self.totals[seat] >= self.target
         notices.append(Notice((0, 1), Claimed(seat, success)))
-        notices.append(Notice((0, 1), HandEnded(self.hand_number, tuple(points), tuple(self.totals))))
+        self._hand_ended(points, notices)
         self._finish(_win_for(seat if success else 1 - seat), notices)
 
     def _finish(self, returns: tuple[float, ...], notices: list[Notice]) -> None:

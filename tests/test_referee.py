@@ -3,6 +3,7 @@
 import sys
 from pathlib import Path
 
+import attrs
 import trio
 from hypothesis import given
 from hypothesis import strategies as st
@@ -70,6 +71,11 @@ def test_clean_game_between_samples_is_complete_and_replays(tmp_path):
     assert record.seats[0].bot_name == "greedy"
     assert all(a.ms is not None and a.ms >= 0 for a in record.actions)
     assert replay_record(record).ok
+    # a record written before an option existed (it lacks the key) still replays; a bad value does not
+    older = attrs.evolve(record, options={k: v for k, v in record.options.items() if k != "roundhouse"})
+    assert replay_record(older).ok
+    changed = attrs.evolve(record, options={**record.options, "roundhouse": "maybe"})
+    assert replay_record(changed).problems[0].startswith("variant: option roundhouse='maybe'")
 
 
 def test_match_writes_records_and_restarts_a_crashed_bot(tmp_path):

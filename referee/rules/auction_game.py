@@ -35,7 +35,7 @@ from .actions import (
 )
 from .bidding import Auction, ranges_text
 from .cards import Card, Suit, make_deck, sort_cards
-from .dealing import deck_for
+from .dealing import Deal, deal_out, deck_for
 from .events import (
     AuctionWon,
     BidMade,
@@ -56,8 +56,8 @@ from .events import (
     PartnerKnown,
     Played,
     Redeal,
-    TrickWon,
     ThrownIn,
+    TrickWon,
     TrumpDeclared,
 )
 from .melds import count_hand_meld, type_name
@@ -129,13 +129,16 @@ class AuctionGame(GameState):
 
     # ---------------------------------------------------------------- set-up
     @classmethod
-    def new(cls, variant: Variant, seed: int, decks: Sequence[Sequence[Card]] = ()) -> tuple[AuctionGame, list[Notice]]:
+    def new(cls, variant: Variant, seed: int, decks: Sequence[Sequence[Card]] = (), deal: Deal | None = None,
+            dealer: int = 0, totals: Sequence[int] | None = None) -> tuple[AuctionGame, list[Notice]]:
+        """A new game (see :func:`referee.rules.new_game`)."""
         n = variant.players
         if n * variant.hand_size + variant.kitty + variant.dummy != variant.deck_size:
             raise ValueError(f"{variant.name}: {n} x {variant.hand_size} + kitty + dummy is not the deck")
-        game = cls(variant=variant, seed=seed, totals=[0] * n, fixed_decks=tuple(tuple(d) for d in decks))
+        game = cls(variant=variant, seed=seed, totals=list(totals or [0] * n),
+                   fixed_decks=tuple(tuple(d) for d in decks), dealer=dealer)
         notices: list[Notice] = []
-        game._deal(notices, next_dealer=False)
+        game._deal(notices, next_dealer=False, deal=deal)
         return game, notices
 
     @property
@@ -146,7 +149,7 @@ class AuctionGame(GameState):
     def everyone(self) -> tuple[int, ...]:
         return tuple(range(self.seats))
 
-    def _deal(self, notices: list[Notice], next_dealer: bool = True) -> None:
+    def _deal(self, notices: list[Notice], next_dealer: bool = True, deal: Deal | None = None) -> None:
         v, n = self.variant, self.seats
         self.deal_count += 1
         if next_dealer:
@@ -154,20 +157,12 @@ class AuctionGame(GameState):
             self.dealer = (self.dealer + 1) % n
         elif self.hand_number == 0:
             self.hand_number = 1
-        deck = deck_for(v, self.seed, self.deal_count, self.fixed_decks)
-        receivers = [(self.dealer + 1 + i) % n for i in range(n)] + (["dummy"] if v.dummy else [])
-        piles: dict[object, list[Card]] = {r: [] for r in receivers}
-        dealt = n * v.hand_size + v.dummy
-        pos = 0
-        while pos < dealt:
-            for r in receivers:
-                size = v.dummy if r == "dummy" else v.hand_size
-                take = min(v.deal_packet, size - len(piles[r]))
-                piles[r].extend(deck[pos:pos + take])
-                pos += take
-        self.hands = [piles[s] for s in range(n)]
-        self.dummy = piles.get("dummy", [])
-        self.kitty = deck[dealt:]
+        if deal is None:
+            deal = deal_out(v, deck_for(v, self.seed, self.deal_count, self.fixed_decks), self.dealer)
+        deal.check(v)
+        self.hands = [list(h) for h in deal.hands]
+        self.dummy = list(deal.dummy)
+        self.kitty = list(deal.kitty)
         self.deals.append({"hand": self.hand_number, "dealer": self.dealer,
                            "hands": [[c.to_text() for c in h] for h in self.hands],
                            "kitty": [c.to_text() for c in self.kitty], "dummy": [c.to_text() for c in self.dummy]})

@@ -1,10 +1,12 @@
-"""Where the cards of each deal come from: a shuffle seeded from the game's seed, or a fixed deck."""
+"""Where the cards of each deal come from (a shuffle seeded from the game's seed, or a fixed deck) and how they are dealt."""
 
 from __future__ import annotations
 
 import hashlib
 import random
 from collections.abc import Sequence
+
+import attrs
 
 from .cards import Card, make_deck, sort_cards
 from .variants import Variant
@@ -32,3 +34,61 @@ def deck_for(variant: Variant, seed: int, deal: int, fixed: Sequence[Sequence[Ca
     if sort_cards(deck) != sort_cards(full):
         raise ValueError(f"fixed deck for deal {deal} is not a full {variant.deck_size}-card deck")
     return deck
+
+
+@attrs.frozen
+class Deal:
+    """The cards of one deal: every seat's hand, and where the rest lies.
+
+    Two-handed with a stock: the ``turnup`` and the face-down ``stock``
+    (next to draw first). The bidding games: the ``kitty`` and 003's
+    ``dummy`` (its top card first). A game can start from any deal
+    (:func:`referee.rules.new_game`'s ``deal``), not only from a seed.
+    """
+
+    hands: tuple[tuple[Card, ...], ...] = attrs.field(converter=lambda hs: tuple(tuple(h) for h in hs))
+    turnup: Card | None = None
+    stock: tuple[Card, ...] = attrs.field(default=(), converter=tuple)
+    kitty: tuple[Card, ...] = attrs.field(default=(), converter=tuple)
+    dummy: tuple[Card, ...] = attrs.field(default=(), converter=tuple)
+
+    def check(self, variant: Variant) -> None:
+        """Raise ValueError unless this is a whole deck dealt as ``variant`` deals."""
+        sizes = [len(h) for h in self.hands]
+        if sizes != [variant.hand_size] * variant.players:
+            raise ValueError(f"{variant.name} deals {variant.players} hands of {variant.hand_size}, not {sizes}")
+        if variant.family == "stock" and self.turnup is None:
+            raise ValueError(f"{variant.name} turns up a card for trump: the deal needs a turnup")
+        if variant.family != "stock" and (self.turnup is not None or self.stock):
+            raise ValueError(f"{variant.name} has no turn-up or stock")
+        if len(self.kitty) != variant.kitty or len(self.dummy) != variant.dummy:
+            raise ValueError(f"{variant.name} has a kitty of {variant.kitty} and a dummy of {variant.dummy}")
+        everything = [c for h in self.hands for c in h] + ([self.turnup] if self.turnup else [])
+        everything += [*self.stock, *self.kitty, *self.dummy]
+        if sort_cards(everything) != sort_cards(make_deck(variant.deck_copies, variant.deck_ranks)):
+            raise ValueError(f"the deal's cards are not one {variant.deck_size}-card deck of {variant.name}")
+
+
+def deal_out(variant: Variant, deck: Sequence[Card], dealer: int) -> Deal:
+    """Deal ``deck`` as the variant deals, in packets from the dealer's left.
+
+    Two-handed: packets of ``deal_packet`` to the non-dealer, then the
+    dealer, until both have their hand; the next card is the turn-up, the
+    rest the stock. The bidding games: packets to each seat from the
+    dealer's left (and to the dummy last), then the kitty is what is left.
+    """
+    n = variant.players
+    receivers: list[object] = [(dealer + 1 + i) % n for i in range(n)] + (["dummy"] if variant.dummy else [])
+    piles: dict[object, list[Card]] = {r: [] for r in receivers}
+    size = {r: variant.dummy if r == "dummy" else variant.hand_size for r in receivers}
+    dealt = n * variant.hand_size + variant.dummy
+    pos = 0
+    while pos < dealt:
+        for r in receivers:
+            take = min(variant.deal_packet, size[r] - len(piles[r]))
+            piles[r].extend(deck[pos:pos + take])
+            pos += take
+    hands = [piles[s] for s in range(n)]
+    if variant.family == "stock":
+        return Deal(hands, turnup=deck[dealt], stock=deck[dealt + 1:])
+    return Deal(hands, kitty=deck[dealt:], dummy=piles.get("dummy", []))

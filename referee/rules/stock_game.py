@@ -29,7 +29,7 @@ import attrs
 
 from .actions import PLAYS, Action, Claim, Meld, Pass, PlayCard, StockPick, TakeLast
 from .cards import Card, Rank, sort_cards
-from .dealing import deck_for
+from .dealing import Deal, deal_out, deck_for
 from .events import (
     Claimed,
     Decision,
@@ -110,36 +110,34 @@ class StockGame(GameState):
 
     # ---------------------------------------------------------------- set-up
     @classmethod
-    def new(cls, variant: Variant, seed: int, decks: Sequence[Sequence[Card]] = ()) -> tuple[StockGame, list[Notice]]:
-        """A new game. ``decks`` (for tests) fixes the shuffled deck of the first hands."""
+    def new(cls, variant: Variant, seed: int, decks: Sequence[Sequence[Card]] = (), deal: Deal | None = None,
+            dealer: int = 0, totals: Sequence[int] | None = None) -> tuple[StockGame, list[Notice]]:
+        """A new game (see :func:`referee.rules.new_game`)."""
         if variant.players != 2:
             raise ValueError("the stock game is for two players")
-        game = cls(variant=variant, seed=seed, totals=[0, 0], target=variant.target,
-                   fixed_decks=tuple(tuple(d) for d in decks))
+        game = cls(variant=variant, seed=seed, totals=list(totals or (0, 0)), target=variant.target,
+                   fixed_decks=tuple(tuple(d) for d in decks), dealer=dealer)
         notices: list[Notice] = []
-        game._deal(notices)
+        game._deal(notices, deal)
         return game, notices
 
     @property
     def seats(self) -> int:
         return 2
 
-    def _deal(self, notices: list[Notice]) -> None:
+    def _deal(self, notices: list[Notice], deal: Deal | None = None) -> None:
         v = self.variant
         self.hand_number += 1
         if self.hand_number > 1:
             self.dealer = 1 - self.dealer
-        deck = deck_for(v, self.seed, self.hand_number, self.fixed_decks)
-        self.hands = [[], []]
-        pos = 0
-        first = 1 - self.dealer
-        while pos < 2 * v.hand_size:
-            for seat in (first, 1 - first):
-                self.hands[seat].extend(deck[pos : pos + v.deal_packet])
-                pos += v.deal_packet
-        self.turnup = deck[pos]
+        if deal is None:
+            deal = deal_out(v, deck_for(v, self.seed, self.hand_number, self.fixed_decks), self.dealer)
+        deal.check(v)
+        self.hands = [list(h) for h in deal.hands]
+        self.turnup = deal.turnup
         self.trump = self.turnup.suit
-        self.stock = deck[pos + 1 :]
+        self.stock = list(deal.stock)
+        first = 1 - self.dealer
         self.deals.append(
             {
                 "hand": self.hand_number,

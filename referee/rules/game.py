@@ -1,0 +1,106 @@
+"""One door to a game of any variant: start it, replay it, step through it.
+
+In the spirit of python-chess's ``Board``: a bot author or a checker builds
+a game from a seed, from a given deal (any hands, turn-up and stock order,
+any dealer, any scores), or from a game record the referee wrote, and asks
+any position for its decision, its legal actions and what each seat may
+see::
+
+    from referee.rules import Game
+    game = Game.new("two-handed", seed=7)
+    game.decision().legal                   # the seat to act, what kind of decision, every legal action
+    for step in Game.replay(line):          # a line of games.jsonl, parsed or not
+        print(step.seat, step.action.to_text(), step.game.legal_actions())
+
+Every method returns the state machine of the variant's family
+(:class:`~.stock_game.StockGame` or :class:`~.auction_game.AuctionGame`);
+both answer the questions of :class:`~.state.GameState`.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+import attrs
+
+from .actions import Action, action_from_text
+from .dealing import Deal
+from .state import GameState
+from .variants import Variant, get_variant
+
+
+@attrs.frozen
+class Step:
+    """A position of a replayed game and the action taken there (by ``seat``)."""
+
+    game: GameState  # the live game, before ``action``: copy it (Game.copy) to keep it past this step
+    seat: int
+    action: Action
+
+
+class Game:
+    """Constructors of games (see the module's docstring)."""
+
+    @staticmethod
+    def new(variant: Variant | str, seed: int = 0, *, options: Mapping[str, str] | None = None,
+            deal: Deal | None = None, dealer: int = 0, totals: Iterable[int] | None = None) -> GameState:
+        """A new game: the first hand dealt by ``dealer`` from ``deal`` (else from ``seed``'s shuffle)."""
+        from . import new_game  # the family table lives in the package
+
+        if isinstance(variant, str):
+            variant = get_variant(variant, options)
+        game, _ = new_game(variant, seed, deal=deal, dealer=dealer, totals=None if totals is None else list(totals))
+        return game
+
+    @staticmethod
+    def replay(record: Any) -> Iterator[Step]:
+        """Every position of a recorded game, with the action taken there, in order.
+
+        ``record`` is a :class:`referee.record.GameRecord`, a line of a
+        ``games.jsonl`` file (sealed or not) or that line parsed into a dict.
+        The seal is not checked here (``pinochle-arena replay`` does that).
+        Raises IllegalActionError where the record has an action the rules
+        refuse (a game lost by an illegal action ends so).
+        """
+        variant_name, options, seed, actions = _record_fields(record)
+        game = Game.new(variant_name, seed, options=options)
+        for seat, text in actions:
+            if game.is_terminal():
+                raise ValueError(f"the record goes on after the game is over: {seat}: {text}")
+            if game.current_seat() != seat:
+                raise ValueError(f"the record has seat {seat} act where seat {game.current_seat()} was to act")
+            action = action_from_text(text)
+            game.check(action)
+            yield Step(game, seat, action)
+            game.apply(action)
+
+    @staticmethod
+    def from_record(record: Any) -> GameState:
+        """The game after every action of ``record`` (see :meth:`replay`)."""
+        last = None
+        for last in Game.replay(record):  # asking for the next step applies this one's action
+            pass
+        if last is None:  # no actions: the game as dealt
+            variant_name, options, seed, _ = _record_fields(record)
+            return Game.new(variant_name, seed, options=options)
+        return last.game
+
+    @staticmethod
+    def copy(game: GameState) -> GameState:
+        """An independent copy of a position (for search: try an action without touching the original)."""
+        return copy.deepcopy(game)
+
+
+def _record_fields(record: Any) -> tuple[str, dict[str, str], int, list[tuple[int, str]]]:
+    if isinstance(record, str):
+        record = json.loads(record)
+    if isinstance(record, Mapping):
+        try:
+            actions = [(int(entry[0]), str(entry[1])) for entry in record["actions"]]
+            return str(record["variant"]), dict(record["options"]), int(record["seed"]), actions
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise ValueError(f"not a game record: {e!r}") from None
+    return record.variant, dict(record.options), record.seed, [(a.seat, a.action) for a in record.actions]

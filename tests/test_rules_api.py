@@ -1,0 +1,97 @@
+"""The public rules API (issue 13): games from any deal, from records, stepped through, copied."""
+
+import random
+
+import pytest
+from helpers import sensible
+
+from referee.integrity import seal
+from referee.record import ActionEntry, GameRecord
+from referee.rules import Deal, Game, IllegalActionError, cards, get_variant
+from referee.rules import events as ev
+from referee.rules.events import DecisionKind
+
+TWO = get_variant("two-handed")
+
+
+def test_a_two_handed_game_from_a_given_deal_and_dealer():
+    hands = (cards("AS AS TS TS KS KS QS QS JS JS 9S 9S"), cards("AH AH TH TH KH KH QH QH JH JH 9H 9H"))
+    stock = cards("AC AC TC TC KC KC QC QC JC JC 9C 9C AD AD TD TD KD KD QD QD JD JD 9D")
+    game = Game.new(TWO, deal=Deal(hands, turnup=cards("9D")[0], stock=stock), dealer=1, totals=(900, 950))
+    assert game.dealer == 1 and game.trump.value == "D" and game.totals == [900, 950]
+    assert [sorted(map(str, h)) for h in game.hands] == [sorted(map(str, h)) for h in hands]
+    d = game.decision()
+    assert (d.seat, d.kind) == (0, DecisionKind.LEAD)  # the non-dealer leads
+    game.apply(d.legal[0])  # seat 0 leads a spade
+    drew = []
+    for n in game.apply(game.decision().legal[0]):  # seat 1 has no spade and plays a heart: seat 0 wins
+        if isinstance(n.event, ev.Drew) and n.seats == (0,):
+            drew.append(n.event.card)
+    assert drew[0] == stock[0]  # the winner draws the top of the stock
+
+
+def test_a_bidding_game_from_a_given_deal_and_dealer():
+    variant = get_variant("three-handed")
+    deck = cards(" ".join(f"{r}{s} {r}{s}" for s in "CDHS" for r in "AKQJT9"))
+    hands = (deck[0:15], deck[15:30], deck[30:45])
+    game = Game.new(variant, deal=Deal(hands, kitty=deck[45:]), dealer=2)
+    assert game.kitty == list(deck[45:]) and game.hands[1] == list(deck[15:30])
+    assert game.decision().seat == 0  # left of dealer 2
+
+
+def test_a_deal_that_is_not_the_deck_is_refused():
+    hands = (cards("AS AS TS TS KS KS QS QS JS JS 9S 9S"), cards("AS AH TH TH KH KH QH QH JH JH 9H 9H"))
+    with pytest.raises(ValueError, match="not one 48-card deck"):
+        Game.new(TWO, deal=Deal(hands, turnup=cards("9D")[0], stock=cards("AC") * 23))
+    with pytest.raises(ValueError, match="deals 2 hands of 12"):
+        Game.new(TWO, deal=Deal((hands[0][:11], hands[1]), turnup=cards("9D")[0]))
+
+
+def random_record(name, seed):
+    """A game played out by random seats, written as the referee writes records."""
+    variant = get_variant(name)
+    game = Game.new(variant, seed)
+    choose = sensible(random.Random(seed))
+    actions = []
+    while not game.is_terminal():
+        d = game.decision()
+        action = choose(d)
+        actions.append(ActionEntry(d.seat, action.to_text(), 1.0))
+        game.apply(action)
+    record = GameRecord("g1", name, variant.settings(), seed, [], {}, actions=actions)
+    return record, game
+
+
+@pytest.mark.parametrize("name", ["two-handed", "two-handed-hoyle", "three-handed", "call-for-partner"])
+def test_from_record_rebuilds_the_final_position(name):
+    record, played = random_record(name, 5)
+    for form in (record, record.to_json(), seal(record.to_json(), bytes(32))):
+        game = Game.from_record(form)
+        assert game.is_terminal() and game.returns() == played.returns() and game.totals == played.totals
+        assert game.hands_ended == played.hands_ended
+
+
+def test_replay_steps_through_every_position_with_its_legal_actions():
+    record, _ = random_record("four-handed", 8)
+    steps = 0
+    for step in Game.replay(record):
+        assert step.action in step.game.legal_actions() and step.game.current_seat() == step.seat
+        steps += 1
+    assert steps == len(record.actions)
+
+
+def test_replay_names_an_illegal_recorded_action():
+    record, _ = random_record("two-handed", 3)
+    record.actions[1] = ActionEntry(record.actions[1].seat, "bid:20", 1.0)
+    with pytest.raises(IllegalActionError):
+        list(Game.replay(record))
+    with pytest.raises(ValueError, match="not a game record"):
+        Game.from_record({"variant": "two-handed"})
+
+
+def test_a_copy_is_independent_of_the_original():
+    game = Game.new("two-handed", seed=4)
+    trial = Game.copy(game)
+    trial.apply(trial.decision().legal[0])
+    assert game.decision().seat != trial.decision().seat or game.hands != trial.hands
+    assert len(game.hands[game.decision().seat]) == 12

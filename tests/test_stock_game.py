@@ -361,7 +361,7 @@ def test_naming_a_copy_that_is_not_there_is_refused_with_the_copies():
     game = two_kings_of_spades_on_the_table()
     with pytest.raises(IllegalActionError, match=r"its copies: table:KS@kings, table:KS@marriage"):
         game.check(action_from_text("table:KS@pinochle"))
-    with pytest.raises(IllegalActionError, match=r"the KC on the table are alike: play it as table:KC"):
+    with pytest.raises(IllegalActionError, match=r"no copies of KC on the table to choose between: play it as table:KC"):
         game.check(action_from_text("table:KC@kings"))
     with pytest.raises(IllegalActionError, match="named by the melds it served"):
         action_from_text("table:KS@")

@@ -277,7 +277,7 @@ class StockGame(GameState):
                 if action.copy is not None and c in self.boards[seat].cards():
                     histories = self.boards[seat].histories(c)
                     if len(histories) == 1:
-                        return f"the {c} on the table are alike: play it as table:{c}"
+                        return f"no copies of {c} on the table to choose between: play it as table:{c}"
                     copies = ", ".join(f"table:{c}@{h}" for h in histories)
                     return f"no {c} on the table served the melds {action.copy}; its copies: {copies}"
                 return f"{c} is not among your melded cards on the table"

@@ -149,7 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=cmd_variants, variant=None)
 
     p = sub.add_parser("replay", help="replay recorded games through the rules and report mismatches")
-    p.add_argument("files", nargs="+", type=Path, metavar="FILE", help="games.jsonl files")
+    p.add_argument("files", nargs="+", type=Path, metavar="FILE",
+                   help="games.jsonl files, or output folders (their games.jsonl)")
     p.add_argument("--verbose", "-v", action="store_true", help="one line per game")
     add_no_verify_argument(p)
     p.set_defaults(handler=cmd_replay)
@@ -358,6 +359,8 @@ def cmd_replay(args) -> int:
     total = 0
     rejected = 0
     for path in args.files:
+        if path.is_dir():  # an output folder: its records
+            path = path / "games.jsonl"
         audit = verified_records(path, args.no_verify)
         for finding in audit.findings:
             rejected += 1

@@ -28,6 +28,8 @@ def test_match_plays_records_and_prints_standings(tmp_path):
     assert "4/4" in run.stderr  # progress
     replay = arena("replay", str(out / "games.jsonl"))
     assert replay.returncode == 0 and "4 consistent, 0 with mismatches" in replay.stdout
+    replay = arena("replay", str(out))  # the output folder names its games.jsonl
+    assert replay.returncode == 0 and "4 consistent, 0 with mismatches" in replay.stdout
 
 
 def test_match_with_a_command_line_bot(tmp_path):

@@ -157,9 +157,10 @@ class AuctionGame(GameState):
             self.dealer = (self.dealer + 1) % n
         elif self.hand_number == 0:
             self.hand_number = 1
-        if deal is None:
+        if deal is None:  # a whole deck by construction (deck_for checks fixed decks)
             deal = deal_out(v, deck_for(v, self.seed, self.deal_count, self.fixed_decks), self.dealer)
-        deal.check(v)
+        else:
+            deal.check(v)
         self.hands = [list(h) for h in deal.hands]
         self.dummy = list(deal.dummy)
         self.kitty = list(deal.kitty)
@@ -444,10 +445,7 @@ class AuctionGame(GameState):
             self.totals[s] += points[s]
         self.last_hand_points, self.last_hand_tricks = tuple(points), tuple(self.tricks_won)
         self.last_trick_points = tuple(self.trick_points)
-        ended = HandEnded(self.hand_number, tuple(points), tuple(self.totals), tuple(self.meld_points),
-                          tuple(self.trick_points))
-        self.hands_ended.append(ended)
-        notices.append(Notice(self.everyone, ended))
+        self._hand_ended(points, notices)
         returns = self._game_outcome(bidder_side)
         if returns is not None:
             self.result = GameEnded(tuple(self.totals), returns)

@@ -418,15 +418,11 @@ def count_hand_meld(hand: Sequence[Card], trump: Suit, table: MeldTable) -> list
     house where only single and double exist: double plus single).
     """
     held = _counts(hand)
-
-    def sets(pattern: tuple[Card, ...], counts: dict[Card, int]) -> int:
-        return min(counts.get(c, 0) for c in pattern)
-
     run = kind_patterns("run", trump)[0]
-    runs = sets(run, held) if table.value("run") is not None else 0
+    runs = _sets(run, held) if table.value("run") is not None else 0
     house = kind_patterns("roundhouse", trump)[0]
     free = {c: held.get(c, 0) - (runs if c in run else 0) for c in house}  # not inside a run
-    houses = sets(house, free) if table.value("roundhouse") is not None else 0
+    houses = _sets(house, free) if table.value("roundhouse") is not None else 0
     counts = [_count_with_round_houses(held, trump, table, runs, r) for r in range(houses + 1)]
     return max(counts, key=lambda lines: sum(m.points for m in lines))  # the first of equals: fewest round houses
 
@@ -448,20 +444,21 @@ def _count_with_round_houses(held: dict[Card, int], trump: Suit, table: MeldTabl
 
     house = kind_patterns("roundhouse", trump)[0]
     rest = {c: n - (houses if c in house else 0) for c, n in held.items()}  # what the round houses leave
-
-    def sets(pattern: tuple[Card, ...], counts: dict[Card, int] = held) -> int:
-        return min(counts.get(c, 0) for c in pattern)
-
     add("run", runs, kind_patterns("run", trump)[0])
     add("roundhouse", houses, house)
     royal = kind_patterns("royal", trump)[0]
-    add("royal", sets(royal, rest) - runs, royal)
+    add("royal", _sets(royal, rest) - runs, royal)
     for pattern in kind_patterns("marriage", trump):
-        add("marriage", sets(pattern, rest), pattern)
+        add("marriage", _sets(pattern, rest), pattern)
     for kind in ("dix", "aces", "kings", "queens", "jacks", "pinochle"):
         for pattern in kind_patterns(kind, trump):
-            add(kind, sets(pattern, rest if kind in ROUND_HOUSE_PARTS else held), pattern)
+            add(kind, _sets(pattern, rest if kind in ROUND_HOUSE_PARTS else held), pattern)
     return found
+
+
+def _sets(pattern: tuple[Card, ...], counts: dict[Card, int]) -> int:
+    """How many whole copies of ``pattern`` ``counts`` holds."""
+    return min(counts.get(c, 0) for c in pattern)
 
 
 def hand_meld_points(hand: Sequence[Card], trump: Suit, table: MeldTable) -> int:

@@ -3,7 +3,8 @@
 A game class mixes this in and provides ``result`` (a GameEnded, or None while
 the game runs), ``decision_cache``, ``_decide()`` (who acts now, how, and every
 legal action) and ``_why_illegal(decision, action)`` (a reason fit for a bot
-author).
+author); ``_hand_ended`` uses its ``seats``, ``hand_number``, ``totals``,
+``meld_points``, ``trick_points`` and ``hands_ended``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .actions import Action, IllegalActionError
-from .events import Decision
+from .events import Decision, HandEnded, Notice
 
 
 class GameState:
@@ -56,6 +57,13 @@ class GameState:
             self.check(action)
         self.checked = None
         return d
+
+    def _hand_ended(self, points: Sequence[int], notices: list[Notice]) -> None:
+        """Tell everybody the hand is over: what each seat scored, the totals, its meld and trick points."""
+        ended = HandEnded(self.hand_number, tuple(points), tuple(self.totals), tuple(self.meld_points),
+                          tuple(self.trick_points))
+        self.hands_ended.append(ended)
+        notices.append(Notice(tuple(range(self.seats)), ended))
 
     def can(self, action: Action) -> bool:
         d = self.decision()

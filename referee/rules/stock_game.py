@@ -130,9 +130,10 @@ class StockGame(GameState):
         self.hand_number += 1
         if self.hand_number > 1:
             self.dealer = 1 - self.dealer
-        if deal is None:
+        if deal is None:  # a whole deck by construction (deck_for checks fixed decks)
             deal = deal_out(v, deck_for(v, self.seed, self.hand_number, self.fixed_decks), self.dealer)
-        deal.check(v)
+        else:
+            deal.check(v)
         self.hands = [list(h) for h in deal.hands]
         self.turnup = deal.turnup
         self.trump = self.turnup.suit
@@ -439,12 +440,6 @@ class StockGame(GameState):
             self._finish(returns, notices)
         else:
             self._deal(notices)
-
-    def _hand_ended(self, points: list[int], notices: list[Notice]) -> None:
-        ended = HandEnded(self.hand_number, tuple(points), tuple(self.totals), tuple(self.meld_points),
-                          tuple(self.trick_points))
-        self.hands_ended.append(ended)
-        notices.append(Notice((0, 1), ended))
 
     def _game_outcome(self) -> tuple[float, ...] | None:
         v = self.variant

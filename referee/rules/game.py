@@ -66,32 +66,34 @@ class Game:
         refuse (a game lost by an illegal action ends so).
         """
         variant_name, options, seed, actions = _record_fields(record)
-        game = Game.new(variant_name, seed, options=options)
-        for seat, text in actions:
-            if game.is_terminal():
-                raise ValueError(f"the record goes on after the game is over: {seat}: {text}")
-            if game.current_seat() != seat:
-                raise ValueError(f"the record has seat {seat} act where seat {game.current_seat()} was to act")
-            action = action_from_text(text)
-            game.check(action)
-            yield Step(game, seat, action)
-            game.apply(action)
+        return _steps(Game.new(variant_name, seed, options=options), actions)
 
     @staticmethod
     def from_record(record: Any) -> GameState:
         """The game after every action of ``record`` (see :meth:`replay`)."""
-        last = None
-        for last in Game.replay(record):  # asking for the next step applies this one's action
+        variant_name, options, seed, actions = _record_fields(record)
+        game = Game.new(variant_name, seed, options=options)
+        for _ in _steps(game, actions):  # each step's action is applied when the next is asked for
             pass
-        if last is None:  # no actions: the game as dealt
-            variant_name, options, seed, _ = _record_fields(record)
-            return Game.new(variant_name, seed, options=options)
-        return last.game
+        return game
 
     @staticmethod
     def copy(game: GameState) -> GameState:
         """An independent copy of a position (for search: try an action without touching the original)."""
         return copy.deepcopy(game)
+
+
+def _steps(game: GameState, actions: list[tuple[int, str]]) -> Iterator[Step]:
+    """Check each recorded action, yield its position, then apply it to ``game``."""
+    for seat, text in actions:
+        if game.is_terminal():
+            raise ValueError(f"the record goes on after the game is over: {seat}: {text}")
+        if game.current_seat() != seat:
+            raise ValueError(f"the record has seat {seat} act where seat {game.current_seat()} was to act")
+        action = action_from_text(text)
+        game.check(action)
+        yield Step(game, seat, action)
+        game.apply(action)
 
 
 def _record_fields(record: Any) -> tuple[str, dict[str, str], int, list[tuple[int, str]]]:

@@ -60,6 +60,7 @@ _MESSAGE_OF = {  # one entry per event type: a dict lookup instead of a chain of
     e.TrumpDeclared: lambda ev: m.Trump(ev.seat, ev.suit),
     e.CardCalled: lambda ev: m.Call(ev.seat, ev.card.to_text()),
     e.PartnerKnown: lambda ev: m.PartnerEvent(ev.bidder, ev.partner),
+    e.SetAside: lambda ev: None,  # the seat's own reply: no line
     e.Given: lambda ev: m.Give(ev.giver, ev.receiver, _texts(ev.cards)),
     e.Buried: lambda ev: m.Bury(ev.seat, _texts(ev.cards)),
     e.DummyTaken: lambda ev: m.Dummy(ev.seat, ev.card.to_text()),
@@ -70,6 +71,7 @@ _MESSAGE_OF = {  # one entry per event type: a dict lookup instead of a chain of
     e.Melded: lambda ev: m.MeldShown(ev.seat, ev.name, ev.points, tuple(c.to_text() for c in ev.cards)),
     e.Exchanged: lambda ev: m.Exchange(ev.seat, ev.dix.to_text(), ev.taken.to_text()),
     e.PhaseTwo: lambda ev: m.PhaseTwo(ev.leader),
+    e.PlayBegins: lambda ev: None,  # versions 1 and 2 have no line for it: the first lead request says it
     e.Scored: lambda ev: m.Bonus(ev.seat, ev.points, ev.reason),
     e.Claimed: lambda ev: m.ClaimMade(ev.seat, ev.success),
     e.HandEnded: lambda ev: m.HandEnd(ev.hand, ev.points, ev.totals),

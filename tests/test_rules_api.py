@@ -1,6 +1,7 @@
 """The public rules API (issue 13): games from any deal, from records, stepped through, copied."""
 
 import random
+from pathlib import Path
 
 import pytest
 from helpers import sensible
@@ -95,3 +96,19 @@ def test_a_copy_is_independent_of_the_original():
     trial.apply(trial.decision().legal[0])
     assert game.decision().seat != trial.decision().seat or game.hands != trial.hands
     assert len(game.hands[game.decision().seat]) == 12
+
+
+def test_the_monte_carlo_example_of_the_docs_picks_a_legal_action():
+    """docs/rules-api.md's best_card, run as printed, in a two-handed and a bidding game."""
+    text = (Path(__file__).parent.parent / "docs" / "rules-api.md").read_text()
+    code = text.split("def best_card", 1)[1].split("```", 1)[0]
+    namespace = {"random": random, "Game": Game}
+    exec("def best_card" + code, namespace)  # noqa: S102 -- the docs' own example, run as printed
+    for variant, steps in (("two-handed", 30), ("four-handed", 40)):
+        game = Game.new(variant, seed=2)
+        choose = random.Random(2)
+        for _ in range(steps):
+            game.apply(choose.choice(game.legal_actions()))
+        seat = game.current_seat()
+        action = namespace["best_card"](game, seat, worlds=3)
+        assert action in game.legal_actions()

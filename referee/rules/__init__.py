@@ -8,8 +8,10 @@ Nothing in this package knows about processes, time or text on a wire.
     >>> notices = game.apply(decision.legal[0])
 
 ``game.check(action)`` raises :class:`IllegalActionError` with the reason,
-``game.observation(seat)`` is what one seat may see, ``game.returns()`` the
-result once ``game.is_terminal()``.
+``game.observation(seat)`` is what one seat knows (and its ``sample(rng)`` a
+world of hidden cards consistent with it), ``game.determinize(seat, rng)`` a
+copy of the game in such a world, ``game.returns()`` the result once
+``game.is_terminal()``. docs/rules-api.md documents the public API.
 """
 
 from .actions import (
@@ -28,6 +30,7 @@ from .cards import Card, Rank, Suit, card, cards
 from .dealing import Deal
 from .events import Decision, DecisionKind, Notice
 from .game import Game, Step
+from .observation import Observation, Observer, World
 from .stock_game import StockGame
 from .variants import OPTIONS, PRESETS, Variant, VariantError, get_variant
 
@@ -61,7 +64,7 @@ def fault_returns(variant: Variant, seat: int) -> tuple[float, ...]:
 
 __all__ = [
     "Action", "Card", "Claim", "Deal", "Decision", "DecisionKind", "FAMILIES", "Game", "IllegalActionError", "Meld",
-    "Notice", "OPTIONS", "PRESETS", "Pass", "PlayCard", "Rank", "Step", "StockGame", "StockPick", "Suit",
+    "Notice", "OPTIONS", "Observation", "Observer", "PRESETS", "Pass", "PlayCard", "Rank", "Step", "StockGame", "StockPick", "Suit",
     "TakeLast", "Variant", "VariantError", "action_from_text", "card", "cards", "fault_returns", "get_variant",
-    "new_game",
+    "new_game", "World",
 ]

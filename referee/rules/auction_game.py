@@ -17,6 +17,7 @@ is :class:`.bidding.Auction`.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 import attrs
@@ -54,36 +55,21 @@ from .events import (
     Melded,
     Notice,
     PartnerKnown,
+    PlayBegins,
     Played,
     Redeal,
+    SetAside,
     ThrownIn,
     TrickWon,
     TrumpDeclared,
 )
 from .melds import count_hand_meld, type_name
+from .observation import World
 from .state import GameState
 from .tricks import FollowDuty, legal_plays, trick_winner
 from .variants import CallOwnCard, Partners, SaveMeld, Scoring, Tiebreak, Variant
 
 MAX_DEALS_PER_HAND = 5  # with max_hands: how many deals (redeals included) a game may take before it is scored as it stands
-
-
-@attrs.frozen
-class AuctionView:
-    """What one seat may know now."""
-
-    seat: int
-    hand_number: int
-    dealer: int
-    stage: str
-    hand: tuple[Card, ...]
-    trump: str | None
-    bidder: int | None
-    bid: int | None
-    partner: int | None
-    trick: tuple[tuple[int, str], ...]
-    meld_points: tuple[int, ...]
-    totals: tuple[int, ...]
 
 
 @attrs.define(eq=False)
@@ -123,6 +109,7 @@ class AuctionGame(GameState):
     fixed_decks: tuple[tuple[Card, ...], ...] = ()
     last_hand_points: tuple[int, ...] = ()
     hands_ended: list[HandEnded] = attrs.Factory(list)  # every hand's result, meld and trick points per seat
+    log: list[Notice] = attrs.Factory(list)  # this hand's notices (from the action that dealt it), for observations
     last_hand_tricks: tuple[int, ...] = ()
     last_trick_points: tuple[int, ...] = ()  # counters (with last trick and buried cards) of the last hand, per seat
     deal_count: int = 0  # deals made, redeals included (each deal has its own shuffle)
@@ -139,6 +126,7 @@ class AuctionGame(GameState):
                    fixed_decks=tuple(tuple(d) for d in decks), dealer=dealer)
         notices: list[Notice] = []
         game._deal(notices, next_dealer=False, deal=deal)
+        game.log += notices
         return game, notices
 
     @property
@@ -151,6 +139,7 @@ class AuctionGame(GameState):
 
     def _deal(self, notices: list[Notice], next_dealer: bool = True, deal: Deal | None = None) -> None:
         v, n = self.variant, self.seats
+        self.log = []
         self.deal_count += 1
         if next_dealer:
             self.hand_number += 1
@@ -210,10 +199,28 @@ class AuctionGame(GameState):
         kind = DecisionKind.FOLLOW if self.trick else DecisionKind.LEAD
         return Decision(seat, kind, tuple(PlayCard(c) for c in sort_cards(cards)))
 
-    def observation(self, seat: int) -> AuctionView:
-        return AuctionView(seat, self.hand_number, self.dealer, self.stage, tuple(sort_cards(self.hands[seat])),
-                           self.trump.value if self.trump else None, self.bidder, self.bid, self.partner,
-                           tuple((s, p.to_text()) for s, p in self.trick), tuple(self.meld_points), tuple(self.totals))
+    def _place(self, world: World, seat: int, rng: random.Random) -> None:
+        """Put a world's hidden cards where they belong (see GameState.determinize).
+
+        Cards another seat is passing or burying one by one are still in its
+        hand as far as ``seat`` knows; some of the world's cards of that hand
+        take their place.
+        """
+        for s in self.everyone:
+            if s == seat:
+                continue
+            hand = list(world.hands[s])
+            rng.shuffle(hand)
+            if self.stage == "give" and s == self.giver:
+                self.giving, hand = hand[:len(self.giving)], hand[len(self.giving):]
+            if self.stage == "bury" and s == self.bidder:
+                self.buried, hand = hand[:len(self.buried)], hand[len(self.buried):]
+            self.hands[s] = hand
+        if self.kitty:
+            self.kitty = list(world.kitty)
+        if self.bidder != seat and self.stage != "bury":
+            self.buried = list(world.buried)
+        self.dummy = list(world.dummy)
 
     # ---------------------------------------------------------------- acting
     def _why_illegal(self, d: Decision, action: Action) -> str:
@@ -243,9 +250,7 @@ class AuctionGame(GameState):
     def _bid_text(d: Decision) -> str:
         return ranges_text(d.legal.ranges) or "none"
 
-    def apply(self, action: Action) -> list[Notice]:
-        d = self._checked_decision(action)
-        self.decision_cache = None
+    def _act(self, d: Decision, action: Action) -> list[Notice]:
         notices: list[Notice] = []
         if d.kind is DecisionKind.BID:
             self._bid(d.seat, action, notices)
@@ -328,6 +333,7 @@ class AuctionGame(GameState):
 
     def _give(self, card: Card, notices: list[Notice]) -> None:
         self.hands[self.giver].remove(card)
+        notices.append(Notice((self.giver,), SetAside(self.giver, card)))
         self.giving.append(card)
         self.give_left -= 1
         if self.give_left == 0:
@@ -357,6 +363,7 @@ class AuctionGame(GameState):
 
     def _bury(self, card: Card, notices: list[Notice]) -> None:
         self.hands[self.bidder].remove(card)
+        notices.append(Notice((self.bidder,), SetAside(self.bidder, card)))
         self.buried.append(card)
         if len(self.buried) == self.variant.bury:
             notices.append(Notice((self.bidder,), Buried(self.bidder, tuple(self.buried))))
@@ -372,6 +379,7 @@ class AuctionGame(GameState):
                                                             line.points, line.cards)))
         self.stage = "play"
         self.leader = self.bidder
+        notices.append(Notice(self.everyone, PlayBegins(self.leader)))
 
     def _meld_order(self) -> list[int]:
         return [(self.bidder + i) % self.seats for i in range(self.seats)]

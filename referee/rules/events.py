@@ -99,6 +99,13 @@ class PhaseTwo:
 
 
 @attrs.frozen
+class PlayBegins:
+    """The bidding games: every hand's meld has been shown; the tricks begin, led by ``leader``."""
+
+    leader: int
+
+
+@attrs.frozen
 class Claimed:
     seat: int
     success: bool
@@ -216,9 +223,22 @@ class ContractResult:
     points: int  # what the bidder's side scored towards the bid (meld if saved, and tricks)
 
 
+@attrs.frozen
+class SetAside:
+    """A card the seat chose to pass or bury: out of its hand now, shown as Given or Buried once all are chosen.
+
+    Shown to that seat alone; no protocol line (a bot knows its own replies).
+    """
+
+    seat: int
+    card: Card
+
+
 Event = (
-    HandDealt | Scored | Played | TrickWon | Drew | Melded | Exchanged | PhaseTwo | Claimed | HandEnded | GameEnded
-    | BidMade | AuctionWon | Redeal | KittyShown | KittyCardTurned | ThrownIn | TrumpDeclared | CardCalled | PartnerKnown | Given | Buried
+    HandDealt | Scored | Played | TrickWon | Drew | Melded | Exchanged | PhaseTwo | PlayBegins | Claimed | HandEnded
+    | GameEnded
+    | BidMade | AuctionWon | Redeal | KittyShown | KittyCardTurned | ThrownIn | TrumpDeclared | CardCalled | PartnerKnown | SetAside
+    | Given | Buried
     | DummyTaken | ContractResult
 )
 
@@ -227,3 +247,6 @@ Event = (
 class Notice:
     seats: tuple[int, ...]
     event: Event
+
+    def __deepcopy__(self, memo: dict) -> Notice:
+        return self  # a value: a copied game's log shares it

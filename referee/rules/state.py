@@ -2,17 +2,23 @@
 
 A game class mixes this in and provides ``result`` (a GameEnded, or None while
 the game runs), ``decision_cache``, ``_decide()`` (who acts now, how, and every
-legal action) and ``_why_illegal(decision, action)`` (a reason fit for a bot
-author); ``_hand_ended`` uses its ``seats``, ``hand_number``, ``totals``,
-``meld_points``, ``trick_points`` and ``hands_ended``.
+legal action), ``_act(decision, action)`` (the action's effect, and what each
+seat sees of it), ``_why_illegal(decision, action)`` (a reason fit for a bot
+author) and ``_place(world, seat, rng)`` (hidden cards put where a world says);
+``_hand_ended`` uses its ``seats``, ``hand_number``, ``totals``,
+``meld_points``, ``trick_points`` and ``hands_ended``, and the observations
+its ``variant`` and ``log``.
 """
 
 from __future__ import annotations
 
+import copy
+import random
 from collections.abc import Sequence
 
 from .actions import Action, IllegalActionError
 from .events import Decision, HandEnded, Notice
+from .observation import Observation, Observer
 
 
 class GameState:
@@ -49,6 +55,39 @@ class GameState:
         if action not in d.legal:
             raise IllegalActionError(self._why_illegal(d, action))
         self.checked = (d, action)
+
+    def apply(self, action: Action) -> list[Notice]:
+        """Play ``action`` for the seat to act; return what each seat sees of it."""
+        d = self._checked_decision(action)
+        self.decision_cache = None
+        notices = self._act(d, action)
+        self.log += notices  # a deal starts a new log (so it opens with the end of the hand before: harmless)
+        return notices
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` knows of the hand in play: everything it was shown since the deal."""
+        observer = Observer(self.variant, seat, self.totals)
+        for notice in self.log:
+            if seat in notice.seats:
+                observer.see(notice.event)
+        return observer.observation()
+
+    def determinize(self, seat: int, rng: random.Random) -> GameState:
+        """A copy of this game with every card ``seat`` cannot see dealt anew, consistently with what it saw.
+
+        The hidden cards come from ``self.observation(seat).sample(rng)``;
+        nothing else of the true hidden cards survives in the copy (later
+        hands follow a new seed, and its log keeps only what ``seat`` saw).
+        The basis of a Monte Carlo search: play the copy out.
+        """
+        world = self.observation(seat).sample(rng)
+        game = copy.deepcopy(self)
+        game._place(world, seat, rng)
+        game.seed = rng.getrandbits(63)
+        game.deals, game.fixed_decks = [], ()
+        game.log = [n for n in self.log if seat in n.seats]
+        game.decision_cache, game.checked = None, None
+        return game
 
     def _checked_decision(self, action: Action) -> Decision:
         """The decision ``action`` answers, checking the action unless :meth:`check` just passed it."""

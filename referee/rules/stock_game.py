@@ -23,6 +23,7 @@ The hand, following 000 with the options of :mod:`.variants`:
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Sequence
 
 import attrs
@@ -47,29 +48,10 @@ from .events import (
     TrickWon,
 )
 from .melds import MeldBoard, MeldTable
+from .observation import World
 from .state import GameState
 from .tricks import FREE_PLAY, FollowDuty, MustWin, legal_plays, trick_winner
 from .variants import LastStockCard, MeldTiming, Tiebreak, Variant
-
-
-@attrs.frozen
-class SeatView:
-    """Everything one seat may know at this moment (OpenSpiel's observer)."""
-
-    seat: int
-    hand_number: int
-    dealer: int
-    trump: str
-    turnup: Card | None
-    stock_size: int
-    phase: int
-    hand: tuple[Card, ...]
-    tables: tuple[tuple[Card, ...], ...]
-    trick: tuple[tuple[int, str], ...]
-    leader: int
-    hand_points: tuple[int, ...]
-    totals: tuple[int, ...]
-    target: int
 
 
 @attrs.define(eq=False)
@@ -106,6 +88,7 @@ class StockGame(GameState):
     last_hand_points: tuple[int, ...] = ()
     last_hand_tricks: tuple[int, ...] = ()
     hands_ended: list[HandEnded] = attrs.Factory(list)  # every hand's result, meld and trick points per seat
+    log: list[Notice] = attrs.Factory(list)  # this hand's notices (from the action that dealt it), for observations
     fixed_decks: tuple[tuple[Card, ...], ...] = ()  # tests and worked examples: the deck of each hand, in order
 
     # ---------------------------------------------------------------- set-up
@@ -119,6 +102,7 @@ class StockGame(GameState):
                    fixed_decks=tuple(tuple(d) for d in decks), dealer=dealer)
         notices: list[Notice] = []
         game._deal(notices, deal)
+        game.log += notices
         return game, notices
 
     @property
@@ -127,6 +111,7 @@ class StockGame(GameState):
 
     def _deal(self, notices: list[Notice], deal: Deal | None = None) -> None:
         v = self.variant
+        self.log = []
         self.hand_number += 1
         if self.hand_number > 1:
             self.dealer = 1 - self.dealer
@@ -218,29 +203,15 @@ class StockGame(GameState):
         held = sum(1 for c in self.hands[seat] if c.suit == self.trump and c.rank is Rank.NINE)
         return held - self.dix_spent[seat]
 
-    def observation(self, seat: int) -> SeatView:
-        return SeatView(
-            seat=seat,
-            hand_number=self.hand_number,
-            dealer=self.dealer,
-            trump=self.trump.value,
-            turnup=self.turnup,
-            stock_size=len(self.stock) + (1 if self.turnup else 0),
-            phase=self.phase,
-            hand=tuple(sort_cards(self.hands[seat])),
-            tables=tuple(tuple(sort_cards(b.cards())) for b in self.boards),
-            trick=tuple((s, p.to_text()) for s, p in self.trick),
-            leader=self.leader,
-            hand_points=tuple(m + t for m, t in zip(self.meld_points, self.trick_points)),
-            totals=tuple(self.totals),
-            target=self.target,
-        )
+    def _place(self, world: World, seat: int, rng: random.Random) -> None:
+        """Put a world's hidden cards where they belong (see GameState.determinize)."""
+        for s in (0, 1):
+            if s != seat:
+                self.hands[s] = list(world.hands[s])
+        self.stock = list(world.stock)
 
     # ---------------------------------------------------------------- acting
-    def apply(self, action: Action) -> list[Notice]:
-        """Play ``action`` for the seat to act; return what each seat sees."""
-        d = self._checked_decision(action)
-        self.decision_cache = None
+    def _act(self, d: Decision, action: Action) -> list[Notice]:
         notices: list[Notice] = []
         if type(action) is PlayCard:  # the common case first
             self._play(d.seat, action, notices)

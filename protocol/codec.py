@@ -235,9 +235,9 @@ def parse_bot_line(line: str):
     """A line a bot sends to the referee -> typed message."""
     parts = _split_line(line)
     verb = parts[0]
-    if verb == "id":
-        if len(parts) < 3 or parts[1] not in ("name", "author"):
-            raise ProtocolError("expected 'id name <text>' or 'id author <text>'")
+    if verb == "id":  # any key: 'name' and 'author' are the ones the referee shows; every key is recorded
+        if len(parts) < 3 or not _KEY.match(parts[1]):
+            raise ProtocolError("expected 'id <key> <text>' with a lower-case key, e.g. 'id name MyBot 1.2'")
         return m.Id(parts[1], _rest(line, 2))
     if verb == "ready":
         _arity(parts, 0)

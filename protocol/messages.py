@@ -329,7 +329,7 @@ RefereeMessage = (
 # --------------------------------------------------------------- bot -> referee
 @attrs.frozen
 class Id:
-    field: str  # name, author
+    field: str  # name, author, or any other lower-case key (version, url, ...)
     value: str
 
     def to_text(self) -> str:

@@ -161,6 +161,10 @@ class Player:
     def bot_name(self) -> str:
         return self.client.name if self.client else self.entrant.name
 
+    @property
+    def bot_ids(self) -> dict[str, str]:
+        return dict(self.client.ids) if self.client else {}
+
 
 class _SeatFault(Exception):
     def __init__(self, seat: int, termination: Termination, detail: str):
@@ -212,7 +216,7 @@ async def play_game(
                 clients.append(await p.ensure_started(nursery))
             except BotError as e:
                 raise _SeatFault(seat, _termination_of(e), f"failed to start: {e}") from None
-        record.seats = [SeatInfo(p.entrant.name, p.bot_name, p.entrant.command.to_text()) for p in players]
+        record.seats = [SeatInfo(p.entrant.name, p.bot_name, p.entrant.command.to_text(), p.bot_ids) for p in players]
         record.time_control = {p.entrant.name: p.entrant.time_control.to_dict() for p in players}
         for seat, client in enumerate(clients):
             client.post(new_game_message(wire_id, variant, seat))
@@ -248,7 +252,7 @@ async def play_game(
         record.result = fault_returns(variant, fault.seat)
         await players[fault.seat].retire()
     if not record.seats:
-        record.seats = [SeatInfo(p.entrant.name, p.bot_name, p.entrant.command.to_text()) for p in players]
+        record.seats = [SeatInfo(p.entrant.name, p.bot_name, p.entrant.command.to_text(), p.bot_ids) for p in players]
     if game is not None:
         record.deals = list(game.deals)
         record.totals = tuple(game.totals)

@@ -26,6 +26,7 @@ from .transport import (
 )
 
 MAX_INFO_KEPT = 50
+MAX_IDS_KEPT = 20  # id lines kept per bot (the first of each key), each value cut to 100 characters
 
 
 @attrs.define(eq=False)
@@ -33,6 +34,7 @@ class BotClient:
     process: BotProcess
     name: str
     author: str = ""
+    ids: dict[str, str] = attrs.Factory(dict)  # every 'id KEY TEXT' line, recorded with its games
     info: list[str] = attrs.Factory(list)
 
     @classmethod
@@ -70,6 +72,8 @@ class BotClient:
                 raise BotTimeout(f"no 'ready' within {timeout:g} s of the greeting") from None
             msg = self._parse(line)
             if isinstance(msg, m.Id):
+                if msg.field not in self.ids and len(self.ids) < MAX_IDS_KEPT:
+                    self.ids[msg.field] = msg.value[:100]
                 if msg.field == "name" and msg.value:
                     self.name = msg.value[:100]
                 elif msg.field == "author":

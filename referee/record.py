@@ -40,6 +40,7 @@ class SeatInfo:
     entrant: str  # the name the user gave this entrant (or the sample bot's name)
     bot_name: str  # what the bot called itself in 'id name'
     command: str
+    ids: dict[str, str] = attrs.field(factory=dict)  # every 'id KEY TEXT' line the bot sent (version, url, ...)
 
     def to_dict(self) -> dict:
         return attrs.asdict(self)

@@ -121,7 +121,8 @@ def test_referee_line_errors_say_why(line, error):
     "line, error",
     [
         ("AS KS", "one action token"),
-        ("id colour red", "id name"),
+        ("id version", "id <key> <text>"),
+        ("id Version 1.0", "lower-case key"),
         ("ready now", "takes 0"),
         ("pong", "takes 1"),
     ],

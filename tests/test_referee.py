@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from referee.clock import Clock, TimeControl
 from referee.integrity import load_key
 from referee.match import Entrant, MatchPlan, Player, play_game, run_match
-from referee.record import Termination, read_records
+from referee.record import GameRecord, Termination, read_records
 from referee.replay import replay_record
 from referee.rules import get_variant
 from referee.samples import SAMPLES
@@ -46,6 +46,13 @@ def test_illegal_action_is_recorded_with_the_reason(tmp_path):
     assert record.termination is Termination.ILLEGAL_ACTION
     assert record.actions[-1].seat == 1
     assert "not in your hand" in record.detail or "does not" in record.detail
+
+
+def test_id_keys_the_referee_does_not_know_are_accepted_and_recorded(tmp_path):
+    record, _ = trio.run(one_game, [sample("random"), faulty("ids")], 5, tmp_path)
+    assert record.termination is Termination.COMPLETED
+    assert record.seats[1].ids == {"name": "faulty-ids", "version": "1.0", "url": "https://example.org/bot"}
+    assert GameRecord.from_json(record.to_json()).seats[1].ids == record.seats[1].ids
 
 
 def test_replying_twice_is_a_protocol_error(tmp_path):

@@ -20,6 +20,7 @@ At request N (or at the handshake for the modes marked *):
   memory       allocates memory without bound  spin        spins on every core, never answers
   wedge*       answers requests but never pings (alive but wedged between games)
   noquit*      plays well but does not exit on quit
+  ids*         plays well, and names itself with id keys the referee has no use for (version, url)
   none         behaves
   rotate SALT  a different one of the modes above in each game (chosen from the game id), or none
   crashin ID   plays well, but exits at its first request of game ID
@@ -82,6 +83,9 @@ for line in sys.stdin:
         if mode == "nohandshake":
             continue
         say("id name faulty-" + mode)
+        if mode == "ids":
+            say("id version 1.0")
+            say("id url https://example.org/bot")
         say("ready")
     elif words[0] == "ping":
         if mode != "wedge":

@@ -83,10 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=cmd_match)
 
     p = sub.add_parser("check", help="check that a bot follows the protocol (for bot authors)", description=(
-        "Play a few quick games between BOT and the reference bot (the sample 'random') with strict checks: "
+        "Play a few games between BOT and the reference bot (the sample 'greedy') with strict checks: "
         "it starts, completes the handshake, answers a ping, stays up, plays legally in every phase, replies on time "
-        "(no grace), sends only valid lines, and exits cleanly on 'quit'. Prints a report with the exact "
-        "offending lines; exit status 0 only when every check passes."))
+        "(no grace), sends only valid lines, and exits cleanly on 'quit'; and warns about play that loses without "
+        "an error (never bidding, always the first legal action, never melding). Prints a report with the exact "
+        "offending lines; exit status 0 only when every check passes (warnings do not fail it)."))
     p.add_argument("bot", metavar="BOT", help="a command line that starts the bot, or a sample bot's name")
     add_variant_arguments(p)
     p.add_argument("--games", type=positive_int, default=4, help="games to play (default 4)")

@@ -1,10 +1,19 @@
 """The compliance checker for bot authors: ``pinochle-arena check BOT``.
 
-Plays a few quick games of one variant between the bot and the reference
-bot (the stdlib random bot) under strict settings (no grace on the clock)
-and reports, check by check, what worked and, for what did not, the exact
-line at fault and what was expected instead. Every protocol line of the
-bot is kept in a transcript, which is where the offending lines come from.
+Plays a few games of one variant between the bot and the reference bot
+(the sample ``greedy``, which plays every game to its end) under strict
+settings (no grace on the clock) and reports, check by check, what worked
+and, for what did not, the exact line at fault and what was expected
+instead. Every protocol line of the bot is kept in a transcript, which is
+where the offending lines come from.
+
+Beyond the protocol, it looks at how the bot plays and warns (never fails)
+about play that loses without an error: passing every auction (a range
+token such as ``bid:21..555`` is not a reply), always answering the first
+legal action, never melding. In the bidding games one game deals the bot a
+hand whose meld alone is worth the minimum bid, so a bot that never bids
+shows it. When the bot's claims end the games early, one more game without
+claims makes sure the second phase is played.
 """
 
 from __future__ import annotations
@@ -19,11 +28,16 @@ from protocol import messages as m
 from .clock import TimeControl
 from .match import Entrant, Player, derive_seed, play_game
 from .record import GameRecord, Termination
-from .rules.variants import Variant
+from .rules.cards import Suit
+from .rules.dealing import deal_out, deck_for
+from .rules.melds import count_hand_meld
+from .rules.variants import Variant, apply_option
 from .samples import SAMPLES
 from .transport import BotError, BotStartError
 
-REFERENCE = "random"
+REFERENCE = "greedy"
+FIRST_LEGAL_SHARE = 0.9  # answering the first legal action this often (of 20 or more real choices) is warned about
+STRONG_HAND_TRIES = 2000  # deals looked at for one where the bot's meld alone is worth the minimum bid
 PASS, FAIL, WARN, SKIP = "ok", "FAIL", "warn", "-"
 
 
@@ -61,7 +75,7 @@ class CheckReport:
 
 
 CHECKS = ("starts", "handshake", "answers ping", "stays up for every game", "legal play in every phase",
-          "replies on time", "every line understood", "clean exit on quit")
+          "replies on time", "every line understood", "clean exit on quit", "plays to win")
 
 
 async def run_check(entrant: Entrant, variant: Variant, games: int, seed: int, out: Path,
@@ -97,6 +111,8 @@ async def run_check(entrant: Entrant, variant: Variant, games: int, seed: int, o
     asked = _decisions(player.transcript_path)
     if asked and checks["legal play in every phase"].status == PASS:
         checks["legal play in every phase"].detail += "; asked " + ", ".join(f"{k} {v}" for k, v in asked.items())
+    if checks["legal play in every phase"].status == PASS:
+        _judge_play(checks["plays to win"], _exchanges(player.transcript_path), variant)
     return report
 
 
@@ -136,13 +152,20 @@ async def _play(player: Player, others: list[Player], variant: Variant, games: i
     seats = variant.players
     asked: dict[str, int] = {}
     times: list[float] = []
-    for g in range(games):
+    plan = [(variant, g % seats, derive_seed(seed, "check", g // seats)) for g in range(games)]
+    if variant.family == "auction":
+        plan.append((variant, 0, _strong_hand_seed(variant, seed)))
+    for g in range(len(plan) + 1):
         if player.client is None:
             break
-        seat = g % seats
+        if g == len(plan):  # claims cut every game short: one more without them, for the second phase
+            if variant.family != "stock" or not variant.claim or any(_no_claim(r) for r in report.games):
+                break
+            plan.append((apply_option(variant, "claim", "no"), 0, derive_seed(seed, "check-no-claim", 0)))
+        rules, seat, game_seed = plan[g]
         seated = list(others)
         seated.insert(seat, player)
-        record = await play_game(nursery, seated, variant, derive_seed(seed, "check", g // seats), f"check{g + 1}")
+        record = await play_game(nursery, seated, rules, game_seed, f"check{g + 1}")
         report.games.append(record)
         for entry in record.actions:
             if entry.seat == seat:
@@ -163,6 +186,8 @@ async def _play(player: Player, others: list[Player], variant: Variant, games: i
     checks["legal play in every phase"].status = PASS
     checks["legal play in every phase"].detail = (f"{played} games, {sum(asked.values())} legal actions: "
                                                    + ", ".join(f"{k} {v}" for k, v in sorted(asked.items())))
+    if plan[-1][0] is not variant:
+        checks["legal play in every phase"].detail += " (the last game without claims: its claims ended the others early)"
     checks["replies on time"].status = PASS
     if times:
         checks["replies on time"].detail = f"slowest {max(times):.0f} ms, mean {sum(times) / len(times):.1f} ms"
@@ -187,6 +212,64 @@ async def _quit(player: Player, checks: dict[str, Check]) -> None:
             f"exited with status {status}")
         checks["clean exit on quit"] = _fail(checks["clean exit on quit"], what, _tail(player.transcript_path),
                                              "exit with status 0 within a second of 'quit'")
+
+
+def _strong_hand_seed(variant: Variant, seed: int) -> int:
+    """A game seed whose first deal gives seat 0 a hand whose meld alone is worth the minimum bid."""
+    minimum = variant.bids.minimum
+    for k in range(STRONG_HAND_TRIES):
+        candidate = derive_seed(seed, "check-strong-hand", k)
+        hand = deal_out(variant, deck_for(variant, candidate, 1), 0).hands[0]
+        best = max(sum(line.points for line in count_hand_meld(hand, suit, variant.melds)) for suit in Suit)
+        if best >= minimum:
+            return candidate
+    return derive_seed(seed, "check-strong-hand", 0)
+
+
+def _no_claim(record: GameRecord) -> bool:
+    """Was the game played to its end (no claim cut it short)?"""
+    return not any(a.action == "claim" for a in record.actions)
+
+
+def _exchanges(path: Path | None) -> list[tuple[str, list[str], str]]:
+    """(decision, legal tokens, reply) for every request in the transcript that got a reply."""
+    found: list[tuple[str, list[str], str]] = []
+    if path is None or not path.exists():
+        return found
+    asked: tuple[str, list[str]] | None = None
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith("> go "):
+            words = line[2:].split()
+            asked = (words[1], words[4:])
+        elif line.startswith("< ") and asked is not None and not line.startswith("< info"):
+            found.append((asked[0], asked[1], line[2:].strip()))
+            asked = None
+    return found
+
+
+def _judge_play(check: Check, exchanges: list[tuple[str, list[str], str]], variant: Variant) -> None:
+    """Warn about play that loses without an error: it never bids, always takes the first action, never melds."""
+    warnings: list[str] = []
+    bids = [(legal, reply) for decision, legal, reply in exchanges
+            if decision == "bid" and any(t.startswith("bid:") for t in legal)]
+    if bids and all(reply == "pass" for _, reply in bids):
+        warnings.append(f"passed all {len(bids)} bid requests, one of them with a hand whose meld alone was worth the "
+                        f"minimum bid ({variant.bids.minimum}); a range token such as bid:21..555 is not a reply: "
+                        "bid one number from it, e.g. bid:21")
+    choices = [(legal, reply) for decision, legal, reply in exchanges
+               if len(legal) > 1 and decision != "bid" and not any(".." in t for t in legal)]
+    first = sum(1 for legal, reply in choices if reply == legal[0])
+    if len(choices) >= 20 and first >= FIRST_LEGAL_SHARE * len(choices):
+        warnings.append(f"answered the first legal action {first} times in {len(choices)} real choices: "
+                        "the list comes in no particular order, so this is no strategy")
+    melds = [reply for decision, legal, reply in exchanges if decision == "meld" and len(legal) > 1]
+    if len(melds) >= 3 and all(reply == "pass" for reply in melds):
+        warnings.append(f"never melded: passed all {len(melds)} meld requests that offered a meld")
+    if warnings:
+        check.status, check.detail = WARN, "\n".join(warnings)
+    else:
+        check.status = PASS
+        check.detail = f"bids, chooses and melds ({len(exchanges)} replies looked at)"
 
 
 def _decisions(path: Path | None) -> dict[str, int]:

@@ -55,3 +55,27 @@ def test_a_faulty_bot_fails_with_the_offending_line_and_what_was_expected(mode, 
 def test_a_command_that_does_not_start_is_a_usage_error(tmp_path):
     done = check("./no-such-bot", tmp_path)
     assert done.returncode == 2 and "not found" in done.stderr
+
+
+def test_a_bot_that_never_bids_and_always_answers_first_is_warned_about(tmp_path):
+    """faulty 'none' answers the first legal action: 'pass' in every auction, even with a hand worth the minimum bid."""
+    done = check(f"{sys.executable} {FAULTY} none", tmp_path, "--variant", "three-handed", "--option", "target=100")
+    assert done.returncode == 0, done.stdout + done.stderr  # warnings do not fail the check
+    assert "[warn] plays to win" in done.stdout
+    assert "passed all" in done.stdout and "bid:21..555 is not a reply" in done.stdout
+    assert "answered the first legal action" in done.stdout
+
+
+def test_a_bot_that_chooses_plays_to_win(tmp_path):
+    done = check("greedy", tmp_path, "--variant", "four-handed", "--option", "target=100")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "[  ok] plays to win" in done.stdout
+
+
+def test_games_cut_short_by_claims_get_one_more_game_without_them(tmp_path):
+    """two-handed-hoyle allows a claim; the random bot claims at once, so no game reached the second phase."""
+    done = check("random", tmp_path, "--variant", "two-handed-hoyle")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the last game without claims" in done.stdout
+    transcript = (tmp_path / "check" / "logs" / "bot.protocol.log").read_text()
+    assert " claim=no" in transcript and "> phase2 " in transcript

@@ -67,8 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("match", help="play games between bots", description=(
         "Play games between bots. BOT is a sample bot's name (" + ", ".join(SAMPLES) + ") or any command line "
-        "that starts a bot, e.g. './mybot --fast' or 'node bot.js'. Give one bot per seat (partners sit "
-        "opposite: seats 1 and 3 against 2 and 4). Games go in groups of one per seat with the same cards and "
+        "that starts a bot, e.g. './mybot --fast' or 'node bot.js'. Give one bot per seat, seat 0 first "
+        "(partners sit opposite: seats 0 and 2, the first and third BOT, against 1 and 3). Games go in groups of one per seat with the same cards and "
         "the seating rotated, so every bot holds every hand."))
     p.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat, in seat order")
     add_variant_arguments(p)

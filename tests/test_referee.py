@@ -12,6 +12,7 @@ from referee.clock import Clock, TimeControl
 from referee.integrity import load_key
 from referee.match import Entrant, MatchPlan, Player, play_game, run_match
 from referee.record import GameRecord, Termination, read_records
+from referee.rules import action_from_text
 from referee.replay import replay_record
 from referee.rules import get_variant
 from referee.samples import SAMPLES
@@ -53,6 +54,14 @@ def test_id_keys_the_referee_does_not_know_are_accepted_and_recorded(tmp_path):
     assert record.termination is Termination.COMPLETED
     assert record.seats[1].ids == {"name": "faulty-ids", "version": "1.0", "url": "https://example.org/bot"}
     assert GameRecord.from_json(record.to_json()).seats[1].ids == record.seats[1].ids
+
+
+def test_replies_are_read_without_regard_to_case(tmp_path):
+    """PROTOCOL.md section 1: 'as' is 'AS'; the record keeps the action as the referee writes it."""
+    record, _ = trio.run(one_game, [sample("random"), faulty("lowercase")], 5, tmp_path)
+    assert record.termination is Termination.COMPLETED
+    mine = [a.action for a in record.actions if a.seat == 1]
+    assert mine and all(a == action_from_text(a.swapcase()).to_text() for a in mine)
 
 
 def test_replying_twice_is_a_protocol_error(tmp_path):

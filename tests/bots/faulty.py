@@ -20,6 +20,7 @@ At request N (or at the handshake for the modes marked *):
   memory       allocates memory without bound  spin        spins on every core, never answers
   wedge*       answers requests but never pings (alive but wedged between games)
   noquit*      plays well but does not exit on quit
+  lowercase    from request N, answers the first legal action with its case swapped (ROYAL:kh,qh): legal
   ids*         plays well, and names itself with id keys the referee has no use for (version, url)
   none         behaves
   rotate SALT  a different one of the modes above in each game (chosen from the game id), or none
@@ -123,6 +124,8 @@ for line in sys.stdin:
             say("%%% this is not an action %%%")
         elif mode == "nonsense":
             say("xyzzy")
+        elif mode == "lowercase":
+            say(legal[0].swapcase())
         elif mode == "illegal":
             cards = [r + s for r in "ATKQJ9" for s in "CDHS"]
             say(next(c for c in cards if c not in legal))

@@ -222,7 +222,7 @@ class _LateClient:
     """
 
     def __init__(self, n: int, late_ms: float):
-        self.n, self.late_ms, self.asked, self.name = n, late_ms, 0, "stand-in"
+        self.n, self.late_ms, self.asked, self.name, self.ids = n, late_ms, 0, "stand-in", {}
 
     def post(self, message) -> None:
         pass

@@ -18,6 +18,7 @@ claims makes sure the second phase is played.
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import attrs
@@ -108,11 +109,12 @@ async def run_check(entrant: Entrant, variant: Variant, games: int, seed: int, o
     for c in checks.values():
         if c.status == SKIP:
             c.detail = "not judged: the check stopped at the failure above"
-    asked = _decisions(player.transcript_path)
-    if asked and checks["legal play in every phase"].status == PASS:
-        checks["legal play in every phase"].detail += "; asked " + ", ".join(f"{k} {v}" for k, v in asked.items())
-    if checks["legal play in every phase"].status == PASS:
-        _judge_play(checks["plays to win"], _exchanges(player.transcript_path), variant)
+    if checks["legal play in every phase"].status == PASS:  # then every request got its reply
+        exchanges = _exchanges(player.transcript_path)
+        asked = Counter(decision for decision, _, _ in exchanges)
+        if asked:
+            checks["legal play in every phase"].detail += "; asked " + ", ".join(f"{k} {v}" for k, v in asked.items())
+        _judge_play(checks["plays to win"], exchanges, variant)
     return report
 
 
@@ -270,17 +272,6 @@ def _judge_play(check: Check, exchanges: list[tuple[str, list[str], str]], varia
     else:
         check.status = PASS
         check.detail = f"bids, chooses and melds ({len(exchanges)} replies looked at)"
-
-
-def _decisions(path: Path | None) -> dict[str, int]:
-    """How often each kind of decision was asked, from the transcript's 'go' lines."""
-    counts: dict[str, int] = {}
-    if path is not None and path.exists():
-        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-            if line.startswith("> go "):
-                kind = line.split()[2]
-                counts[kind] = counts.get(kind, 0) + 1
-    return counts
 
 
 def _kind(action: str) -> str:

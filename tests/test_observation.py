@@ -224,14 +224,16 @@ HANDS = ("AS AS TS KS QS JS AH TH KH QH 9C 9C / 9S 9S JS TS KS QS AD AD TD KD QD
          "AC AC TC TC KC KC QC QC JC JC 9D 9D / AH TH KH QH JH JH 9H 9H TD KD QD JD")
 
 
-def play_out_auction(game, bidder_bid: int, trump: str):
-    """Seat after the dealer bids, the others pass; it names trump."""
+def win_auction(game, amount: int, trump: str) -> None:
+    """Seat 0, first to speak, bids ``amount``, the others pass; it names trump."""
     while game.decision().kind.value == "bid":
-        d = game.decision()
-        game.apply(next(a for a in d.legal if a.to_text() == f"bid:{bidder_bid}") if d.seat == 0 and not
-                   any(isinstance(n.event, ev.BidMade) and n.event.seat == 0 for n in game.log)
-                   else next(a for a in d.legal if a.to_text() == "pass"))
-    game.apply(next(a for a in game.legal_actions() if a.to_text() == f"trump:{trump}"))
+        act(game, f"bid:{amount}" if game.decision().seat == 0 and not game.observation(0).bids else "pass")
+    act(game, f"trump:{trump}")
+
+
+def play_out_auction(game, amount: int, trump: str) -> None:
+    """win_auction, then the partners pass each other the first cards offered."""
+    win_auction(game, amount, trump)
     while game.decision().kind.value == "give":
         game.apply(game.legal_actions()[0])
 
@@ -275,10 +277,7 @@ def test_a_follower_that_does_not_head_the_trick_holds_nothing_that_would():
 
 def test_passed_cards_are_known_to_the_two_partners_and_unknown_to_the_others():
     game = four_handed(HANDS)
-    while game.decision().kind.value == "bid":
-        d = game.decision()
-        act(game, "bid:50" if d.seat == 0 and not game.observation(0).bids else "pass")
-    act(game, "trump:S")
+    win_auction(game, 50, "S")
     for _ in range(4):
         game.apply(game.legal_actions()[0])  # the partner's four
     for text in ("9C", "9C", "QH", "KH"):

@@ -1,9 +1,14 @@
 """Counting a whole hand's meld as the bidding games do (004's tables), worked by hand."""
 
+from collections import Counter
+
+from hypothesis import given
+from hypothesis import strategies as st
+
 from referee.rules import cards
-from referee.rules.cards import Suit
-from referee.rules.melds import count_hand_meld, hand_meld_points
-from referee.rules.variants import DOUBLE_DECK_MELDS, UNIT_MELDS
+from referee.rules.cards import Rank, Suit, make_deck
+from referee.rules.melds import count_hand_meld, fewest_cards, hand_meld_points, type_name
+from referee.rules.variants import DOUBLE_DECK_MELDS, LINEAR_UNIT_MELDS, UNIT_MELDS
 
 H, S, C = Suit.HEARTS, Suit.SPADES, Suit.CLUBS
 
@@ -82,3 +87,29 @@ def test_a_runs_king_and_queen_do_not_count_towards_a_round_house():
     # with both K Q of hearts outside the run it is a double round house
     hand = "AH TH KH QH JH KH QH KH QH KC KC QC QC KD KD QD QD KS KS QS QS"
     assert ("roundhouse", 2, 240) in summary(hand, H, DOUBLE_DECK_MELDS)
+
+
+def shown(hand, trump, table):
+    return [(type_name(m.kind, m.multiplicity), m.cards) for m in count_hand_meld(hand, trump, table)]
+
+
+def test_a_run_beside_a_royal_marriage_needs_two_kings_and_two_queens_of_trump():
+    need = fewest_cards(shown(cards("AH TH KH QH JH KH QH 9C"), H, UNIT_MELDS))
+    assert need == Counter(cards("AH TH KH QH JH KH QH"))
+
+
+SINGLE = make_deck(2, list(Rank))
+DOUBLE = make_deck(4, [Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK])
+
+
+@given(st.sampled_from([(SINGLE, UNIT_MELDS, 12), (SINGLE, LINEAR_UNIT_MELDS, 16), (DOUBLE, DOUBLE_DECK_MELDS, 20),
+                        (DOUBLE, DOUBLE_DECK_MELDS, 40)]),
+       st.sampled_from(list(Suit)), st.randoms(use_true_random=False))
+def test_the_fewest_cards_behind_a_meld_are_in_the_hand_and_meld_the_same(game, trump, rng):
+    """What an observer may conclude from melds shown: no more than the hand holds, and enough to meld them."""
+    deck, table, size = game
+    hand = rng.sample(deck, size)
+    lines = shown(hand, trump, table)
+    need = fewest_cards(lines)
+    assert not Counter(need) - Counter(hand)
+    assert shown(list(Counter(need).elements()), trump, table) == lines

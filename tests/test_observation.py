@@ -338,3 +338,21 @@ def test_the_meld_shown_is_a_constraint_of_the_bidding_games():
             assert showed_aces or not all(a in world.hands[s] for a in aces)
     variant = get_variant("four-handed")
     assert variant.family == "auction"
+
+
+def test_a_run_beside_a_royal_marriage_shows_two_kings_and_queens_of_trump():
+    """Seat 2 shows a run and a royal marriage in spades: both K Q of spades are known to be in its hand."""
+    game = play_to("four-handed-double", {}, seed=22, steps=120)
+    obs = game.observation(0)
+    assert obs.trump is Suit.SPADES
+    assert [m.name for m in obs.melds[2]][:2] == ["run", "royal"]
+    assert Counter(obs.known[2])[card("KS")] + Counter(c for s, c in obs.played if s == 2)[card("KS")] == 2
+    assert problems(obs, true_world(game, 0), strict_plays_from(game)) == []
+
+
+def test_worlds_are_found_late_in_a_double_deck_hand_where_the_melds_leave_little_room():
+    """Found by CI: every other seat's hidden cards must meld nothing more than it showed."""
+    game = play_to("four-handed-double", {}, seed=142, steps=140)
+    rng = random.Random(142)
+    copy = game.determinize(0, rng)
+    assert copy.observation(0) == game.observation(0)

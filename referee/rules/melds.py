@@ -456,6 +456,34 @@ def _count_with_round_houses(held: dict[Card, int], trump: Suit, table: MeldTabl
     return found
 
 
+def fewest_cards(lines: Iterable[tuple[str, Sequence[Card]]]) -> dict[Card, int]:
+    """The fewest copies of each card a hand holds that melds these lines, as :func:`count_hand_meld` counts.
+
+    ``lines`` are (type name, cards) pairs, as a seat shows them. A card
+    may serve several kinds, so most kinds only say "at least this many".
+    But the lines counted from what the round houses leave (see
+    :data:`ROUND_HOUSE_PARTS`) need their cards beside the round houses',
+    and a royal marriage beside the runs': a hand showing a run and a
+    royal marriage holds two kings and two queens of trump.
+    """
+    per_kind: dict[str, dict[Card, int]] = {}
+    for name, cards in lines:
+        kind, _ = parse_type_name(name)
+        counts = per_kind.setdefault(kind, {})
+        for c in cards:
+            counts[c] = counts.get(c, 0) + 1
+    runs, houses = per_kind.get("run", {}), per_kind.get("roundhouse", {})
+    need: dict[Card, int] = {}
+    for kind, counts in per_kind.items():
+        for c, n in counts.items():
+            if kind in ROUND_HOUSE_PARTS:
+                n += houses.get(c, 0) + (runs.get(c, 0) if kind == "royal" else 0)
+            need[c] = max(need.get(c, 0), n)
+    for c, n in houses.items():  # a round house's trump K Q is not inside a run
+        need[c] = max(need[c], n + runs.get(c, 0))
+    return need
+
+
 def _sets(pattern: tuple[Card, ...], counts: dict[Card, int]) -> int:
     """How many whole copies of ``pattern`` ``counts`` holds."""
     return min(counts.get(c, 0) for c in pattern)

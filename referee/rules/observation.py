@@ -38,7 +38,7 @@ import attrs
 
 from . import events as e
 from .cards import Card, Suit, make_deck, sort_cards
-from .melds import count_hand_meld, type_name
+from .melds import count_hand_meld, fewest_cards, type_name
 from .tricks import FollowDuty, legal_plays
 
 Place = int | str  # a seat's concealed hand (its number) or a face-down pile: "stock", "kitty", "buried", "dummy"
@@ -300,7 +300,8 @@ class Observer:
             self.tables[ev.seat].extend(ev.cards)
         elif ev.seat != self.seat:  # shown and kept: known to be in the hand
             have = Counter(self.known[ev.seat])
-            for c, n in Counter(ev.cards).items():
+            need = fewest_cards((m.name, m.cards) for m in self.melds[ev.seat])
+            for c, n in need.items():
                 for _ in range(n - have[c]):
                     self._know(ev.seat, c)
 
@@ -408,8 +409,11 @@ class Sampler:
     Every world that agrees with those constraints is equally likely.
 
     Once the bidding games' melds are shown, each other seat's hand must
-    also meld exactly what the seat showed. That is no constraint on single
-    cards (a king and a queen of clubs may each be there, not both), so the
+    also meld exactly what the seat showed. Part of that is a constraint on
+    single cards, exact like the others: a card that, beside the cards the
+    seat is known to have held, would have melded more cannot be there (a
+    seat that showed queens around and no marriage holds no king). The rest
+    is not (a king and a queen of clubs may each be there, not both), so the
     hands are drawn one seat at a time: a hand from the worlds above, drawn
     again until it melds as shown, then kept while the next seat's is drawn
     (and the world started again when a seat finds no such hand soon).
@@ -444,19 +448,22 @@ class Sampler:
         if sum(room.values()) != len(tokens):
             raise ValueError(f"the observation is inconsistent: {len(tokens)} unseen cards for "
                              f"{sum(room.values())} unseen places")
+        self.meld_seats = [s for s in range(len(obs.held)) if s != obs.seat] if obs.melds_complete else []
+        self.later: dict[int, list[Card]] = {s: [] for s in self.meld_seats}  # cards played since the meld
+        for s, c in obs.played:
+            self.later.setdefault(s, []).append(c)
+        excluded = [set(x) for x in obs.excluded]
+        for s in self.meld_seats:
+            excluded[s] |= self._meld_excluded(s, {c for c, _ in tokens})
         groups: dict[frozenset[Place], list[Card]] = {}
         for c, where in tokens:
-            allowed = frozenset(p for p in where if not (isinstance(p, int) and c in obs.excluded[p]))
+            allowed = frozenset(p for p in where if not (isinstance(p, int) and c in excluded[p]))
             if not allowed:
                 raise ValueError(f"the observation is inconsistent: {c} can be nowhere")
             groups.setdefault(allowed, []).append(c)
         self.placement = _Placement(room, groups)
         if not self.placement.possible():
             raise ValueError("the observation is inconsistent: no world agrees with it")
-        self.meld_seats = [s for s in range(len(obs.held)) if s != obs.seat] if obs.melds_complete else []
-        self.later: dict[int, list[Card]] = {s: [] for s in self.meld_seats}  # cards played since the meld
-        for s, c in obs.played:
-            self.later.setdefault(s, []).append(c)
 
     def sample(self, rng: random.Random) -> World:
         for _ in range(self.tries):
@@ -483,6 +490,13 @@ class Sampler:
         for place, drawn in placement.draw(rng).items():
             placed.setdefault(place, []).extend(c for _, c in drawn)
         return self._world(placed, rng)
+
+    def _meld_excluded(self, seat: int, candidates: set[Card]) -> set[Card]:
+        """The cards ``seat`` cannot hold because, beside the cards known to have been in its hand, they would have melded more."""
+        if self.obs.held[seat] == len(self.fixed.get(seat, ())):
+            return set()  # no concealed card: nothing to exclude
+        known = self.fixed.get(seat, [])
+        return {c for c in candidates if not self._meld_agrees(seat, [*known, c])}
 
     def _meld_agrees(self, seat: int, hand: list[Card]) -> bool:
         """Does ``hand`` (with the cards the seat played since) meld what ``seat`` showed?"""

@@ -111,6 +111,36 @@ def _rest(line: str, word_count: int) -> str:
     return rest
 
 
+def _key(tok: str, what: str) -> str:
+    if not _KEY.match(tok):
+        raise ProtocolError(f"{what} should be a lower-case name (letters, digits, '-'), got {tok!r}")
+    return tok
+
+
+def _option(parts: list[str]) -> m.OptionDeclared:
+    """``option NAME TYPE DEFAULT [MIN MAX | CHOICE...]``, checked so that its default is one of its values."""
+    usage = ("expected 'option NAME int DEFAULT MIN MAX', 'option NAME bool yes|no', "
+             "'option NAME choice DEFAULT CHOICE...' or 'option NAME string DEFAULT'")
+    if len(parts) < 4 or parts[2] not in m.OPTION_TYPES:
+        raise ProtocolError(usage)
+    name, kind, default, extra = _key(parts[1], "option name"), parts[2], parts[3], tuple(parts[4:])
+    if kind == "int":
+        if len(extra) != 2:
+            raise ProtocolError(usage)
+        low, high = (_int(t, "option bound") for t in extra)
+        if low > high:
+            raise ProtocolError(f"option {name}: min {low} is above max {high}")
+    elif kind in ("bool", "string") and extra:
+        raise ProtocolError(usage)
+    elif kind == "choice" and not extra:
+        raise ProtocolError(usage)
+    option = m.OptionDeclared(name, kind, _token(default, "option default"), extra)
+    why = option.check(default)
+    if why:
+        raise ProtocolError(f"option {name}: its default is not one of its values ({why})")
+    return option
+
+
 def parse_referee_line(line: str):
     """A line the referee sends to a bot -> typed message."""
     parts = _split_line(line)
@@ -222,6 +252,20 @@ def parse_referee_line(line: str):
     if verb == "ping":
         _arity(parts, 1)
         return m.Ping(_token(args[0], "ping token"))
+    if verb == "setoption":
+        _arity(parts, 2)
+        return m.SetOption(_key(args[0], "option name"), _token(args[1], "option value"))
+    if verb == "rule":
+        _arity(parts, 2, -1)
+        return m.Rule(_key(args[0], "rule"), tuple(_token(t, "rule value") for t in args[1:]))
+    if verb == "state":
+        fields = []
+        for tok in args:
+            key, sep, value = tok.partition("=")
+            if not sep or not _KEY.match(key) or not value:
+                raise ProtocolError(f"state field should be key=value, got {tok!r}")
+            fields.append((key, value))
+        return m.State(tuple(fields))
     if verb == "matchend":
         _arity(parts, 0)
         return m.MatchEnd()
@@ -242,6 +286,14 @@ def parse_bot_line(line: str):
     if verb == "ready":
         _arity(parts, 0)
         return m.Ready()
+    if verb == "protocol":
+        _arity(parts, 1)
+        return m.ProtocolChoice(_nonneg(parts[1], "protocol version"))
+    if verb == "option":
+        return _option(parts)
+    if verb == "want":
+        _arity(parts, 1)
+        return m.Want(_key(parts[1], "feature"))
     if verb == "info":
         return m.Info(_rest(line, 1))
     if verb == "pong":

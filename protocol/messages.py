@@ -1,4 +1,4 @@
-"""Typed messages of the pinochle-arena text protocol, version 1.
+"""Typed messages of the pinochle-arena text protocol, versions 1 to 3.
 
 Each message is a frozen record with ``to_text()``; ``protocol.codec`` parses
 lines back into them. Cards are two-character tokens (``AS``, ``TD``, ``9C``);
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import attrs
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3  # the version the referee greets with; a bot opts in with 'protocol 3'
+FALLBACK_VERSION = 2  # what a bot that does not opt in is spoken to in (versions 1 and 2 read alike)
 HIDDEN = "??"  # a card the audience may not see
 
 
@@ -319,10 +320,44 @@ class Contract:
         return f"contract {self.bidder} {self.bid} {'made' if self.made else 'set'} {self.points}"
 
 
+# ------------------------------------------------------------ version 3
+@attrs.frozen
+class SetOption:
+    """An option the bot declared, set to the value the organiser chose (or its default)."""
+
+    name: str
+    value: str
+
+    def to_text(self) -> str:
+        return f"setoption {self.name} {self.value}"
+
+
+@attrs.frozen
+class Rule:
+    """One rule of the game about to start: ``rule KEY VALUE...`` (PROTOCOL.md, section 10)."""
+
+    key: str
+    values: tuple[str, ...]
+
+    def to_text(self) -> str:
+        return f"rule {self.key} {' '.join(self.values)}"
+
+
+@attrs.frozen
+class State:
+    """A snapshot of what the seat may know, sent before each request to a bot that asked for it."""
+
+    fields: tuple[tuple[str, str], ...]
+
+    def to_text(self) -> str:
+        return "state " + " ".join(f"{k}={v}" for k, v in self.fields)
+
+
 RefereeMessage = (
     Hello | NewGame | Deal | Bonus | Play | Trick | Draw | MeldShown | Exchange | PhaseTwo | ClaimMade
     | HandEnd | GameOver | Request | ErrorNotice | Ping | MatchEnd | Quit
     | BidEvent | BidWon | RedealEvent | Kitty | KittyCard | ThrowIn | Trump | Call | PartnerEvent | Give | Bury | Dummy | Contract
+    | SetOption | Rule | State
 )
 
 
@@ -368,4 +403,55 @@ class Reply:
         return self.action
 
 
-BotMessage = Id | Ready | Info | Pong | Reply
+@attrs.frozen
+class ProtocolChoice:
+    """``protocol 3`` in the handshake: the bot speaks version 3."""
+
+    version: int
+
+    def to_text(self) -> str:
+        return f"protocol {self.version}"
+
+
+OPTION_TYPES = ("int", "bool", "choice", "string")
+
+
+@attrs.frozen
+class OptionDeclared:
+    """``option NAME TYPE DEFAULT [MIN MAX | CHOICE...]``: a setting the organiser may change (like UCI's)."""
+
+    name: str
+    type: str  # one of OPTION_TYPES
+    default: str
+    extra: tuple[str, ...] = ()  # int: (min, max); choice: the choices; else nothing
+
+    def to_text(self) -> str:
+        return " ".join(("option", self.name, self.type, self.default, *self.extra))
+
+    def check(self, value: str) -> str | None:
+        """Why ``value`` is not a value of this option (None: it is)."""
+        if self.type == "int":
+            try:
+                number = int(value)
+            except ValueError:
+                return f"{self.name} takes a whole number, not {value!r}"
+            low, high = (int(x) for x in self.extra)
+            return None if low <= number <= high else f"{self.name} takes {low} to {high}, not {value}"
+        if self.type == "bool":
+            return None if value in ("yes", "no") else f"{self.name} takes yes or no, not {value!r}"
+        if self.type == "choice":
+            return None if value in self.extra else f"{self.name} takes one of {', '.join(self.extra)}, not {value!r}"
+        return None
+
+
+@attrs.frozen
+class Want:
+    """``want FEATURE`` in the handshake: ``want state`` asks for a snapshot before each request."""
+
+    feature: str
+
+    def to_text(self) -> str:
+        return f"want {self.feature}"
+
+
+BotMessage = Id | Ready | Info | Pong | Reply | ProtocolChoice | OptionDeclared | Want

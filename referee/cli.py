@@ -70,14 +70,14 @@ def build_parser() -> argparse.ArgumentParser:
         "that starts a bot, e.g. './mybot --fast' or 'node bot.js'. Give one bot per seat, seat 0 first "
         "(partners sit opposite: seats 0 and 2, the first and third BOT, against 1 and 3). Games go in groups of one per seat with the same cards and "
         "the seating rotated, so every bot holds every hand."))
-    p.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat, in seat order")
+    p.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat, in seat order; a bot's options "
+                   "(protocol 3) follow it as option.NAME=VALUE, e.g. './mybot option.depth=4 greedy'")
     add_variant_arguments(p)
     p.add_argument("--games", type=positive_int, default=20, help="games to play (default 20)")
     p.add_argument("--seed", type=int, default=None,
                    help="seed for the deals (default: a secret one from the operating system, kept in OUT)")
     add_time_arguments(p)
     p.add_argument("--out", type=Path, default=None, help="output directory (default results/match-TIMESTAMP)")
-    p.add_argument("--no-legal", action="store_true", help="do not send the legal actions with each request")
     p.add_argument("--transcripts", action="store_true",
                    help="write every protocol line to OUT/logs/BOT.protocol.log ('>' to the bot, '<' from it)")
     p.set_defaults(handler=cmd_match)
@@ -88,7 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
         "(no grace), sends only valid lines, and exits cleanly on 'quit'; and warns about play that loses without "
         "an error (never bidding, always the first legal action, never melding). Prints a report with the exact "
         "offending lines; exit status 0 only when every check passes (warnings do not fail it)."))
-    p.add_argument("bot", metavar="BOT", help="a command line that starts the bot, or a sample bot's name")
+    p.add_argument("bot", nargs="+", metavar="BOT", help="a command line that starts the bot, or a sample bot's name; "
+                   "its options (protocol 3) follow as option.NAME=VALUE")
     add_variant_arguments(p)
     p.add_argument("--games", type=positive_int, default=4, help="games to play (default 4)")
     p.add_argument("--seed", type=int, default=1, help="seed for the deals (default 1)")
@@ -129,8 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
         "Sequential probability ratio test (GSPRT on duplicate pair scores, as fishtest): plays pairs of games "
         "until H1 (NEW is at least ELO1 stronger) or H0 (at most ELO0) is accepted. Exit status: 0 when H1 "
         "is accepted, 1 when H0 is accepted, 3 when --max-pairs ran out undecided, 2 on bad input."))
-    p.add_argument("new", metavar="NEW", help="the candidate bot")
-    p.add_argument("old", metavar="OLD", help="the baseline bot")
+    p.add_argument("bots", nargs="+", metavar="NEW OLD", help="the candidate bot, then the baseline; each may be "
+                   "followed by its options as option.NAME=VALUE (the same bot with other options: "
+                   "'mybot option.depth=5 mybot option.depth=4')")
     p.add_argument("--elo0", type=float, default=0.0, help="H0: NEW is at most this much stronger (default 0)")
     p.add_argument("--elo1", type=float, default=5.0, help="H1: NEW is at least this much stronger (default 5)")
     p.add_argument("--alpha", type=float, default=0.05, help="false positive rate (default 0.05)")
@@ -255,13 +257,37 @@ def time_control_from_args(args) -> TimeControl:
     return TimeControl(bank_ms=args.time_bank, increment_ms=args.increment, move_ms=args.time_per_move, grace_ms=args.grace)
 
 
+OPTION_PREFIX = "option."
+
+
+def bots_with_options(words: list[str]) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """``BOT option.NAME=VALUE ... BOT ...`` (as cutechess and fastchess take them) -> (bot, its options)."""
+    bots: list[tuple[str, list[tuple[str, str]]]] = []
+    for word in words:
+        if not word.startswith(OPTION_PREFIX):
+            bots.append((word, []))
+            continue
+        name, sep, value = word[len(OPTION_PREFIX):].partition("=")
+        if not sep or not name or not value:
+            raise UsageError(f"{word!r}: a bot option is written option.NAME=VALUE, e.g. option.depth=4")
+        if not bots:
+            raise UsageError(f"{word!r} comes before any bot: write a bot's options after it")
+        if name in dict(bots[-1][1]):
+            raise UsageError(f"{word!r}: option {name} is given twice for {bots[-1][0]}")
+        bots[-1][1].append((name, value))
+    return [(bot, tuple(options)) for bot, options in bots]
+
+
 def entrants_from_args(args, bots: list[str]) -> tuple[Entrant, ...]:
-    """Sample names or command lines -> entrants with unique names and the command line's time control."""
-    resolved = [resolve_bot(b) for b in bots]
+    """Sample names or command lines, each followed by its option.NAME=VALUE words -> entrants with unique names
+    and the command line's time control."""
+    grouped = bots_with_options(bots)
+    resolved = [resolve_bot(b) for b, _ in grouped]
     names = unique_names([name for name, _ in resolved])
     tc = time_control_from_args(args)
     sandbox, restart, persist = fence_from_args(args)
-    return tuple(Entrant(n, cmd, tc, sandbox, restart, persist) for n, (_, cmd) in zip(names, resolved, strict=True))
+    return tuple(Entrant(n, cmd, tc, sandbox, restart, persist, options)
+                 for n, (_, cmd), (_, options) in zip(names, resolved, grouped, strict=True))
 
 
 def seed_and_out(args, kind: str) -> tuple[int, Path]:
@@ -280,13 +306,14 @@ def default_out(kind: str) -> Path:
 
 def cmd_match(args) -> int:
     variant = variant_from_args(args)
-    if len(args.bots) != variant.players:
-        raise UsageError(f"variant {variant.name} seats {variant.players} players; got {len(args.bots)} bots "
-                         f"({' '.join(args.bots)})")
+    bots = [b for b, _ in bots_with_options(args.bots)]
+    if len(bots) != variant.players:
+        raise UsageError(f"variant {variant.name} seats {variant.players} players; got {len(bots)} bots "
+                         f"({' '.join(bots)})")
     entrants = entrants_from_args(args, args.bots)
     names = [e.name for e in entrants]
     seed, out = seed_and_out(args, "match")
-    plan = MatchPlan(entrants, variant, args.games, seed, out, not args.no_legal, args.startup_timeout, args.transcripts)
+    plan = MatchPlan(entrants, variant, args.games, seed, out, args.startup_timeout, args.transcripts)
     print(f"match: {' vs '.join(names)}, {variant.name}, {args.games} games, {_seed_text(args.seed)}, "
           f"records in {out}/games.jsonl")
     print(isolation_summary(entrants[0].sandbox))
@@ -315,7 +342,11 @@ def _seed_text(given: int | None) -> str:
 
 def cmd_check(args) -> int:
     variant = variant_from_args(args)
-    (entrant,) = entrants_from_args(args, [args.bot])
+    entrants = entrants_from_args(args, args.bot)
+    if len(entrants) != 1:
+        raise UsageError(f"check takes one bot (and its option.NAME=VALUE words); got {len(entrants)}: "
+                         f"{', '.join(e.name for e in entrants)}")
+    (entrant,) = entrants
     out = args.out or default_out("check")
     report = run_trio(run_check, entrant, variant, args.games, args.seed, out, args.startup_timeout)
     print(report.render())
@@ -575,7 +606,11 @@ def cmd_sprt(args) -> int:
         test = Sprt(args.elo0, args.elo1, args.alpha, args.beta)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    new, old = entrants_from_args(args, [args.new, args.old])
+    entrants = entrants_from_args(args, args.bots)
+    if len(entrants) != 2:
+        raise UsageError(f"sprt takes two bots, NEW then OLD (each followed by its option.NAME=VALUE words); got "
+                         f"{len(entrants)}")
+    new, old = entrants
     new_name, old_name = new.name, old.name
     seed, out = seed_and_out(args, "sprt")
     print(f"sprt: {new_name} vs {old_name}, H0: elo <= {args.elo0:g}, H1: elo >= {args.elo1:g}, "

@@ -127,14 +127,26 @@ async def _start(player: Player, nursery: trio.Nursery, checks: dict[str, Check]
     except BotError as e:  # it started, but the handshake went wrong (the process is killed by now)
         checks["starts"].status = PASS
         checks["handshake"] = _fail(checks["handshake"], str(e), _tail(player.transcript_path),
-                                    "'pinochle 2' answered by optional 'id name ...' lines and then 'ready'")
+                                    "'pinochle 3' answered by optional 'id', 'protocol 3', 'option' and 'want' lines, then 'ready'")
         return
     checks["starts"].status = PASS
     checks["handshake"].status = PASS
-    checks["handshake"].detail = f"id name {client.name!r}" + (f", author {client.author!r}" if client.author else "")
+    checks["handshake"].detail = (f"id name {client.name!r}" + (f", author {client.author!r}" if client.author else "")
+                                  + f"; {_version_text(client)}")
     if client.name == Path(player.entrant.command.argv[-1]).name:
         checks["handshake"].status = WARN
-        checks["handshake"].detail = "no 'id name' line: the bot is shown under its file name"
+        checks["handshake"].detail = f"no 'id name' line: the bot is shown under its file name; {_version_text(client)}"
+
+
+def _version_text(client) -> str:
+    """The protocol the bot speaks, and in version 3 its options (as set) and wants."""
+    if client.version < 3:
+        return (f"protocol {client.version} (send 'protocol 3' for the rule lines, meld points, state lines "
+                "and options of version 3)")
+    options = ", ".join(f"{name}={client.options.get(name, o.default)} ({o.type})"
+                        for name, o in client.declared.items()) or "none"
+    wants = ", ".join(sorted(client.wants)) or "none"
+    return f"protocol 3, options: {options}, wants: {wants}"
 
 
 async def _ping(player: Player, checks: dict[str, Check]) -> None:

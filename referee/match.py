@@ -29,7 +29,8 @@ from .rules import events as ev
 from .rules.variants import Variant
 from .sandbox import Sandbox
 from .transport import BotCommand, BotCrashed, BotError, BotTimeout
-from .wire import event_text, new_game_message, request_message
+from .rules.observation import Observer
+from .wire import event_text, new_game_message, request_message, rule_messages, split_points, state_message
 
 
 class Restart(enum.Enum):
@@ -56,6 +57,7 @@ class Entrant:
     sandbox: Sandbox = Sandbox()
     restart: Restart = Restart.ON_FAULT
     persist: bool = False
+    options: tuple[tuple[str, str], ...] = ()  # protocol 3: values for options the bot declares (setoption)
 
 
 def game_wire_id(seed: int, game_id: str) -> str:
@@ -115,12 +117,18 @@ class Player:
             self.starts += 1
             self._log(f"start {self.starts} of {self.entrant.command.to_text()}")
             try:
-                self.client = await BotClient.start(nursery, self.entrant.command, self.log_path, self.startup_timeout,
-                                                    self.transcript_path, self.entrant.sandbox, self.workdir,
-                                                    self.hidden)
+                client = await BotClient.start(nursery, self.entrant.command, self.log_path, self.startup_timeout,
+                                               self.transcript_path, self.entrant.sandbox, self.workdir, self.hidden)
             except BotError:
                 self.faulted = True
                 raise
+            try:
+                client.set_options(dict(self.entrant.options))
+            except BotError:
+                self.faulted = True
+                await client.process.kill()
+                raise
+            self.client = client
         return self.client
 
     async def _answers_ping(self) -> bool:
@@ -157,13 +165,13 @@ class Player:
                 pass
             await client.quit()
 
-    @property
-    def bot_name(self) -> str:
-        return self.client.name if self.client else self.entrant.name
-
-    @property
-    def bot_ids(self) -> dict[str, str]:
-        return dict(self.client.ids) if self.client else {}
+    def seat_info(self) -> SeatInfo:
+        """Who played, as the record keeps it: the entrant, what the bot called itself, its protocol and options."""
+        command = self.entrant.command.to_text()
+        if self.client is None:
+            return SeatInfo(self.entrant.name, self.entrant.name, command)
+        c = self.client
+        return SeatInfo(self.entrant.name, c.name, command, dict(c.ids), c.version, dict(c.options))
 
 
 class _SeatFault(Exception):
@@ -184,7 +192,6 @@ async def play_game(
     variant: Variant,
     seed: int,
     game_id: str,
-    send_legal: bool = True,
     extra: dict | None = None,
 ) -> GameRecord:
     """Play one game; always returns a record, whatever the bots do.
@@ -216,33 +223,49 @@ async def play_game(
                 clients.append(await p.ensure_started(nursery))
             except BotError as e:
                 raise _SeatFault(seat, _termination_of(e), f"failed to start: {e}") from None
-        record.seats = [SeatInfo(p.entrant.name, p.bot_name, p.entrant.command.to_text(), p.bot_ids) for p in players]
+        record.seats = [p.seat_info() for p in players]
         record.time_control = {p.entrant.name: p.entrant.time_control.to_dict() for p in players}
+        rules = rule_messages(variant)
+        observers = {}  # version 3 seats that asked for a state line before each request
         for seat, client in enumerate(clients):
             client.post(new_game_message(wire_id, variant, seat))
+            if client.version >= 3:
+                for rule in rules:
+                    client.post(rule)
+            if "state" in client.wants:
+                observers[seat] = Observer(variant, seat)
         game, notices = new_game(variant, seed)
-        _deliver(clients, notices, record)
+        _deliver(clients, notices, record, observers)
         while not game.is_terminal():
             decision = game.decision()
             seat = decision.seat
+            client = clients[seat]
             clock = clocks[seat]
             wait = clock.deadline_ms()  # before the charge changes it: the message below gives this one
-            request = request_message(decision, clock.allowance_ms(), int(clock.bank_ms), send_legal)
+            v3_melds = client.version >= 3 and decision.kind is ev.DecisionKind.MELD
+            request = request_message(decision, clock.allowance_ms(), int(clock.bank_ms),
+                                      game.meld_value if v3_melds else None)
+            if seat in observers:
+                client.post(state_message(observers[seat].observation()))
             try:
-                text, used = await clients[seat].request(request, wait)
+                text, used = await client.request(request, wait)
             except BotError as e:
                 raise _SeatFault(seat, _termination_of(e), str(e)) from None
             if not clock.charge(used):
                 raise _SeatFault(seat, Termination.TIMEOUT, f"replied after {used:.0f} ms; allowed {wait:.0f}")
             try:
-                action = action_from_text(text)
+                action_text, points = split_points(text) if client.version >= 3 else (text, None)
+                action = action_from_text(action_text)
                 game.check(action)
+                if points is not None and (not v3_melds or points != game.meld_value(action)):
+                    raise IllegalActionError(f"{action_text} scores {game.meld_value(action)} now, not {points}"
+                                             if v3_melds else "only a meld may carry =POINTS")
             except IllegalActionError as e:
                 record.actions.append(ActionEntry(seat, text, used))
                 await _tell_error(clients[seat], f"illegal action {text}: {e}")
                 raise _SeatFault(seat, Termination.ILLEGAL_ACTION, f"{text}: {e}") from None
             record.actions.append(ActionEntry(seat, action.to_text(), used))
-            _deliver(clients, game.apply(action), record)
+            _deliver(clients, game.apply(action), record, observers)
         record.termination = Termination.COMPLETED
         record.result = game.returns()
     except _SeatFault as fault:
@@ -252,7 +275,7 @@ async def play_game(
         record.result = fault_returns(variant, fault.seat)
         await players[fault.seat].retire()
     if not record.seats:
-        record.seats = [SeatInfo(p.entrant.name, p.bot_name, p.entrant.command.to_text(), p.bot_ids) for p in players]
+        record.seats = [p.seat_info() for p in players]
     if game is not None:
         record.deals = list(game.deals)
         record.totals = tuple(game.totals)
@@ -263,8 +286,12 @@ async def play_game(
     return record
 
 
-def _deliver(clients: Sequence[BotClient], notices: Sequence[ev.Notice], record: GameRecord) -> None:
-    """Record what happened and queue each event for the seats that may see it (written before their next request)."""
+def _deliver(clients: Sequence[BotClient], notices: Sequence[ev.Notice], record: GameRecord,
+             observers: dict[int, Observer]) -> None:
+    """Record what happened and queue each event for the seats that may see it (written before their next request).
+
+    A seat's :class:`Observer` (version 3's ``want state``) sees exactly the events its bot is told.
+    """
     for notice in notices:
         event = notice.event
         if isinstance(event, ev.Melded):
@@ -272,6 +299,9 @@ def _deliver(clients: Sequence[BotClient], notices: Sequence[ev.Notice], record:
                                  "points": event.points, "cards": [c.to_text() for c in event.cards]})
         elif isinstance(event, ev.HandEnded):
             record.hands.append({"hand": event.hand, "points": list(event.points), "totals": list(event.totals)})
+        for seat in notice.seats:
+            if seat in observers:
+                observers[seat].see(event)
         text = event_text(event)
         if text is None:
             continue
@@ -305,7 +335,6 @@ class MatchPlan:
     games: int
     seed: int
     out_dir: Path
-    send_legal: bool = True
     startup_timeout: float = 10.0
     transcripts: bool = False  # write every protocol line to logs/<entrant>.protocol.log
 
@@ -345,7 +374,7 @@ async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | Non
         try:
             for number, seed, seating in games:
                 seated = [players[i] for i in seating]
-                record = await play_game(nursery, seated, plan.variant, seed, f"g{number}", plan.send_legal,
+                record = await play_game(nursery, seated, plan.variant, seed, f"g{number}",
                                          extra={"game": number, "seating": list(seating)})
                 append_record(path, record, key)
                 records.append(record)

@@ -1,6 +1,7 @@
-"""A bot as the referee sees it: a process that speaks protocol v1.
+"""A bot as the referee sees it: a process that speaks the protocol.
 
-Handshake, events, requests with timing, ping, quit. Every failure is a
+Handshake (with version 3's choice of version, options and wants), events,
+requests with timing, ping, quit. Every failure is a
 :class:`~referee.transport.BotError`; nothing here knows the rules.
 """
 
@@ -27,6 +28,7 @@ from .transport import (
 
 MAX_INFO_KEPT = 50
 MAX_IDS_KEPT = 20  # id lines kept per bot (the first of each key), each value cut to 100 characters
+MAX_OPTIONS = 50  # options one bot may declare
 
 
 @attrs.define(eq=False)
@@ -36,6 +38,10 @@ class BotClient:
     author: str = ""
     ids: dict[str, str] = attrs.Factory(dict)  # every 'id KEY TEXT' line, recorded with its games
     info: list[str] = attrs.Factory(list)
+    version: int = m.FALLBACK_VERSION  # 3 once the bot said 'protocol 3'
+    declared: dict[str, m.OptionDeclared] = attrs.Factory(dict)  # version 3: the options it offers
+    wants: set[str] = attrs.Factory(set)  # version 3: 'want state'...
+    options: dict[str, str] = attrs.Factory(dict)  # the value each declared option was set to
 
     @classmethod
     async def start(cls, nursery: trio.Nursery, command: BotCommand, stderr_path: Path | None = None,
@@ -78,10 +84,45 @@ class BotClient:
                     self.name = msg.value[:100]
                 elif msg.field == "author":
                     self.author = msg.value[:100]
+            elif isinstance(msg, m.ProtocolChoice):
+                if msg.version > m.PROTOCOL_VERSION:
+                    raise BotProtocolError(f"asked for protocol {msg.version}; this referee speaks up to "
+                                           f"{m.PROTOCOL_VERSION}: {line.text[:80]!r}")
+                self.version = max(msg.version, m.FALLBACK_VERSION)
+            elif isinstance(msg, m.OptionDeclared):
+                if msg.name in self.declared or len(self.declared) >= MAX_OPTIONS:
+                    raise BotProtocolError(f"option {msg.name} declared twice, or more than {MAX_OPTIONS} options")
+                self.declared[msg.name] = msg
+            elif isinstance(msg, m.Want):
+                self.wants.add(msg.feature)  # a feature this referee does not know is ignored
             elif isinstance(msg, m.Ready):
+                if (self.declared or self.wants) and self.version < 3:
+                    raise BotProtocolError("'option' and 'want' lines belong to protocol 3: send 'protocol 3' "
+                                           "before 'ready'")
                 return
             elif not isinstance(msg, m.Info):
-                raise BotProtocolError(f"expected 'id', 'info' or 'ready' during the handshake, got {line.text[:80]!r}")
+                raise BotProtocolError("expected 'id', 'protocol', 'option', 'want', 'info' or 'ready' during the "
+                                       f"handshake, got {line.text[:80]!r}")
+
+    def set_options(self, chosen: dict[str, str]) -> None:
+        """Queue a ``setoption`` for every option the bot declared: the organiser's value, else its default.
+
+        An option the bot does not declare, or a value it does not take, is
+        refused with the options the bot does offer (the organiser's mistake
+        or the bot's: either way no game is played on a guess).
+        """
+        for name, value in chosen.items():
+            if name not in self.declared:
+                offered = ", ".join(self.declared) or ("none" if self.version >= 3 else "none: it speaks protocol "
+                                                       f"{self.version}, which has no options")
+                raise BotProtocolError(f"option {name}={value} was set, but {self.name} declares no option {name} "
+                                       f"(its options: {offered})")
+            why = self.declared[name].check(value)
+            if why:
+                raise BotProtocolError(f"option {name}={value} refused: {why}")
+        self.options = {name: chosen.get(name, o.default) for name, o in self.declared.items()}
+        for name, value in self.options.items():
+            self.post(m.SetOption(name, value))
 
     def _parse(self, line: Line):
         try:

@@ -41,6 +41,8 @@ class SeatInfo:
     bot_name: str  # what the bot called itself in 'id name'
     command: str
     ids: dict[str, str] = attrs.field(factory=dict)  # every 'id KEY TEXT' line the bot sent (version, url, ...)
+    protocol: int = 2  # the version the bot spoke (3 when it said 'protocol 3')
+    options: dict[str, str] = attrs.field(factory=dict)  # protocol 3: the value of every option it declares
 
     def to_dict(self) -> dict:
         return attrs.asdict(self)

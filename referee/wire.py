@@ -1,4 +1,10 @@
-"""Rules events and decisions -> protocol messages. The one place the two meet."""
+"""Rules events and decisions -> protocol messages. The one place the two meet.
+
+Version 3 adds three things made here: the ``rule`` lines that describe a
+game before it starts, the ``state`` snapshot of what a seat knows (from
+:class:`~.rules.observation.Observer`, fed the same events as the bot), and
+the points a legal meld would score, written into its token (``royal:KH,QH=4``).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +12,12 @@ from protocol import HIDDEN
 from protocol import messages as m
 
 from .rules import events as e
-from .rules.actions import AuctionChoices, PlayCard
+from .rules.actions import AuctionChoices, Meld, PlayCard
 from .rules.bidding import range_text
+from .rules.cards import sort_cards
+from .rules.melds import KINDS
+from .rules.observation import Observation
+from .rules.tricks import MustWin
 from .rules.variants import Variant
 
 
@@ -83,13 +93,95 @@ def _texts(cards) -> tuple[str, ...]:
     return tuple(HIDDEN if c is None else c.to_text() for c in cards)
 
 
-def request_message(decision: e.Decision, time_left_ms: int, bank_ms: int, send_legal: bool) -> m.Request:
-    legal = legal_tokens(decision.legal) if send_legal else ()
-    return m.Request(decision.kind.value, time_left_ms, bank_ms, legal)
+def request_message(decision: e.Decision, time_left_ms: int, bank_ms: int, meld_value=None) -> m.Request:
+    """The request for ``decision``; with ``meld_value`` (version 3) each meld token carries its points."""
+    return m.Request(decision.kind.value, time_left_ms, bank_ms, legal_tokens(decision.legal, meld_value))
 
 
-def legal_tokens(actions) -> tuple[str, ...]:
-    """The legal actions as tokens; an auction's bids as ranges: ``bid:50..60``, ``bid:65..100/5``."""
+def legal_tokens(actions, meld_value=None) -> tuple[str, ...]:
+    """The legal actions as tokens; an auction's bids as ranges: ``bid:50..60``, ``bid:65..100/5``.
+
+    ``meld_value(meld)`` gives what a meld would score; its tokens then end
+    in ``=POINTS`` (version 3), which a reply may keep or leave off.
+    """
     if isinstance(actions, AuctionChoices):
         return (("pass",) if actions.may_pass else ()) + tuple("bid:" + range_text(r) for r in actions.ranges)
-    return tuple(a.to_text() for a in actions if not (type(a) is PlayCard and a.copy))  # named copies: PROTOCOL.md
+    tokens = []
+    for a in actions:
+        if type(a) is PlayCard and a.copy:
+            continue  # named copies are accepted, not listed: PROTOCOL.md
+        if meld_value is not None and isinstance(a, Meld):
+            tokens.append(f"{a.to_text()}={meld_value(a)}")
+        else:
+            tokens.append(a.to_text())
+    return tuple(tokens)
+
+
+def split_points(reply: str) -> tuple[str, int | None]:
+    """A version 3 meld reply ``royal:KH,QH=4`` -> (``royal:KH,QH``, 4); other replies as they are."""
+    action, sep, points = reply.rpartition("=")
+    if sep and action and points.lstrip("-").isdigit():
+        return action, int(points)
+    return reply, None
+
+
+# ---------------------------------------------------------------- version 3
+_DUTY_WORDS = {MustWin.ALWAYS: "head", MustWin.TRUMP_LED: "head-if-trump-led", MustWin.NEVER: None}
+
+
+def rule_messages(variant: Variant) -> list[m.Rule]:
+    """The rules of a game that matter for play, as ``rule`` lines (PROTOCOL.md, section 10)."""
+    values = variant.counter_values
+    rules = [
+        m.Rule("ranks", tuple(r.value for r in variant.deck_ranks)),
+        m.Rule("copies", (str(variant.deck_copies),)),
+        m.Rule("points", tuple(f"{r.value}={values.get(r, 0)}" for r in variant.deck_ranks)),
+        m.Rule("last-trick", (str(variant.last_trick),)),
+        m.Rule("target", (str(variant.target),)),
+    ]
+    for kind in KINDS:
+        row = variant.melds.values.get(kind)
+        if row is not None:
+            levels = [row[i] if i < len(row) else None for i in range(variant.deck_copies)]
+            rules.append(m.Rule("meld", (kind, *("-" if v is None else str(v) for v in levels))))
+    strict = tuple(w for w in ("suit", "trump", _DUTY_WORDS[variant.phase2_must_win]) if w)
+    if variant.family == "stock":
+        rules.append(m.Rule("follow", ("1", "free")))
+    rules.append(m.Rule("follow", ("2", *strict)))
+    if variant.first_lead_trump:
+        rules.append(m.Rule("first-lead", ("trump",)))
+    return rules
+
+
+def _cards_text(cards) -> str:
+    return ",".join(c.to_text() for c in cards) or "-"
+
+
+def _per_seat(values) -> str:
+    return "/".join(str(v) for v in values)
+
+
+def state_message(obs: Observation) -> m.State:
+    """What the seat may know now, as one ``state`` line (PROTOCOL.md, section 10)."""
+    leader = obs.trick[0][0] if obs.trick else None
+    fields = [
+        ("hand", str(obs.hand_number)), ("dealer", str(obs.dealer)), ("phase", str(obs.phase)),
+        ("trump", obs.trump.value if obs.trump is not None else "-"),
+        ("turnup", obs.turnup.to_text() if obs.turnup is not None else "-"),
+        ("cards", _cards_text(obs.hand)),
+        ("tables", "/".join(_cards_text(t) for t in obs.tables)),
+        ("leader", "-" if leader is None else str(leader)),
+        ("trick", _cards_text(c for _, c in obs.trick)),
+        ("held", _per_seat(obs.held)),
+        *((name, str(n)) for name, n in obs.piles),
+        ("bid", "-" if obs.bidder is None else f"{obs.bidder}:{obs.bid}"),
+        ("partner", "-" if obs.partner is None else str(obs.partner)),
+        ("meld", _per_seat(obs.meld_points)), ("tricks", _per_seat(obs.trick_points)),
+        ("totals", _per_seat(obs.totals)),
+        ("unseen", ",".join(f"{c.to_text()}:{n}" for c, n in _sorted_counts(obs.unseen())) or "-"),
+    ]
+    return m.State(tuple(fields))
+
+
+def _sorted_counts(counts):
+    return [(c, counts[c]) for c in sort_cards(counts)]

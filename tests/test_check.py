@@ -12,8 +12,11 @@ FAULTY = Path(__file__).resolve().parent / "bots" / "faulty.py"
 
 
 def check(bot: str, tmp_path: Path, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "referee", "check", bot, "--games", "2", "--startup-timeout", "2",
-                           "--option", "target=300", "--out", str(tmp_path / "check"), *extra],
+    options = [word for word in extra if word.startswith("option.")]  # the bot's own, after it
+    extra = tuple(word for word in extra if not word.startswith("option."))
+    return subprocess.run([sys.executable, "-m", "referee", "check", bot, *options, "--games", "2",
+                           "--startup-timeout", "2", "--option", "target=300", "--out", str(tmp_path / "check"),
+                           *extra],
                           capture_output=True, text=True, timeout=120)
 
 
@@ -25,6 +28,16 @@ def test_a_good_bot_passes_every_check(tmp_path):
         assert f"[  ok] {name}" in done.stdout
     assert "asked follow" in done.stdout and "lead " in done.stdout and "meld " in done.stdout
     assert "PASSED" in done.stdout
+    assert "protocol 2 (send 'protocol 3'" in done.stdout  # random speaks version 2, and passes
+
+
+def test_a_version_3_bot_is_checked_with_its_options_and_wants(tmp_path):
+    done = check("tactician", tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "protocol 3, options: budget=20000 (int), wants: state" in done.stdout
+    done = check("greedy", tmp_path / "b", "option.noise=10")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "protocol 3, options: noise=10 (int), wants: none" in done.stdout
 
 
 def test_a_bidding_game_is_checked_in_every_phase(tmp_path):
@@ -37,7 +50,7 @@ def test_a_bidding_game_is_checked_in_every_phase(tmp_path):
     ("illegal 5", "legal play in every phase", "< ", "one of the legal actions"),
     ("garbage 5", "every line understood", "< %%% this is not an action %%%", "exactly one line per request"),
     ("slow 3", "replies on time", "> go ", "within the time"),
-    ("nohandshake", "handshake", "> pinochle 2", "then 'ready'"),
+    ("nohandshake", "handshake", "> pinochle 3", "then 'ready'"),
     ("wedge", "answers ping", "> ping check", "'pong check'"),
     ("noquit", "clean exit on quit", "> quit", "exit with status 0"),
     ("exit 5", "stays up for every game", "> go ", "keep running until 'quit'"),

@@ -28,7 +28,8 @@ from hypothesis import strategies as st
 from referee.rules import PRESETS, get_variant, new_game
 from referee.rules import events as ev
 from referee.rules.events import DecisionKind
-from referee.wire import event_message, request_message
+from referee.rules.observation import Observer
+from referee.wire import event_message, request_message, state_message
 
 GAMES_PER_PRESET = 50  # x 8 presets: 400 random games to the target, about 4,500 deals
 FACE_UP = (ev.Played, ev.Melded, ev.KittyShown, ev.KittyCardTurned, ev.DummyTaken, ev.CardCalled, ev.Exchanged)
@@ -76,9 +77,16 @@ def check_game(name: str, seed: int, options: dict | None = None) -> None:
     everybody = set(range(variant.players))
     shows_last = variant.name.startswith("two-handed") and variant.settings().get("last-stock-card") == "shown"
 
+    # version 3's state line, for one seat (following every seat's events costs more than it finds: the seats
+    # take every role in turn as the deal moves round)
+    watched = seed % variant.players
+    observer = Observer(variant, watched)
+
     def deliver(items, turnup_before=None, stock_before=0):
         for notice in items:
             e = notice.event
+            if watched in notice.seats:
+                observer.see(e)
             message = event_message(e)
             if message is None:
                 continue
@@ -102,9 +110,17 @@ def check_game(name: str, seed: int, options: dict | None = None) -> None:
     while not game.is_terminal():
         decision = game.decision()
         if decision.kind is not DecisionKind.CALL:  # a call lists cards of the whole deck, not anybody's
-            request = request_message(decision, 1000, 1000, True).to_text()
+            meld_value = game.meld_value if decision.kind is DecisionKind.MELD else None  # version 3's points
+            request = request_message(decision, 1000, 1000, meld_value).to_text()
             for token in request.split()[4:]:  # each legal action on its own (they overlap)
                 know.check(decision.seat, "go " + token)
+        if decision.seat == watched:
+            # each card the state line names, but the unseen ones (named for their count), is one the seat may
+            # know (each on its own: two tables or a trick may each show a copy)
+            state = state_message(observer.observation())
+            named = {card for key, value in state.fields if key != "unseen"
+                     for card in value.replace("/", ",").split(",")}
+            know.check(watched, "state " + ",".join(sorted(named)))
         turnup_before, stock_before = getattr(game, "turnup", None), len(getattr(game, "stock", ()))
         produced = game.apply(choose(decision))
         know.learn_hands(game)

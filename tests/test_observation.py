@@ -356,3 +356,30 @@ def test_worlds_are_found_late_in_a_double_deck_hand_where_the_melds_leave_littl
     rng = random.Random(142)
     copy = game.determinize(0, rng)
     assert copy.observation(0) == game.observation(0)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(VARIANTS), st.integers(0, 10**6), st.integers(0, 160), st.integers(0, 4))
+def test_the_state_line_restates_the_seat_s_hand_the_counts_and_the_unseen_cards(variant, seed, steps, seat):
+    """Protocol 3's state line, built from the observation, agrees with the game itself."""
+    from referee.wire import state_message
+
+    name, options = variant
+    game = play_to(name, options, seed, steps)
+    if game.is_terminal():
+        return
+    seat %= game.variant.players
+    obs = game.observation(seat)
+    fields = dict(state_message(obs).fields)
+    cards = [] if fields["cards"] == "-" else fields["cards"].split(",")
+    assert sorted(cards) == sorted(c.to_text() for c in game.hands[seat])
+    held = [int(n) for n in fields["held"].split("/")]
+    world = true_world(game, seat)  # cards another seat is passing or burying are still in its hand to us
+    assert [h for s, h in enumerate(held) if s != seat] == [len(h) for s, h in enumerate(world.hands) if s != seat]
+    trick = [] if fields["trick"] == "-" else fields["trick"].split(",")
+    assert trick == [c.to_text() for _, c in obs.trick]
+    unseen = 0 if fields["unseen"] == "-" else sum(int(x.split(":")[1]) for x in fields["unseen"].split(","))
+    face_down = sum(int(fields[p]) for p in ("stock", "kitty", "buried", "dummy") if p in fields)
+    # every card not in sight: the other hands (known cards too) and the face-down piles
+    assert unseen == sum(h for s, h in enumerate(held) if s != seat) + face_down
+    assert fields["totals"] == "/".join(str(t) for t in game.totals)

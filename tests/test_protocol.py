@@ -55,14 +55,35 @@ referee_messages = st.one_of(
     st.builds(m.Ping, token_st),
     st.just(m.MatchEnd()),
     st.just(m.Quit()),
+    st.builds(m.SetOption, key_st, token_st),
+    st.builds(m.Rule, key_st, st.lists(token_st, min_size=1, max_size=5).map(tuple)),
+    st.builds(m.State, st.lists(st.tuples(key_st, token_st), max_size=8).map(tuple)),
 )
+
+
+@st.composite
+def declared_options(draw):
+    name, kind = draw(key_st), draw(st.sampled_from(m.OPTION_TYPES))
+    if kind == "int":
+        low = draw(st.integers(-100, 100))
+        high = draw(st.integers(low, low + 1000))
+        return m.OptionDeclared(name, kind, str(draw(st.integers(low, high))), (str(low), str(high)))
+    if kind == "bool":
+        return m.OptionDeclared(name, kind, draw(st.sampled_from(["yes", "no"])))
+    if kind == "choice":
+        choices = draw(st.lists(word_st, min_size=1, max_size=4, unique=True))
+        return m.OptionDeclared(name, kind, draw(st.sampled_from(choices)), tuple(choices))
+    return m.OptionDeclared(name, kind, draw(token_st))
 
 bot_messages = st.one_of(
     st.builds(m.Id, st.sampled_from(["name", "author"]), free_text),
     st.just(m.Ready()),
     st.builds(m.Info, free_text),
     st.builds(m.Pong, token_st),
-    st.builds(m.Reply, token_st.filter(lambda t: t not in ("ready", "info", "id", "pong"))),
+    st.builds(m.Reply, token_st.filter(lambda t: t not in ("ready", "info", "id", "pong", "protocol", "option", "want"))),
+    st.builds(m.ProtocolChoice, st.integers(0, 9)),
+    declared_options(),
+    st.builds(m.Want, key_st),
 )
 
 
@@ -125,6 +146,13 @@ def test_referee_line_errors_say_why(line, error):
         ("id Version 1.0", "lower-case key"),
         ("ready now", "takes 0"),
         ("pong", "takes 1"),
+        ("protocol three", "whole number"),
+        ("option depth int 12 1 10", "default is not one of its values"),
+        ("option depth int 3", "expected 'option NAME int DEFAULT MIN MAX'"),
+        ("option style choice safe", "expected 'option NAME"),
+        ("option Depth int 3 1 10", "lower-case name"),
+        ("option depth float 0.5", "expected 'option NAME"),
+        ("want", "takes 1"),
     ],
 )
 def test_bot_line_errors_say_why(line, error):
@@ -138,3 +166,16 @@ def test_examples_from_the_spec():
     assert parse_referee_line("gameover timeout 1 result 1 0 totals 880 640") == m.GameOver("timeout", 1, (1.0, 0.0), (880, 640))
     assert parse_bot_line("id name My Bot 2.0") == m.Id("name", "My Bot 2.0")
     assert parse_bot_line("table:AS\r".rstrip("\r")) == m.Reply("table:AS")
+
+
+def test_version_3_examples_from_the_spec():
+    assert parse_bot_line("protocol 3") == m.ProtocolChoice(3)
+    assert parse_bot_line("option depth int 4 1 12") == m.OptionDeclared("depth", "int", "4", ("1", "12"))
+    assert parse_bot_line("option style choice safe safe bold") == m.OptionDeclared("style", "choice", "safe",
+                                                                                    ("safe", "bold"))
+    assert parse_bot_line("want state") == m.Want("state")
+    assert parse_referee_line("setoption depth 6") == m.SetOption("depth", "6")
+    assert parse_referee_line("rule meld run 25 250 450 500") == m.Rule("meld", ("run", "25", "250", "450", "500"))
+    assert parse_referee_line("state hand=1 trick=AS,TS") == m.State((("hand", "1"), ("trick", "AS,TS")))
+    assert m.OptionDeclared("depth", "int", "4", ("1", "12")).check("13") == "depth takes 1 to 12, not 13"
+    assert m.OptionDeclared("bold", "bool", "no").check("true") == "bold takes yes or no, not 'true'"

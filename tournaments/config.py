@@ -339,7 +339,7 @@ def _entrant(bot: Any, i: int, default_time: TimeControl, default_fence: Fence, 
     prefix = f"bot[{i}]."
     if not isinstance(bot, dict):
         raise ConfigError(f"{where}: bot[{i}] should be a table with name and command")
-    _only(bot, {"name", "command", "sample", "cwd", "env", "time", "limits", *FENCE_KEYS}, where, prefix)
+    _only(bot, {"name", "command", "sample", "cwd", "env", "time", "limits", "options", *FENCE_KEYS}, where, prefix)
     name = _get(bot, "name", str, None, where, prefix)
     if not name:
         raise ConfigError(f"{where}: {prefix}name is missing")
@@ -369,7 +369,26 @@ def _entrant(bot: Any, i: int, default_time: TimeControl, default_fence: Fence, 
     time = _time_control(_table(bot, "time", where, required=False, prefix=prefix), default_time, where, prefix + "time.")
     fence = _fence(bot, _table(bot, "limits", where, required=False, prefix=prefix), default_fence, where,
                    prefix, prefix + "limits.", base)
-    return Entrant(name, command, time, fence.sandbox, fence.restart, fence.persist)
+    options = _bot_options(_table(bot, "options", where, required=False, prefix=prefix), where, prefix + "options.")
+    return Entrant(name, command, time, fence.sandbox, fence.restart, fence.persist, options)
+
+
+def _bot_options(table: dict, where: str, prefix: str) -> tuple[tuple[str, str], ...]:
+    """``options = { depth = 4, style = "bold", learn = false }``: values for options the bot declares
+    (protocol 3), sent as text (a boolean as yes or no); the bot checks nothing, the referee checks them against
+    the bot's declarations when it starts."""
+    options = []
+    for name, value in table.items():
+        if isinstance(value, bool):
+            text = "yes" if value else "no"
+        elif isinstance(value, (int, str)) and not isinstance(value, float):
+            text = str(value)
+        else:
+            raise ConfigError(f"{where}: {prefix}{name}: a whole number, a string or true/false, got {value!r}")
+        if not text or any(ch.isspace() for ch in text):
+            raise ConfigError(f"{where}: {prefix}{name}: an option value is one word (no spaces), got {text!r}")
+        options.append((name, text))
+    return tuple(options)
 
 
 def _time_control(table: dict, default: TimeControl, where: str, prefix: str) -> TimeControl:

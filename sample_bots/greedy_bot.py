@@ -16,10 +16,14 @@ weakest cards, and plays the tricks as above without overtaking a partner.
 
 It keeps track of its hand, its melded cards and the trick from the
 protocol's events, which makes it a worked example of that bookkeeping.
+It speaks protocol 3: the meld values and card points come from the game's
+``rule`` lines, a meld's points from its token (``royal:KH,QH=40``), and it
+declares one option, ``noise``.
 
 Usage: greedy_bot.py [--noise P]   (with --noise, a random legal action with
 probability P: a slightly weaker opponent for statistics experiments; the
-randomness is seeded from the game id, so games replay the same way)
+randomness is seeded from the game id, so games replay the same way. The
+organiser may set it per bot instead: option.noise=15 is 15 percent.)
 """
 
 import random
@@ -27,18 +31,6 @@ import sys
 
 RANKS = "ATKQJ9"
 STRENGTH = {r: 6 - i for i, r in enumerate(RANKS)}  # A=6 ... 9=1
-COUNTER = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
-CLASSIC = {"run": 150, "royal": 40, "marriage": 20, "dix": 10, "aces": 100, "kings": 80, "queens": 60,
-           "jacks": 40, "pinochle": 40, "roundhouse": 240}
-UNIT = {"run": 15, "royal": 4, "marriage": 2, "dix": 1, "aces": 10, "kings": 8, "queens": 6, "jacks": 4,
-        "pinochle": 4, "roundhouse": 24}
-DOUBLE = {"double-": 2, "triple-": 3, "quadruple-": 4}
-# Meld values by multiplicity for the bidding games (004's tables).
-UNIT_TABLE = {"run": (15, 150), "royal": (4, 8), "marriage": (2, 4), "dix": (1, 2), "aces": (10, 100),
-              "kings": (8, 80), "queens": (6, 60), "jacks": (4, 40), "pinochle": (4, 30)}
-DOUBLE_DECK_TABLE = {"run": (25, 250, 450, 500), "royal": (4, 8, 12, 16), "marriage": (2, 4, 6, 8),
-                     "aces": (10, 100, 300, 500), "kings": (8, 80, 240, 500), "queens": (6, 60, 180, 500),
-                     "jacks": (4, 40, 120, 500), "pinochle": (15, 30, 90, 500)}
 
 
 def hand_meld(cards, trump, table):
@@ -82,6 +74,28 @@ class Bot:
         self.hand = []  # bidding games: our cards
         self.bidder = None
         self.partner = None
+        # from the game's rule lines (protocol 3)
+        self.meld_values = {}  # kind -> its value once, twice... (up to the first level that is no meld)
+        self.counter = {}  # rank -> points taken in tricks
+        self.copies = 2  # of each card
+        self.trick_points = 0  # counters in the deck plus the last trick
+
+    def on_rule(self, words):
+        """``rule meld run 150 300``, ``rule points A=11 T=10 ...``: what the game is worth (PROTOCOL.md, 10)."""
+        key, values = words[1], words[2:]
+        if key == "meld":
+            levels = []
+            for v in values[1:]:
+                if v == "-":
+                    break
+                levels.append(int(v))
+            self.meld_values[values[0]] = tuple(levels)
+        elif key == "points":
+            self.counter = {v.split("=")[0]: int(v.split("=")[1]) for v in values}
+        elif key == "copies":
+            self.copies = int(values[0])
+        elif key == "last-trick":
+            self.trick_points = sum(self.counter.values()) * 4 * self.copies + int(values[0])
 
     # ----------------------------------------------------------- bookkeeping
     def on_game(self, words):
@@ -90,6 +104,7 @@ class Bot:
         self.seat = int(words[3])
         self.players = int(words[4])
         self.options = dict(w.split("=", 1) for w in words[5:] if "=" in w)
+        self.meld_values, self.counter = {}, {}
 
     def on_deal(self, words):
         bidding = words[3] == "-"
@@ -141,17 +156,10 @@ class Bot:
         self.trick = []
 
     # ------------------------------------------------------------ decisions
-    def meld_value(self, action):
-        name = action.split(":")[0]
-        times = 1
-        for prefix, n in DOUBLE.items():
-            if name.startswith(prefix):
-                name, times = name[len(prefix):], n
-        table = UNIT if self.options.get("scale") == "unit" else CLASSIC
-        value = table.get(name, 0) * times
-        if name == "pinochle" and times == 2 and self.options.get("double-pinochle") == "bonus":
-            value = 30 if table is UNIT else 300
-        return value
+    @staticmethod
+    def meld_value(action):
+        """A meld token's points: protocol 3 writes them after '=' (``run:AH,TH,JH=110``, an upgrade)."""
+        return int(action.rsplit("=", 1)[1])
 
     def keep_value(self, card, cards):
         """How much we want to keep ``card``, given everything we hold."""
@@ -210,21 +218,17 @@ class Bot:
         return min(plays, key=lambda p: (self.keep_value(p.split(":")[-1], cards), p.startswith("table:")))
 
     # ------------------------------------------------------- bidding games
-    def meld_table(self):
-        return DOUBLE_DECK_TABLE if self.variant in ("four-handed-double", "call-for-partner") else UNIT_TABLE
-
     def suit_value(self, suit):
         """Meld with this suit as trump, plus two points a trump for the trick play."""
-        return hand_meld(self.hand, suit, self.meld_table()) + 2 * sum(1 for c in self.hand if c[1] == suit)
+        return hand_meld(self.hand, suit, self.meld_values) + 2 * sum(1 for c in self.hand if c[1] == suit)
 
     def choose_bid(self, legal):
         bids = [t for t in legal if t.startswith("bid:")]
         if not bids:
             return "pass"
         lowest = int(bids[0][4:].split("..")[0])
-        trick_points = 50 if self.meld_table() is DOUBLE_DECK_TABLE else 25
-        share = trick_points / max(self.players, 2)
-        best = max(hand_meld(self.hand, s, self.meld_table()) for s in "CDHS")
+        share = self.trick_points / max(self.players, 2)
+        best = max(hand_meld(self.hand, s, self.meld_values) for s in "CDHS")
         aces = sum(1 for c in self.hand if c[0] == "A")
         estimate = best + share + aces + (share / 2 if self.partner is not None else 0)
         if estimate >= lowest or "pass" not in legal:
@@ -255,13 +259,13 @@ class Bot:
         best = self.current_best()
         winner = next(seat for seat, c in self.trick if c == best)
         if self.partner is not None and winner == self.partner:  # partner has it: throw points, keep strength
-            return max(plays, key=lambda p: (COUNTER[p.split(":")[-1][0]] - self.keep_value(p.split(":")[-1], cards) / 10, p))
+            return max(plays, key=lambda p: (self.counter[p.split(":")[-1][0]] - self.keep_value(p.split(":")[-1], cards) / 10, p))
         led = self.trick[0][1]
         winners = [p for p in plays if self.beats(p.split(":")[-1], best, led)]
-        at_stake = sum(COUNTER[c[0]] for _, c in self.trick)
+        at_stake = sum(self.counter[c[0]] for _, c in self.trick)
         if winners and (self.phase == 2 or at_stake >= 10 or led[1] != self.trump and best[0] in "AT"):
             return min(winners, key=lambda p: (self.keep_value(p.split(":")[-1], cards), p))
-        return min(plays, key=lambda p: (COUNTER[p.split(":")[-1][0]] * 2 + self.keep_value(p.split(":")[-1], cards), p))
+        return min(plays, key=lambda p: (self.counter[p.split(":")[-1][0]] * 2 + self.keep_value(p.split(":")[-1], cards), p))
 
     @property
     def turnup_wanted(self):
@@ -279,9 +283,14 @@ def main():
         verb = words[0]
         if verb == "pinochle":
             name = f"greedy-noise{bot.noise:g}" if bot.noise else "greedy"
-            print(f"id name {name}\nid author pinochle-arena sample bots\nready", flush=True)
+            print(f"id name {name}\nid author pinochle-arena sample bots\nprotocol 3\n"
+                  f"option noise int {round(bot.noise * 100)} 0 100\nready", flush=True)
+        elif verb == "setoption" and words[1] == "noise":
+            bot.noise = int(words[2]) / 100
         elif verb == "game":
             bot.on_game(words)
+        elif verb == "rule":
+            bot.on_rule(words)
         elif verb == "deal":
             bot.on_deal(words)
             bot.last_turnup = words[3]

@@ -4,6 +4,10 @@
  * action listed in the request; ignores every event. It thinks for no time
  * at all, which makes it the bot to measure the referee with (bench/).
  *
+ * It speaks protocol 3 ("protocol 3" in the handshake) and uses none of its
+ * extras: the "rule" and "setoption" lines are ignored like every event, and
+ * a meld token such as royal:KH,QH=40 may be sent back as it is.
+ *
  * Build: cc -O2 -o first_legal first_legal.c
  */
 #include <stdio.h>
@@ -18,7 +22,7 @@ int main(void) {
         for (char *w = strtok(line, " \r\n"); w && n < 8; w = strtok(NULL, " \r\n")) words[n++] = w;
         if (n == 0) continue;
         if (strcmp(words[0], "pinochle") == 0) {
-            fputs("id name first-legal\nid author pinochle-arena sample bots\nready\n", stdout);
+            fputs("id name first-legal\nid author pinochle-arena sample bots\nprotocol 3\nready\n", stdout);
         } else if (strcmp(words[0], "ping") == 0 && n > 1) {
             printf("pong %s\n", words[1]);
         } else if (strcmp(words[0], "go") == 0 && n > 4) {

@@ -1,38 +1,33 @@
 #!/usr/bin/env node
 // tactician: a two-handed pinochle bot for node, no dependencies.
 //
-// * counts cards: it follows every public event, so in the second phase it
-//   knows the opponent's hand exactly (deck - own hand - cards played);
+// * counts cards: in the second phase it knows the opponent's hand exactly
+//   (every card it has not seen);
 // * searches the second phase exactly (alpha-beta over the remaining tricks,
-//   with a node budget) and falls back to heuristics when the tree is big;
+//   with a node budget: option "budget") and falls back to heuristics when
+//   the tree is big;
 // * first phase: highest meld, wins counters cheaply, keeps trumps and meld
 //   material, leads its least useful card;
 // * the bidding games: values its hand as meld of the best trump suit plus
-//   its sure tricks (aces, long trumps), bids up to that, keeps count of the
-//   cards played to lead winners, and never overtakes its partner.
+//   its sure tricks (aces, long trumps), bids up to that, and never
+//   overtakes its partner.
+//
+// It speaks protocol 3 and follows no events at all: the game's "rule" lines
+// give the meld values, card points and follow duties, and the "state" line
+// it asks for ("want state") restates its hand, the tables, the trick and the
+// unseen cards before every request. A bot built this way cannot lose track.
 "use strict";
 
-const RANKS = "ATKQJ9";
 const SUITS = "CDHS";
 const STRENGTH = { A: 6, T: 5, K: 4, Q: 3, J: 2, 9: 1 };
-const CLASSIC = { run: 150, royal: 40, marriage: 20, dix: 10, aces: 100, kings: 80, queens: 60, jacks: 40, pinochle: 40, roundhouse: 240 };
-const UNIT = { run: 15, royal: 4, marriage: 2, dix: 1, aces: 10, kings: 8, queens: 6, jacks: 4, pinochle: 4, roundhouse: 24 };
-const TIMES = { "double-": 2, "triple-": 3, "quadruple-": 4 };
-const COUNTINGS = {
-  "11-10-4-3-2": { A: 11, T: 10, K: 4, Q: 3, J: 2, 9: 0 },
-  "10-10-5-5": { A: 10, T: 10, K: 5, Q: 5, J: 0, 9: 0 },
-  "10-10-10": { A: 10, T: 10, K: 10, Q: 0, J: 0, 9: 0 },
-  "1-1-1": { A: 1, T: 1, K: 1, Q: 0, J: 0, 9: 0 },
-};
-const NODE_BUDGET = 20000; // search nodes per decision
 const SEARCH_FROM = 8; // cards in hand when exact search starts
 
-const UNIT_TABLE = { run: [15, 150], royal: [4, 8], marriage: [2, 4], dix: [1, 2], aces: [10, 100], kings: [8, 80], queens: [6, 60], jacks: [4, 40], pinochle: [4, 30] };
-const DOUBLE_TABLE = { run: [25, 250, 450, 500], royal: [4, 8, 12, 16], marriage: [2, 4, 6, 8], aces: [10, 100, 300, 500], kings: [8, 80, 240, 500], queens: [6, 60, 180, 500], jacks: [4, 40, 120, 500], pinochle: [15, 30, 90, 500] };
-
 const state = {
-  seat: 0, options: {}, trump: null, phase: 1, hand: [], table: [], played: [], trick: [], leader: 0,
-  mode: "stock", variant: "", players: 2, bidder: null, partner: null,
+  seat: 0, options: {}, trump: null, phase: 1, hand: [], table: [], unseen: [], trick: [], leader: 0,
+  mode: "stock", variant: "", players: 2, bidder: null, partner: null, turnup: null,
+  budget: 20000, // search nodes per decision (option "budget")
+  // from the game's rule lines
+  meldTable: {}, points: {}, lastTrick: 0, trickPoints: 0, copies: 2, mustWin: "always",
 };
 
 // Meld a hand shows with this trump, as the bidding games count it.
@@ -58,14 +53,10 @@ function handMeld(cards, trump, table) {
   return total + value("pinochle", sets(["JD", "QS"]));
 }
 
-function meldTable() {
-  return state.variant === "four-handed-double" || state.variant === "call-for-partner" ? DOUBLE_TABLE : UNIT_TABLE;
-}
-
 function suitValue(suit) {
   const trumps = state.hand.filter((c) => c[1] === suit);
   const high = trumps.filter((c) => c[0] === "A" || c[0] === "T").length;
-  return handMeld(state.hand, suit, meldTable()) + 2 * trumps.length + high;
+  return handMeld(state.hand, suit, state.meldTable) + 2 * trumps.length + high;
 }
 
 function chooseAuction(decision, legal) {
@@ -74,9 +65,9 @@ function chooseAuction(decision, legal) {
     const bids = legal.filter((t) => t.startsWith("bid:"));
     if (!bids.length) return "pass";
     const lowest = Number(bids[0].slice(4).split("..")[0]);
-    const trickPoints = meldTable() === DOUBLE_TABLE ? 50 : 25;
+    const trickPoints = state.trickPoints;
     const bestSuit = [...SUITS].reduce((a, b) => (suitValue(b) > suitValue(a) ? b : a));
-    const meld = handMeld(state.hand, bestSuit, meldTable());
+    const meld = handMeld(state.hand, bestSuit, state.meldTable);
     const trumps = state.hand.filter((c) => c[1] === bestSuit).length;
     const aces = state.hand.filter((c) => c[0] === "A").length;
     const fair = trickPoints / state.players;
@@ -107,8 +98,7 @@ function remove(list, card) {
 }
 
 function counter(card) {
-  const table = COUNTINGS[state.options.counting] || COUNTINGS["11-10-4-3-2"];
-  return table[card[0]];
+  return state.points[card[0]] || 0;
 }
 
 function beats(challenger, best) {
@@ -116,16 +106,9 @@ function beats(challenger, best) {
   return challenger[1] === state.trump;
 }
 
+// Protocol 3 writes what a meld scores now after "=": run:AH,TH,JH=110 (an upgrade of a royal marriage).
 function meldValue(action) {
-  let name = action.split(":")[0];
-  let times = 1;
-  for (const prefix of Object.keys(TIMES)) {
-    if (name.startsWith(prefix)) { name = name.slice(prefix.length); times = TIMES[prefix]; }
-  }
-  const unit = state.options.scale === "unit";
-  const table = unit ? UNIT : CLASSIC;
-  if (name === "pinochle" && times === 2 && state.options["double-pinochle"] === "bonus") return unit ? 30 : 300;
-  return (table[name] || 0) * times;
+  return Number(action.split("=").pop());
 }
 
 function keepValue(card, cards) {
@@ -159,18 +142,10 @@ function legalPlays(hand, led, best, mustWin) {
   return [...new Set(cands)];
 }
 
-function opponentHand() {
-  const deck = [];
-  for (const s of SUITS) for (const r of RANKS) deck.push(r + s, r + s);
-  for (const c of state.hand) remove(deck, c);
-  for (const c of state.played) remove(deck, c);
-  return deck;
-}
-
 // Exact alpha-beta on trick points (mine minus theirs) for the rest of the hand.
 function search(mine, theirs, leader, trick, budget) {
-  const mustWin = state.options["must-win"] || "always";
-  const lastBonus = Number(state.options["last-trick"] || 10);
+  const mustWin = state.mustWin;
+  const lastBonus = state.lastTrick;
   const memo = new Map();
   let nodes = 0;
   const me = 0;
@@ -242,7 +217,8 @@ function choose(decision, legal) {
   const cardOf = (a) => a.split(":").pop();
   if (state.mode === "stock" && state.phase === 2 && state.hand.length <= SEARCH_FROM) {
     try {
-      const card = search(state.hand.slice(), opponentHand(), state.leader, state.trick.map((t) => t[1]), NODE_BUDGET);
+      // the stock is gone: every card not seen is in the other hand
+      const card = search(state.hand.slice(), state.unseen.slice(), state.leader, state.trick.map((t) => t[1]), state.budget);
       if (plays.includes(card)) return card;
     } catch (e) {
       // tree too big for the budget: heuristics below
@@ -276,11 +252,65 @@ function choose(decision, legal) {
 }
 
 // ---------------------------------------------------------------- protocol
+const list = (text) => (text === "-" ? [] : text.split(","));
+
+// "rule KEY VALUE...": the game about to start (PROTOCOL.md, section 10).
+function onRule(w) {
+  const values = w.slice(2);
+  switch (w[1]) {
+    case "meld": {
+      const levels = [];
+      for (const v of values.slice(1)) { if (v === "-") break; levels.push(Number(v)); }
+      state.meldTable[values[0]] = levels;
+      break;
+    }
+    case "points":
+      state.points = {};
+      for (const kv of values) { const [rank, n] = kv.split("="); state.points[rank] = Number(n); }
+      break;
+    case "copies":
+      state.copies = Number(values[0]);
+      break;
+    case "last-trick":
+      state.lastTrick = Number(values[0]);
+      state.trickPoints = Object.values(state.points).reduce((a, b) => a + b, 0) * 4 * state.copies + state.lastTrick;
+      break;
+    case "follow":
+      if (values[0] === "2") state.mustWin = values.includes("head") ? "always" : values.includes("head-if-trump-led") ? "trump-led" : "never";
+      break;
+  }
+}
+
+// "state key=value...": everything the seat may know, before each request.
+function onState(w) {
+  const f = {};
+  for (const kv of w.slice(1)) { const i = kv.indexOf("="); f[kv.slice(0, i)] = kv.slice(i + 1); }
+  state.phase = Number(f.phase);
+  state.trump = f.trump === "-" ? null : f.trump;
+  state.turnup = f.turnup === "-" ? null : f.turnup;
+  state.hand = list(f.cards);
+  state.table = list(f.tables.split("/")[state.seat]);
+  state.leader = f.leader === "-" ? state.seat : Number(f.leader);
+  state.trick = list(f.trick).map((c, i) => [(state.leader + i) % state.players, c]);
+  state.unseen = [];
+  for (const item of list(f.unseen)) { const [c, n] = item.split(":"); for (let k = 0; k < Number(n); k++) state.unseen.push(c); }
+  state.bidder = f.bid === "-" ? null : Number(f.bid.split(":")[0]);
+  if (state.players === 5) { // "partner" is the bid winner's partner: ours if we won the bid or were called
+    const called = f.partner === "-" ? null : Number(f.partner);
+    state.partner = state.seat === state.bidder ? called : state.seat === called ? state.bidder : null;
+  }
+  if (state.mode === "auction" && state.phase === 1) state.phase = 2; // the bidding games play strict tricks
+}
+
 function onLine(line) {
   const w = line.trim().split(/\s+/);
   switch (w[0]) {
     case "pinochle":
-      out("id name tactician\nid author pinochle-arena sample bots\nready");
+      out("id name tactician\nid author pinochle-arena sample bots\nprotocol 3\nwant state\n" +
+          "option budget int 20000 100 10000000\nready");
+      break;
+    case "setoption":
+      if (w[1] === "budget") state.budget = Number(w[2]);
       break;
     case "game":
       state.variant = w[2];
@@ -288,80 +318,17 @@ function onLine(line) {
       state.seat = Number(w[3]);
       state.options = {};
       for (const kv of w.slice(5)) { const [k, v] = kv.split("="); state.options[k] = v; }
+      state.meldTable = {};
+      break;
+    case "rule":
+      onRule(w);
       break;
     case "deal":
-      state.hand = w.slice(4);
-      state.table = [];
-      state.played = [];
-      state.trick = [];
       state.mode = w[3] === "-" ? "auction" : "stock";
-      state.turnup = state.mode === "stock" ? w[3] : null;
-      state.trump = state.mode === "stock" ? w[3][1] : null;
-      state.phase = state.mode === "stock" ? 1 : 2;
-      state.leader = (Number(w[2]) + 1) % state.players;
-      state.bidder = null;
       state.partner = state.players === 4 ? (state.seat + 2) % 4 : null;
       break;
-    case "bidwon":
-      state.bidder = Number(w[1]);
-      break;
-    case "kitty":
-      if (state.bidder === state.seat) state.hand = state.hand.concat(w.slice(1));
-      break;
-    case "trump":
-      state.trump = w[2];
-      break;
-    case "partner":
-      if (w[2] !== "-") {
-        if (state.seat === Number(w[1])) state.partner = Number(w[2]);
-        else if (state.seat === Number(w[2])) state.partner = Number(w[1]);
-      }
-      break;
-    case "give": {
-      const cards = w.slice(3).filter((c) => c !== "??");
-      if (Number(w[1]) === state.seat) for (const c of cards) remove(state.hand, c);
-      if (Number(w[2]) === state.seat) state.hand = state.hand.concat(cards);
-      break;
-    }
-    case "bury":
-      if (Number(w[1]) === state.seat) for (const c of w.slice(2)) remove(state.hand, c);
-      break;
-    case "draw":
-      if (Number(w[1]) === state.seat && w[2] !== "??") state.hand.push(w[2]);
-      if (w[2] === state.turnup) state.turnup = null;
-      break;
-    case "meld":
-      if (Number(w[1]) === state.seat && w[2] !== "dix-exchanged") {
-        for (const c of w.slice(4)) { remove(state.hand, c); state.table.push(c); }
-      }
-      break;
-    case "exchange":
-      if (Number(w[1]) === state.seat) {
-        // the dix went from hand to table by the meld event; it is in the stock now
-        remove(state.table, w[2]);
-        state.hand.push(w[3]);
-      }
-      state.turnup = w[2];
-      break;
-    case "play": {
-      const seat = Number(w[1]);
-      const fromTable = w[2].startsWith("table:");
-      const card = w[2].split(":").pop();
-      if (seat === state.seat) remove(fromTable ? state.table : state.hand, card);
-      if (state.trick.length === 0) state.leader = seat;
-      state.trick.push([seat, card]);
-      state.played.push(card);
-      break;
-    }
-    case "trick":
-      state.trick = [];
-      state.leader = Number(w[1]);
-      break;
-    case "phase2":
-      state.phase = 2;
-      state.hand = state.hand.concat(state.table);
-      state.table = [];
-      state.leader = Number(w[1]);
+    case "state":
+      onState(w);
       break;
     case "go":
       out(choose(w[1], w.slice(4)));

@@ -172,7 +172,7 @@ def state_message(obs: Observation) -> m.State:
         ("tables", "/".join(_cards_text(t) for t in obs.tables)),
         ("leader", "-" if leader is None else str(leader)),
         ("trick", _cards_text(c for _, c in obs.trick)),
-        ("held", _per_seat(obs.held)),
+        ("held", _per_seat(len(obs.hand) if s == obs.seat else n for s, n in enumerate(obs.held))),
         *((name, str(n)) for name, n in obs.piles),
         ("bid", "-" if obs.bidder is None else f"{obs.bidder}:{obs.bid}"),
         ("partner", "-" if obs.partner is None else str(obs.partner)),

@@ -4,6 +4,7 @@ import sys
 from pathlib import Path
 
 import attrs
+import pytest
 import trio
 from hypothesis import given
 from hypothesis import strategies as st
@@ -170,15 +171,22 @@ def test_transcript_shows_the_conversation(tmp_path):
             assert lines[i + 1][2:] in line.split()[5:]
 
 
-def test_protocol_md_transcript_is_what_the_referee_says(tmp_path):
-    """The annotated transcript in PROTOCOL.md, replayed: same lines, only the clock figures may differ."""
+@pytest.mark.parametrize("heading, seat_bots, variant, options, seed", [
+    ("## 11. An annotated transcript (two-handed)", ("greedy", "tactician"), "two-handed", {"target": "200"}, 9),
+    ("## 12. An annotated bidding game", ("tactician", "greedy", "greedy"), "three-handed", {"target": "10"}, 8),
+])
+def test_protocol_md_transcripts_are_what_the_referee_says(tmp_path, heading, seat_bots, variant, options, seed):
+    """The annotated transcripts in PROTOCOL.md, replayed: same lines, only the clock figures and game id may differ."""
     doc = (Path(__file__).parent.parent / "protocol" / "PROTOCOL.md").read_text()
-    block = doc.split("## 10. An annotated transcript")[1].split("```")[3]
+    block = doc.split(heading)[1].split("```")[3]
     expected = [line for line in block.strip().splitlines() if not line.startswith("#")]
-    plan = MatchPlan((sample("greedy", TimeControl()), sample("tactician", TimeControl())),
-                     get_variant("two-handed", {"target": "200"}), 1, 9, tmp_path, transcripts=True)
+    entrants = tuple(sample(name, TimeControl()) for name in seat_bots)
+    names = [e.name for e in entrants]
+    entrants = tuple(attrs.evolve(e, name=f"{e.name}-{i}") if names.count(e.name) > 1 else e
+                     for i, e in enumerate(entrants))
+    plan = MatchPlan(entrants, get_variant(variant, options), 1, seed, tmp_path, transcripts=True)
     trio.run(run_match, plan)
-    actual = (tmp_path / "logs" / "greedy.protocol.log").read_text().splitlines()
+    actual = (tmp_path / "logs" / f"{entrants[0].name}.protocol.log").read_text().splitlines()
 
     def mask(line):
         words = line.split()

@@ -38,6 +38,9 @@ def test_a_version_3_bot_is_checked_with_its_options_and_wants(tmp_path):
     done = check("greedy", tmp_path / "b", "option.noise=10")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "protocol 3, options: noise=10 (int), wants: none" in done.stdout
+    done = check("first-legal", tmp_path / "c")  # the C sample sends meld tokens back with their points
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "protocol 3, options: none, wants: none" in done.stdout
 
 
 def test_a_bidding_game_is_checked_in_every_phase(tmp_path):

@@ -16,7 +16,7 @@ from .clock import TimeControl
 from .audit import Audit, ScheduleError, audit_results
 from .compliance import run_check
 from .integrity import KeyFileError
-from .match import Entrant, MatchPlan, Restart, run_match
+from .match import Entrant, MatchPlan, Restart, preflight, run_match
 from .progress import Progress
 from .record import GameRecord, RecordError, Termination, read_records
 from .replay import replay_record
@@ -317,6 +317,7 @@ def cmd_match(args) -> int:
     print(f"match: {' vs '.join(names)}, {variant.name}, {args.games} games, {_seed_text(args.seed)}, "
           f"records in {out}/games.jsonl")
     print(isolation_summary(entrants[0].sandbox))
+    check_bots_start(entrants, out / "logs", args.startup_timeout)
     progress = Progress(args.games)
     records: list[GameRecord] = []
 
@@ -329,9 +330,7 @@ def cmd_match(args) -> int:
     finally:
         progress.close()
     print_standings(records)
-    faulty = [r for r in records if r.termination is not Termination.COMPLETED]
-    if faulty:
-        print(f"{len(faulty)} game(s) ended on a fault; bot stderr logs are in {out}/logs/")
+    print_faults(records, out / "logs")
     return 0
 
 
@@ -354,10 +353,32 @@ def cmd_check(args) -> int:
 
 
 def _game_line(r: GameRecord) -> str:
+    """One finished game for the progress line: who, the result, the totals, and a fault with its reason."""
     names = " vs ".join(s.entrant for s in r.seats)
     res = "-".join(f"{x:g}" for x in r.result)
-    how = r.termination.value if r.termination is Termination.COMPLETED else f"{r.termination.value} by seat {r.culprit}"
-    return f"{r.game_id}: {names} {res} ({how}; {'-'.join(str(t) for t in r.totals)})"
+    totals = ", ".join(str(t) for t in r.totals)  # not joined with '-': totals may be negative
+    if r.termination is Termination.COMPLETED:
+        return f"{r.game_id}: {names} {res} (totals {totals})"
+    who = r.seats[r.culprit].entrant if r.culprit is not None and r.culprit < len(r.seats) else "?"
+    return f"{r.game_id}: {names} {res} ({r.termination.value} by {who}: {r.detail})"
+
+
+def check_bots_start(entrants, logs: Path, startup_timeout: float) -> None:
+    """Stop before the first game, with the reason, if a bot cannot start (exit status 2)."""
+    failures = run_trio(preflight, entrants, logs, startup_timeout)
+    if failures:
+        raise UsageError("; ".join(f"bot {name} cannot start: {why}" for name, why in failures)
+                         + f" (its stderr log is in {logs}/)")
+
+
+def print_faults(records: list[GameRecord], logs: Path) -> None:
+    """Faults by bot and kind, each with how many games and the first reason, and where the logs are."""
+    from tournaments.standings import fault_rows
+
+    rows = fault_rows(records)
+    if rows:
+        print(f"\nfaults (bot stderr logs, with each fault's reason, are in {logs}/):")
+        print(tabulate(rows, headers=["bot", "fault", "games", "first reason"], tablefmt="github"))
 
 
 def print_standings(records: list[GameRecord]) -> None:
@@ -482,7 +503,8 @@ def cmd_tournament(args) -> int:
           f"{_seed_text(given_seed)}, concurrency {config.concurrency} in {config.referee_processes} referee "
           f"process(es); results in {store.games_path}")
     print(isolation_summary(config.entrants[0].sandbox))
-    progress = Progress(len(specs))
+    check_bots_start(config.entrants, config.output / "logs", 10.0)
+    progress = Progress(len(specs), start=len(done))
     finished = len(done)
     live = list(recovery.records) if recovery is not None else []
 
@@ -510,11 +532,7 @@ def cmd_tournament(args) -> int:
                   title=f"\n{config.name}: {len(records)} games")
     if args.pgn is not None:
         _write_pgn(records, args.pgn)
-    faulty = [r for r in records if r.termination is not Termination.COMPLETED]
-    if faulty:
-        kinds = sorted({r.termination.value for r in faulty})
-        print(f"{len(faulty)} game(s) ended on a fault ({', '.join(kinds)}); each game's 'detail' in "
-              f"{store.games_path} says why, and bot stderr logs are in {config.output}/logs/")
+    print_faults(records, config.output / "logs")
     return 0
 
 
@@ -617,6 +635,7 @@ def cmd_sprt(args) -> int:
           f"alpha {args.alpha:g}, beta {args.beta:g}; LLR bounds [{test.lower:.2f}, {test.upper:.2f}]; "
           f"{_seed_text(args.seed)}; games in {out}/games.jsonl")
     print(isolation_summary(new.sandbox))
+    check_bots_start((new, old), out / "logs", args.startup_timeout)
     live = sys.stderr.isatty()
 
     def on_pair(state) -> None:

@@ -115,7 +115,7 @@ class Player:
             raise BotTimeout("did not answer the stall check before this game (restart = never)")
         if self.client is None:
             self.starts += 1
-            self._log(f"start {self.starts} of {self.entrant.command.to_text()}")
+            self.note(f"start {self.starts} of {self.entrant.command.to_text()}")
             try:
                 client = await BotClient.start(nursery, self.entrant.command, self.log_path, self.startup_timeout,
                                                self.transcript_path, self.entrant.sandbox, self.workdir, self.hidden)
@@ -138,12 +138,13 @@ class Player:
             return True
         except BotError as e:
             self.stalls += 1
-            self._log(f"stall check before game {self.games} failed ({e}); stopping it")
+            self.note(f"stall check before game {self.games} failed ({e}); stopping it")
             client, self.client = self.client, None
             await client.process.kill()
             return False
 
-    def _log(self, text: str) -> None:
+    def note(self, text: str) -> None:
+        """A line of the referee's own in the bot's stderr log (starts, stall checks, faults)."""
         if self.log_path is not None:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
             with open(self.log_path, "ab") as f:
@@ -273,6 +274,7 @@ async def play_game(
         record.culprit = fault.seat
         record.detail = fault.detail
         record.result = fault_returns(variant, fault.seat)
+        players[fault.seat].note(f"game {game_id}: {fault.termination.value}: {fault.detail}")
         await players[fault.seat].retire()
     if not record.seats:
         record.seats = [p.seat_info() for p in players]
@@ -326,6 +328,28 @@ async def _announce_end(players: Sequence[Player], record: GameRecord) -> None:
             await p.client.send(message)
         except BotError:
             await p.retire()
+
+
+async def preflight(entrants: Sequence[Entrant], logs: Path, startup_timeout: float = 10.0) -> list[tuple[str, str]]:
+    """Start each entrant's bot once (handshake and options), as a game would, before any game is played.
+
+    Returns (entrant, why) for each that cannot start, so that a run stops
+    at once with the reason instead of charging every game to that bot
+    (cutechess checks its engines the same way). The start is logged in the
+    bot's stderr log like any other.
+    """
+    failures = []
+    async with trio.open_nursery() as nursery:
+        for entrant in entrants:
+            player = Player.logged(entrant, logs, startup_timeout=startup_timeout)
+            try:
+                await player.ensure_started(nursery)
+            except BotError as e:
+                player.note(f"could not start before the first game: {e}")
+                failures.append((entrant.name, str(e)))
+            finally:
+                await player.close()
+    return failures
 
 
 @attrs.frozen
@@ -392,4 +416,4 @@ def _file_safe(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name) or "bot"
 
 
-__all__ = ["Entrant", "MatchPlan", "Player", "derive_seed", "match_schedule", "play_game", "run_match"]
+__all__ = ["Entrant", "MatchPlan", "Player", "derive_seed", "match_schedule", "play_game", "preflight", "run_match"]

@@ -1,24 +1,40 @@
-"""Progress on long work: a live line on a terminal, plain lines otherwise."""
+"""Progress on long work: a live bar on a terminal (tqdm), plain lines otherwise.
+
+tqdm fits the line to the terminal's width as it changes, so a long note
+(the last game, a fault's reason) is cut rather than wrapped. The rate and
+the time left count only the games of this run: after ``--resume`` the
+games played before are where the bar starts, not games done in no time.
+"""
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from typing import TextIO
 
+from tqdm import tqdm
+
 
 class Progress:
-    def __init__(self, total: int, stream: TextIO | None = None, live: bool | None = None):
+    def __init__(self, total: int, stream: TextIO | None = None, live: bool | None = None, start: int = 0):
         self.total = total
-        self.done = 0
+        self.start = start  # games done before this run (a resume)
+        self.done = start
         self.stream = stream or sys.stderr
         self.live = self.stream.isatty() if live is None else live
         self.started = time.monotonic()
-        self._width = 0
+        self.bar = None
+        if self.live:
+            tty = self.stream.isatty()  # a terminal is measured as it changes; anything else by $COLUMNS
+            self.bar = tqdm(total=total, initial=start, file=self.stream, unit=" games", smoothing=0.05,
+                            dynamic_ncols=tty, ncols=None if tty else shutil.get_terminal_size().columns,
+                            bar_format="{n_fmt}/{total_fmt} {bar:10} {rate_fmt} ETA {remaining}{postfix}")
 
     def rate(self) -> float:
+        """Games per second in this run."""
         elapsed = time.monotonic() - self.started
-        return self.done / elapsed if elapsed > 0 else 0.0
+        return (self.done - self.start) / elapsed if elapsed > 0 else 0.0
 
     def eta(self) -> str:
         rate = self.rate()
@@ -27,21 +43,20 @@ class Progress:
         return _duration((self.total - self.done) / rate)
 
     def update(self, done: int, note: str = "") -> None:
+        if self.bar is not None:
+            self.bar.set_postfix_str(note, refresh=False)
+            self.bar.update(done - self.done)
+            self.done = done
+            return
         self.done = done
         head = f"[{done}/{self.total}] {self.rate():.1f} games/s ETA {self.eta()}"
-        text = f"{head}  {note}" if note else head
-        if self.live:
-            pad = max(self._width - len(text), 0)
-            self.stream.write("\r" + text + " " * pad)
-            self._width = len(text)
-        else:
-            self.stream.write(text + "\n")
+        self.stream.write((f"{head}  {note}" if note else head) + "\n")
         self.stream.flush()
 
     def close(self) -> None:
-        if self.live and self._width:
-            self.stream.write("\n")
-            self.stream.flush()
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
 
 
 def _duration(seconds: float) -> str:

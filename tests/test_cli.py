@@ -128,3 +128,53 @@ def test_a_tournament_without_a_seed_draws_a_secret_one_and_resume_keeps_it(tmp_
     again = arena("tournament", str(config), "--out", str(out), "--resume", "--bootstrap", "0")
     assert again.returncode == 0, again.stderr  # the same fingerprint: the secret seed was kept
     assert "resuming: 2 of 2 games already played" in again.stdout
+
+
+FAULTY = ROOT / "tests" / "bots" / "faulty.py"
+
+
+def test_a_bot_that_cannot_start_stops_the_match_at_once_with_the_reason(tmp_path):
+    out = tmp_path / "m"
+    run = arena("match", "greedy", f"{sys.executable} -c 'import sys; sys.exit(3)'", "--games", "4",
+                "--out", str(out), "--isolation", "none")
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "cannot start" in run.stderr and "status 3" in run.stderr
+    assert not (out / "games.jsonl").exists() or not (out / "games.jsonl").read_text().strip()  # no game played
+
+
+def test_an_option_the_bot_does_not_declare_stops_the_match_naming_the_options_it_has(tmp_path):
+    run = arena("match", "greedy", "option.depth=5", "random", "--games", "2", "--out", str(tmp_path / "m"))
+    assert run.returncode == 2
+    assert "declares no option depth (its options: noise)" in run.stderr
+
+
+def test_fault_reasons_are_on_the_progress_line_in_the_summary_and_in_the_bot_s_log(tmp_path):
+    out = tmp_path / "m"
+    run = arena("match", "random", f"{sys.executable} {FAULTY} illegal 3", "--games", "2", "--seed", "1",
+                "--out", str(out), "--isolation", "none")
+    assert run.returncode == 0, run.stderr
+    # the progress line says who and why, not just 'by seat 1'
+    assert "illegal-action by faulty: AC: AC is not in your hand" in run.stderr
+    # the summary: faults by bot and kind, with the first reason
+    assert "| faulty | illegal-action |       2 | g1: AC: AC is not in your hand" in run.stdout
+    log = (out / "logs" / "faulty.stderr.log").read_text()
+    assert "=== pinochle-arena: game g1: illegal-action: " in log
+
+
+def test_progress_counts_only_this_run_and_fits_the_terminal(monkeypatch):
+    import io
+    import re
+
+    from referee.progress import Progress
+
+    plain = io.StringIO()
+    p = Progress(100, stream=plain, live=False, start=90)  # 90 games played before a resume
+    p.started -= 10  # ten seconds into this run
+    p.update(95)
+    assert "[95/100] 0.5 games/s ETA 10s" in plain.getvalue()  # 5 games in 10 s, not 95
+    monkeypatch.setenv("COLUMNS", "80")
+    live = io.StringIO()
+    p = Progress(100, stream=live, live=True, start=90)
+    p.update(91, "g91: a vs b 1-0 (crash by b: no reply to 'lead' within 400 ms, and more words than fit)")
+    p.close()
+    assert max(len(x) for x in re.split(r"[\r\n]", live.getvalue())) <= 80

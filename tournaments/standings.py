@@ -58,3 +58,17 @@ def standings_rows(rows: list[Standing]) -> list[list]:
 
 
 STANDINGS_HEADERS = ["bot", "games", "won", "drawn", "lost", "score", "score %", "avg points", "faults"]
+
+
+def fault_rows(records) -> list[list]:
+    """[bot, fault kind, games, the first game's reason] for every bot and kind of fault, in order of first sight."""
+    seen: dict[tuple[str, str], list] = {}
+    for r in records:
+        if r.termination is Termination.COMPLETED or r.culprit is None or r.culprit >= len(r.seats):
+            continue
+        key = (r.seats[r.culprit].entrant, r.termination.value)
+        if key in seen:
+            seen[key][2] += 1
+        else:
+            seen[key] = [*key, 1, f"{r.game_id}: {r.detail}"[:160]]
+    return list(seen.values())

@@ -1,6 +1,7 @@
 # Two commands do all set-up on a fresh machine (Python 3.11+, make, gcc, node; bubblewrap is installed
 # here when missing, where the machine allows: root and apt-get):
-#   make demo   create .venv, install, run the embedded default tournament (the sample bots)
+#   make demo   create .venv, install, run the embedded default tournament (the sample bots) into a new
+#               results/demo-TIMESTAMP (earlier results are kept)
 #   make test   same set-up, run the whole test suite
 #   make bench  same set-up, run the benchmarks in bench/ (they print figures, assert nothing)
 #   make soak   same set-up, 2,000 games with misbehaving bots (bench/soak.py, about 3 minutes)
@@ -28,12 +29,12 @@ $(STAMP): pyproject.toml
 	@$(MAKE) --no-print-directory system-packages
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@# PYTHONWARNINGS: setuptools prints a banner for every editable install; it is advice for setuptools users
+	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
 demo: $(STAMP) system-packages
-	rm -rf results/demo
-	$(BIN)/pinochle-arena tournament --out results/demo
+	$(BIN)/pinochle-arena tournament --out results/demo-$$(date +%Y%m%d-%H%M%S)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import difflib
+import importlib.metadata
+import re
 import secrets
 import sys
 from pathlib import Path
@@ -29,6 +32,29 @@ from .transport import BotError
 
 class UsageError(Exception):
     """A mistake in what the user asked for; printed without a traceback."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with "did you mean" for a misspelt command or flag."""
+
+    def error(self, message: str):
+        hint = _did_you_mean(self, message)
+        super().error(message + (f"; did you mean {hint}?" if hint else ""))
+
+
+def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
+    words: list[str] = []
+    commands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    wanted = re.search(r"invalid choice: '([^']*)'", message)
+    if wanted:  # a misspelt command
+        words = [name for a in commands for name in a.choices]
+        given = [wanted.group(1)]
+    else:  # misspelt flags: the top parser reports them for its commands, so look in every command's flags
+        given = re.findall(r"(--?[\w-]+)", message.partition("unrecognized arguments:")[2])
+        parsers = [parser, *(p for a in commands for p in a.choices.values())]
+        words = sorted({flag for p in parsers for action in p._actions for flag in action.option_strings})
+    matches = [m for g in given for m in difflib.get_close_matches(g, words, n=1, cutoff=0.6)]
+    return " ".join(f"'{m}'" for m in matches)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,11 +85,12 @@ def run_trio(function, *args):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="pinochle-arena",
         description="Referee and tournament harness for Pinochle bots.",
     )
-    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
 
     p = sub.add_parser("match", help="play games between bots", description=(
         "Play games between bots. BOT is a sample bot's name (" + ", ".join(SAMPLES) + ") or any command line "
@@ -73,7 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat, in seat order; a bot's options "
                    "(protocol 3) follow it as option.NAME=VALUE, e.g. './mybot option.depth=4 greedy'")
     add_variant_arguments(p)
-    p.add_argument("--games", type=positive_int, default=20, help="games to play (default 20)")
+    p.add_argument("--games", type=positive_int, default=None,
+                   help="games to play: a multiple of the seats, one game per seating of each deal (default 20, or "
+                        "the next multiple: 21 for three seats)")
+    p.add_argument("--no-duplicate", action="store_true",
+                   help="a new deal for every game (any number of games) instead of each deal once per seating")
     p.add_argument("--seed", type=int, default=None,
                    help="seed for the deals (default: a secret one from the operating system, kept in OUT)")
     add_time_arguments(p)
@@ -158,6 +189,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_no_verify_argument(p)
     p.set_defaults(handler=cmd_replay)
     return parser
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("pinochle-arena")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
 
 
 def add_no_verify_argument(p: argparse.ArgumentParser) -> None:
@@ -311,9 +349,16 @@ def cmd_match(args) -> int:
         raise UsageError(f"variant {variant.name} seats {variant.players} players; got {len(bots)} bots "
                          f"({' '.join(bots)})")
     entrants = entrants_from_args(args, args.bots)
+    seats = variant.players
+    games = args.games if args.games is not None else -(-20 // seats) * seats
+    if games % seats and not args.no_duplicate:
+        raise UsageError(f"--games {games}: each deal is played once per seating ({seats} games), so give a "
+                         f"multiple of {seats}, or --no-duplicate for a new deal every game")
+    args.games = games
     names = [e.name for e in entrants]
     seed, out = seed_and_out(args, "match")
-    plan = MatchPlan(entrants, variant, args.games, seed, out, args.startup_timeout, args.transcripts)
+    plan = MatchPlan(entrants, variant, games, seed, out, args.startup_timeout, args.transcripts,
+                     duplicate=not args.no_duplicate)
     print(f"match: {' vs '.join(names)}, {variant.name}, {args.games} games, {_seed_text(args.seed)}, "
           f"records in {out}/games.jsonl")
     print(isolation_summary(entrants[0].sandbox))
@@ -365,6 +410,7 @@ def _game_line(r: GameRecord) -> str:
 
 def check_bots_start(entrants, logs: Path, startup_timeout: float) -> None:
     """Stop before the first game, with the reason, if a bot cannot start (exit status 2)."""
+    logs.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # the output folder is private (its secret key)
     failures = run_trio(preflight, entrants, logs, startup_timeout)
     if failures:
         raise UsageError("; ".join(f"bot {name} cannot start: {why}" for name, why in failures)

@@ -361,6 +361,7 @@ class MatchPlan:
     out_dir: Path
     startup_timeout: float = 10.0
     transcripts: bool = False  # write every protocol line to logs/<entrant>.protocol.log
+    duplicate: bool = True  # each deal once per seating; else a new deal every game (the seating still rotates)
 
 
 def match_schedule(plan: MatchPlan) -> list[tuple[int, int, tuple[int, ...]]]:
@@ -369,13 +370,15 @@ def match_schedule(plan: MatchPlan) -> list[tuple[int, int, tuple[int, ...]]]:
     Games go in groups of one game per seat: every game of a group is dealt
     from the same seed with the seating rotated one place, so each bot holds
     each seat's cards once (for two bots: the same deal twice, seats swapped).
+    Without ``duplicate`` every game has a deal of its own (the first game
+    is the same either way).
     """
     n = len(plan.entrants)
     schedule = []
     for g in range(plan.games):
         group, turn = divmod(g, n)
-        seating = tuple((seat + turn) % n for seat in range(n))
-        schedule.append((g + 1, derive_seed(plan.seed, "pair", group), seating))
+        deal = derive_seed(plan.seed, "pair", group if plan.duplicate else g)
+        schedule.append((g + 1, deal, tuple((seat + turn) % n for seat in range(n))))
     return schedule
 
 

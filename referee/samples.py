@@ -81,9 +81,15 @@ def entrant_name(argv: tuple[str, ...]) -> str:
     """A short name for a bot command: the script an interpreter runs, else the program."""
     program = argv[0]
     if _is_interpreter(program):
-        for arg in argv[1:]:
+        interpreter = Path(program).name
+        args = argv[1:]
+        for i, arg in enumerate(args):
+            if arg in ("-c", "-e", "--eval"):  # code on the command line: no file to name it by
+                return f"{interpreter}-inline"
+            if arg == "-m" and i + 1 < len(args):  # python -m package.bot
+                return args[i + 1].rsplit(".", 1)[-1]
             if not arg.startswith("-"):
-                return Path(arg).stem or Path(program).name
+                return Path(arg).stem or interpreter
     return Path(program).stem or program
 
 

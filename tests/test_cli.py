@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from attrs import evolve as attrs_evolve
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -96,8 +97,8 @@ def test_replay_names_the_bad_line_of_a_corrupt_file(tmp_path):
 
 def test_refuses_to_overwrite_results(tmp_path):
     out = tmp_path / "m"
-    assert arena("match", "random", "random", "--games", "1", "--out", str(out)).returncode == 0
-    run = arena("match", "random", "random", "--games", "1", "--out", str(out))
+    assert arena("match", "random", "random", "--games", "1", "--no-duplicate", "--out", str(out)).returncode == 0
+    run = arena("match", "random", "random", "--games", "1", "--no-duplicate", "--out", str(out))
     assert run.returncode == 2 and "already exists" in run.stderr
 
 
@@ -178,3 +179,39 @@ def test_progress_counts_only_this_run_and_fits_the_terminal(monkeypatch):
     p.update(91, "g91: a vs b 1-0 (crash by b: no reply to 'lead' within 400 ms, and more words than fit)")
     p.close()
     assert max(len(x) for x in re.split(r"[\r\n]", live.getvalue())) <= 80
+
+
+def test_match_refuses_a_game_count_that_splits_a_duplicate_group(tmp_path):
+    run = arena("match", "random", "random", "--games", "3", "--out", str(tmp_path / "m"))
+    assert run.returncode == 2 and "give a multiple of 2, or --no-duplicate" in run.stderr
+    run = arena("match", "random", "random", "random", "--variant", "three-handed", "--seed", "1",
+                "--out", str(tmp_path / "three"))
+    assert run.returncode == 0 and "21 games" in run.stdout  # the default, rounded up to whole groups
+
+
+def test_match_without_duplicate_deals_gives_every_game_its_own_deal():
+    from referee.match import MatchPlan, match_schedule
+    from referee.rules import get_variant
+
+    plan = MatchPlan(("a", "b"), get_variant("two-handed"), 4, 7, Path("unused"))
+    assert [s for _, s, _ in match_schedule(plan)][::2] == [s for _, s, _ in match_schedule(plan)][1::2]
+    single = attrs_evolve(plan, duplicate=False)
+    seeds = [s for _, s, _ in match_schedule(single)]
+    assert len(set(seeds)) == 4 and seeds[0] == match_schedule(plan)[0][1]
+    assert [seating for *_, seating in match_schedule(single)] == [(0, 1), (1, 0), (0, 1), (1, 0)]
+
+
+def test_misspelt_commands_and_flags_get_a_suggestion_and_the_version_is_printed():
+    assert "did you mean 'match'?" in arena("mach", "greedy", "random").stderr
+    assert "did you mean '--concurrency'?" in arena("tournament", "--concurency", "2").stderr
+    version = arena("--version")
+    assert version.returncode == 0 and version.stdout.startswith("pinochle-arena ")
+
+
+def test_an_inline_command_is_named_by_its_interpreter():
+    from referee.samples import entrant_name
+
+    assert entrant_name(("python3", "-c", "import sys; sys.exit(3)")) == "python3-inline"
+    assert entrant_name(("node", "-e", "console.log(1)")) == "node-inline"
+    assert entrant_name(("python3", "-m", "bots.mybot")) == "mybot"
+    assert entrant_name(("python3", "-u", "bot.py")) == "bot"

@@ -394,5 +394,5 @@ def test_an_sprt_seals_its_records_and_checks_its_pattern(tmp_path):
 
 def test_a_match_refuses_an_output_directory_with_a_key(tmp_path):
     new_key(tmp_path / "m")
-    run = arena("match", "random", "random", "--games", "1", "--out", str(tmp_path / "m"))
+    run = arena("match", "random", "random", "--games", "1", "--no-duplicate", "--out", str(tmp_path / "m"))
     assert run.returncode == 2 and "secret.key already exists" in run.stderr and "Traceback" not in run.stderr

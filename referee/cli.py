@@ -24,7 +24,7 @@ from .progress import Progress
 from .record import GameRecord, RecordError, Termination, read_records
 from .replay import replay_record
 from .rules import OPTIONS, PRESETS, VariantError, get_variant
-from .rules.variants import parse_option_text
+from .rules.variants import RULE_TEXTS, parse_option_text
 from .samples import SAMPLES, resolve_bot, unique_names
 from .sandbox import Isolation, Limits, Sandbox, SandboxError, isolation_summary
 from .transport import BotError
@@ -442,6 +442,7 @@ def cmd_variants(args) -> int:
         melds = [[kind, " / ".join("-" if v is None else str(v) for v in row)] for kind, row in variant.melds.values.items()]
         print()
         print(tabulate(melds, headers=["meld", "value single / double / ..."], tablefmt="github"))
+        _print_rule_texts(variant.source)
         return 0
     rows = [[v.name, v.players, v.summary, v.source] for v in PRESETS.values()]
     print(tabulate(rows, headers=["variant", "players", "summary", "follows"], tablefmt="github",
@@ -449,8 +450,18 @@ def cmd_variants(args) -> int:
     print()
     rows = [[key, "|".join(opt.choices) if opt.choices else "<number>", opt.help] for key, opt in OPTIONS.items()]
     print(tabulate(rows, headers=["option", "values", "meaning"], tablefmt="github", maxcolwidths=[None, 30, 70]))
+    _print_rule_texts(" ".join(v.source for v in PRESETS.values()))
     print("\n'pinochle-arena variants NAME [--option KEY=VALUE ...]' shows one variant's settings and meld table.")
     return 0
+
+
+def _print_rule_texts(cited: str) -> None:
+    """The titles of the rule texts cited by number (000...), so that a reader can find them."""
+    numbers = sorted(set(re.findall(r"\b(00\d)\b", cited)) & set(RULE_TEXTS))
+    if numbers:
+        print("\nrule texts (docs/rules-sources.md):")
+        for n in numbers:
+            print(f"  {n}: {RULE_TEXTS[n]}")
 
 
 def cmd_replay(args) -> int:

@@ -31,6 +31,7 @@ from .match import Entrant, Player, derive_seed, play_game
 from .record import GameRecord, Termination
 from .rules.cards import Suit
 from .rules.dealing import deal_out, deck_for
+from .rules.events import DecisionKind
 from .rules.melds import count_hand_meld
 from .rules.variants import Variant, apply_option
 from .samples import SAMPLES
@@ -113,7 +114,9 @@ async def run_check(entrant: Entrant, variant: Variant, games: int, seed: int, o
         exchanges = _exchanges(player.transcript_path)
         asked = Counter(decision for decision, _, _ in exchanges)
         if asked:
-            checks["legal play in every phase"].detail += "; asked " + ", ".join(f"{k} {v}" for k, v in asked.items())
+            order = [k.value for k in DecisionKind]  # in the order of play: lead, follow, meld, take, bid...
+            checks["legal play in every phase"].detail += "; asked " + ", ".join(
+                f"{k} {asked[k]}" for k in sorted(asked, key=lambda k: order.index(k) if k in order else len(order)))
         _judge_play(checks["plays to win"], exchanges, variant)
     return report
 

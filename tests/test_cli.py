@@ -215,3 +215,10 @@ def test_an_inline_command_is_named_by_its_interpreter():
     assert entrant_name(("node", "-e", "console.log(1)")) == "node-inline"
     assert entrant_name(("python3", "-m", "bots.mybot")) == "mybot"
     assert entrant_name(("python3", "-u", "bot.py")) == "bot"
+
+
+def test_variants_name_the_rule_texts_they_cite():
+    run = arena("variants", "two-handed-dummy")
+    assert run.returncode == 0
+    assert "003: Two-Handed Single-Deck Pinochle Rules" in run.stdout and "docs/rules-sources.md" in run.stdout
+    assert (ROOT / "docs" / "rules-sources.md").exists()

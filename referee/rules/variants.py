@@ -120,6 +120,17 @@ DOUBLE_DECK_MELDS = MeldTable(
 )
 
 
+# The rule texts the presets cite by number ("000" ...), by title: see docs/rules-sources.md.
+RULE_TEXTS = {
+    "000": "Two-player Pinochle (with a stock; rules after George Klemic and Andrew Lipscomb)",
+    "001": "Rules for Pinochle the Card Game (two-handed, Hoyle's lineage)",
+    "002": "Two-Handed Pinochle (progressive melds one at a time; round house option)",
+    "003": "Two-Handed Single-Deck Pinochle Rules (Power Pinochle Forums: dummy and kitty)",
+    "004": "Pinochle for two to five (two-player, three-player cutthroat, partnerships, double deck, "
+           "call-for-partner)",
+}
+
+
 @attrs.frozen
 class Variant:
     """Every setting of a game. Presets are instances; options are edits."""

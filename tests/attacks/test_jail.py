@@ -289,6 +289,6 @@ def test_a_slow_thinker_is_not_killed(tmp_path, bots, mark):
     the jail must not end its process while it is within its time."""
     out = tmp_path / "out"
     match(out, command(bots / "slow.py", f"mark={mark}"), "random", games=1,
-          extra=("--time-per-move", "30000", "--time-bank", "60000"), cwd=tmp_path)
+          extra=("--no-duplicate", "--time-per-move", "30000", "--time-bank", "60000"), cwd=tmp_path)
     completed(records(out))
     assert_no_leftovers(mark, tmp_path)

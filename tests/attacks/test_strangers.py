@@ -122,4 +122,5 @@ def test_strangers_bot_plays_in_the_jail(make, tmp_path):
     recs = records(out)
     assert len(recs) == 2
     completed(recs)
-    assert stderr_text(out).count("loaded weights 1") == 2  # one fresh process per game, each found its data
+    # one fresh process per game and one started before them (the check that it starts), each found its data
+    assert stderr_text(out).count("loaded weights 1") == 3

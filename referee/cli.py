@@ -354,16 +354,15 @@ def cmd_match(args) -> int:
     if games % seats and not args.no_duplicate:
         raise UsageError(f"--games {games}: each deal is played once per seating ({seats} games), so give a "
                          f"multiple of {seats}, or --no-duplicate for a new deal every game")
-    args.games = games
     names = [e.name for e in entrants]
     seed, out = seed_and_out(args, "match")
     plan = MatchPlan(entrants, variant, games, seed, out, args.startup_timeout, args.transcripts,
                      duplicate=not args.no_duplicate)
-    print(f"match: {' vs '.join(names)}, {variant.name}, {args.games} games, {_seed_text(args.seed)}, "
+    print(f"match: {' vs '.join(names)}, {variant.name}, {games} games, {_seed_text(args.seed)}, "
           f"records in {out}/games.jsonl")
     print(isolation_summary(entrants[0].sandbox))
     check_bots_start(entrants, out / "logs", args.startup_timeout)
-    progress = Progress(args.games)
+    progress = Progress(games)
     records: list[GameRecord] = []
 
     def on_game(record: GameRecord) -> None:

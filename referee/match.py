@@ -116,17 +116,15 @@ class Player:
         if self.client is None:
             self.starts += 1
             self.note(f"start {self.starts} of {self.entrant.command.to_text()}")
+            client = None
             try:
                 client = await BotClient.start(nursery, self.entrant.command, self.log_path, self.startup_timeout,
                                                self.transcript_path, self.entrant.sandbox, self.workdir, self.hidden)
-            except BotError:
-                self.faulted = True
-                raise
-            try:
                 client.set_options(dict(self.entrant.options))
             except BotError:
                 self.faulted = True
-                await client.process.kill()
+                if client is not None:  # it started, but refused its options
+                    await client.process.kill()
                 raise
             self.client = client
         return self.client
@@ -226,7 +224,7 @@ async def play_game(
                 raise _SeatFault(seat, _termination_of(e), f"failed to start: {e}") from None
         record.seats = [p.seat_info() for p in players]
         record.time_control = {p.entrant.name: p.entrant.time_control.to_dict() for p in players}
-        rules = rule_messages(variant)
+        rules = rule_messages(variant) if any(c.version >= 3 for c in clients) else ()
         observers = {}  # version 3 seats that asked for a state line before each request
         for seat, client in enumerate(clients):
             client.post(new_game_message(wire_id, variant, seat))
@@ -258,9 +256,12 @@ async def play_game(
                 action_text, points = split_points(text) if client.version >= 3 else (text, None)
                 action = action_from_text(action_text)
                 game.check(action)
-                if points is not None and (not v3_melds or points != game.meld_value(action)):
-                    raise IllegalActionError(f"{action_text} scores {game.meld_value(action)} now, not {points}"
-                                             if v3_melds else "only a meld may carry =POINTS")
+                if points is not None:
+                    if not v3_melds:
+                        raise IllegalActionError("only a meld may carry =POINTS")
+                    scored = game.meld_value(action)
+                    if points != scored:
+                        raise IllegalActionError(f"{action_text} scores {scored} now, not {points}")
             except IllegalActionError as e:
                 record.actions.append(ActionEntry(seat, text, used))
                 await _tell_error(clients[seat], f"illegal action {text}: {e}")

@@ -65,12 +65,10 @@ class Bot:
         self.noise = noise
         self.rng = random.Random(0)
         self.seat = 0
-        self.options = {}
         self.trump = None
         self.phase = 1
         self.trick = []  # (seat, card) played to the current trick
         self.players = 2
-        self.variant = ""
         self.hand = []  # bidding games: our cards
         self.bidder = None
         self.partner = None
@@ -100,10 +98,8 @@ class Bot:
     # ----------------------------------------------------------- bookkeeping
     def on_game(self, words):
         self.rng = random.Random(words[1])
-        self.variant = words[2]
         self.seat = int(words[3])
         self.players = int(words[4])
-        self.options = dict(w.split("=", 1) for w in words[5:] if "=" in w)
         self.meld_values, self.counter = {}, {}
 
     def on_deal(self, words):

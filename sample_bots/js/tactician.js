@@ -23,8 +23,8 @@ const STRENGTH = { A: 6, T: 5, K: 4, Q: 3, J: 2, 9: 1 };
 const SEARCH_FROM = 8; // cards in hand when exact search starts
 
 const state = {
-  seat: 0, options: {}, trump: null, phase: 1, hand: [], table: [], unseen: [], trick: [], leader: 0,
-  mode: "stock", variant: "", players: 2, bidder: null, partner: null, turnup: null,
+  seat: 0, trump: null, phase: 1, hand: [], table: [], unseen: [], trick: [], leader: 0,
+  mode: "stock", players: 2, bidder: null, partner: null, turnup: null,
   budget: 20000, // search nodes per decision (option "budget")
   // from the game's rule lines
   meldTable: {}, points: {}, lastTrick: 0, trickPoints: 0, copies: 2, mustWin: "always",
@@ -313,11 +313,8 @@ function onLine(line) {
       if (w[1] === "budget") state.budget = Number(w[2]);
       break;
     case "game":
-      state.variant = w[2];
       state.players = Number(w[4]);
       state.seat = Number(w[3]);
-      state.options = {};
-      for (const kv of w.slice(5)) { const [k, v] = kv.split("="); state.options[k] = v; }
       state.meldTable = {};
       break;
     case "rule":

@@ -28,6 +28,7 @@ from referee.rules.dealing import Deal
 from referee.rules.melds import count_hand_meld, type_name
 from referee.rules.observation import World, _Placement
 from referee.rules.tricks import FollowDuty, legal_plays
+from referee.wire import state_message
 
 VARIANTS = [(name, {}) for name in PRESETS] + [("three-handed", {"bidding": "kitty-auction"}),
                                               ("two-handed", {"must-win": "never"})]
@@ -41,6 +42,15 @@ def play_to(variant: str, options: dict, seed: int, steps: int):
             break
         game.apply(choose(game.decision()))
     return game
+
+
+@st.composite
+def positions(draw):
+    """(game, seat, seed): a game of some variant played some way into it, and a seat to look from."""
+    name, options = draw(st.sampled_from(VARIANTS))
+    seed = draw(st.integers(0, 10**6))
+    game = play_to(name, options, seed, draw(st.integers(0, 160)))
+    return game, draw(st.integers(0, 4)) % game.variant.players, seed
 
 
 def true_world(game, seat: int) -> World:
@@ -131,11 +141,9 @@ def problems(obs, world: World, strict_from: int) -> list[str]:
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(VARIANTS), st.integers(0, 10**6), st.integers(0, 160), st.integers(0, 4))
-def test_every_sampled_world_agrees_with_the_rules_and_with_what_the_seat_saw(variant, seed, steps, seat):
-    name, options = variant
-    game = play_to(name, options, seed, steps)
-    seat %= game.variant.players
+@given(positions())
+def test_every_sampled_world_agrees_with_the_rules_and_with_what_the_seat_saw(position):
+    game, seat, seed = position
     obs = game.observation(seat)
     strict_from = strict_plays_from(game)
     assert problems(obs, true_world(game, seat), strict_from) == []  # the checks ask nothing the rules do not
@@ -146,13 +154,11 @@ def test_every_sampled_world_agrees_with_the_rules_and_with_what_the_seat_saw(va
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(VARIANTS), st.integers(0, 10**6), st.integers(0, 160), st.integers(0, 4))
-def test_a_determinized_game_looks_the_same_to_its_seat_and_plays_the_hand_out(variant, seed, steps, seat):
-    name, options = variant
-    game = play_to(name, options, seed, steps)
+@given(positions())
+def test_a_determinized_game_looks_the_same_to_its_seat_and_plays_the_hand_out(position):
+    game, seat, seed = position
     if game.is_terminal():
         return
-    seat %= game.variant.players
     rng = random.Random(seed)
     copy = game.determinize(seat, rng)
     assert copy.observation(seat) == game.observation(seat)
@@ -359,16 +365,12 @@ def test_worlds_are_found_late_in_a_double_deck_hand_where_the_melds_leave_littl
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.sampled_from(VARIANTS), st.integers(0, 10**6), st.integers(0, 160), st.integers(0, 4))
-def test_the_state_line_restates_the_seat_s_hand_the_counts_and_the_unseen_cards(variant, seed, steps, seat):
+@given(positions())
+def test_the_state_line_restates_the_seat_s_hand_the_counts_and_the_unseen_cards(position):
     """Protocol 3's state line, built from the observation, agrees with the game itself."""
-    from referee.wire import state_message
-
-    name, options = variant
-    game = play_to(name, options, seed, steps)
+    game, seat, _ = position
     if game.is_terminal():
         return
-    seat %= game.variant.players
     obs = game.observation(seat)
     fields = dict(state_message(obs).fields)
     cards = [] if fields["cards"] == "-" else fields["cards"].split(",")

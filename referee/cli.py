@@ -6,6 +6,8 @@ import argparse
 import datetime
 import difflib
 import importlib.metadata
+import json
+import os
 import re
 import secrets
 import sys
@@ -18,8 +20,9 @@ from tabulate import tabulate
 from .clock import TimeControl
 from .audit import Audit, ScheduleError, audit_results
 from .compliance import run_check
+from .deals import DealFileError
 from .integrity import KeyFileError
-from .match import Entrant, MatchPlan, Restart, preflight, run_match
+from .match import Entrant, MatchPlan, Restart, match_games, preflight, run_match
 from .progress import Progress
 from .record import GameRecord, RecordError, Termination, read_records
 from .replay import replay_record
@@ -59,13 +62,15 @@ def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
+    args.argv, args.cwd = argv, os.getcwd()  # kept by match and sprt, which resume from OUT alone
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
     try:
         return args.handler(args)
-    except (UsageError, VariantError, RecordError, BotError, KeyFileError, ScheduleError) as e:
+    except (UsageError, VariantError, RecordError, BotError, KeyFileError, ScheduleError, DealFileError) as e:
         print(f"pinochle-arena: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -97,8 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
         "that starts a bot, e.g. './mybot --fast' or 'node bot.js'. Give one bot per seat, seat 0 first "
         "(partners sit opposite: seats 0 and 2, the first and third BOT, against 1 and 3). Games go in groups of one per seat with the same cards and "
         "the seating rotated, so every bot holds every hand."))
-    p.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat, in seat order; a bot's options "
+    p.add_argument("bots", nargs="*", metavar="BOT", help="one bot per seat, in seat order; a bot's options "
                    "(protocol 3) follow it as option.NAME=VALUE, e.g. './mybot option.depth=4 greedy'")
+    add_resume_argument(p, "match")
+    add_deals_argument(p)
     add_variant_arguments(p)
     p.add_argument("--games", type=positive_int, default=None,
                    help="games to play: a multiple of the seats, one game per seating of each deal (default 20, or "
@@ -129,18 +136,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=cmd_check)
 
     p = sub.add_parser("tournament", help="run a round robin or gauntlet (default: the sample bots)", description=(
-        "Run a tournament from a TOML configuration, or with no configuration the embedded default: a "
-        "duplicate round robin of every sample bot. Finished games are saved at once; --resume continues "
-        "an interrupted tournament. See tournaments/*.toml for examples."))
+        "Run a tournament: from a TOML configuration, from flags alone (--bot ... --bot ...), or both (flags win); "
+        "with neither, the embedded default: a duplicate round robin of every sample bot. Finished games are saved at "
+        "once, with the configuration they were played under; 'tournament --resume OUT' continues an interrupted "
+        "tournament from OUT alone. See tournaments/*.toml for examples."))
     p.add_argument("config", nargs="?", type=Path, help="tournament configuration (TOML)")
-    p.add_argument("--resume", action="store_true", help="continue the tournament in the output directory")
-    p.add_argument("--out", type=Path, default=None, help="output directory (default: from the configuration)")
+    p.add_argument("--bot", action="append", nargs="+", default=[], metavar="WORD", dest="bot",
+                   help="an entrant: [NAME=]BOT [option.KEY=VALUE ...], BOT a sample bot's name or a command line "
+                        "(quoted), e.g. --bot greedy --bot 'mine=./mybot --fast' option.depth=4 (repeatable; with a "
+                        "configuration, adds a bot, or replaces the one of that NAME)")
+    p.add_argument("--resume", nargs="?", const=True, default=None, metavar="OUT",
+                   help="continue the tournament in OUT (its configuration is kept there), or without OUT the one "
+                        "in --out or the configuration's output")
+    p.add_argument("--out", type=Path, default=None,
+                   help="output directory (default: the configuration's, else results/tournament-TIMESTAMP)")
+    p.add_argument("--format", choices=("round-robin", "gauntlet"), default=None, help="round-robin (default) or "
+                   "gauntlet (the --candidate plays everyone else)")
+    p.add_argument("--candidate", default=None, metavar="NAME", help="the gauntlet's candidate")
+    p.add_argument("--anchor", default=None, metavar="NAME", help="fix this entrant's rating at 0")
+    p.add_argument("--name", default=None, help="the tournament's name (default: the configuration's)")
+    add_variant_arguments(p, default=None)
     p.add_argument("--concurrency", type=positive_int, default=None, help="games at once (default: cores)")
     p.add_argument("--processes", type=positive_int, default=None,
                    help="referee processes to spread the games over (default: cores, at most --concurrency)")
     p.add_argument("--no-duplicate", action="store_true", help="independent deals instead of duplicate pairs")
     p.add_argument("--games", type=positive_int, default=None, help="games per pairing (overrides the configuration)")
     p.add_argument("--seed", type=int, default=None, help="tournament seed (overrides the configuration)")
+    add_deals_argument(p)
+    add_time_arguments(p, each=True)
     p.add_argument("--bootstrap", type=nonneg_int, default=300, help="bootstrap samples for intervals (default 300)")
     p.add_argument("--transcripts", action="store_true", help="log every protocol line per bot")
     p.add_argument("--pgn", type=Path, default=None, help="also write the results as PGN (for Ordo or BayesElo)")
@@ -161,9 +184,11 @@ def build_parser() -> argparse.ArgumentParser:
         "Sequential probability ratio test (GSPRT on duplicate pair scores, as fishtest): plays pairs of games "
         "until H1 (NEW is at least ELO1 stronger) or H0 (at most ELO0) is accepted. Exit status: 0 when H1 "
         "is accepted, 1 when H0 is accepted, 3 when --max-pairs ran out undecided, 2 on bad input."))
-    p.add_argument("bots", nargs="+", metavar="NEW OLD", help="the candidate bot, then the baseline; each may be "
+    p.add_argument("bots", nargs="*", metavar="NEW OLD", help="the candidate bot, then the baseline; each may be "
                    "followed by its options as option.NAME=VALUE (the same bot with other options: "
                    "'mybot option.depth=5 mybot option.depth=4')")
+    add_resume_argument(p, "sprt")
+    add_deals_argument(p)
     p.add_argument("--elo0", type=float, default=0.0, help="H0: NEW is at most this much stronger (default 0)")
     p.add_argument("--elo1", type=float, default=5.0, help="H1: NEW is at least this much stronger (default 5)")
     p.add_argument("--alpha", type=float, default=0.05, help="false positive rate (default 0.05)")
@@ -182,6 +207,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="show the variant with this option")
     p.set_defaults(handler=cmd_variants, variant=None)
 
+    p = sub.add_parser("deals", help="write a deal file: the deals of recorded games, or new ones from a seed",
+                       description=(
+        "Write a deal file (README, Deal files), which match, sprt and tournament play with --deals FILE: the deals "
+        "of the games in RESULTS (the seatings of a duplicate deal are one deal), so that an event's deals can be "
+        "published and a regression's replayed; or, with --seed, --count new deals."))
+    p.add_argument("results", nargs="?", type=Path, help="a games.jsonl file, or an output folder holding one")
+    p.add_argument("--seed", type=int, default=None, help="generate deals from this seed instead of reading results")
+    p.add_argument("--count", type=positive_int, default=100, help="deals to generate (default 100)")
+    p.add_argument("--decks", type=positive_int, default=10,
+                   help="decks per generated deal, for its first hands (default 10; later hands come from its seed)")
+    add_variant_arguments(p)
+    p.add_argument("--out", type=Path, default=None, help="the file to write (default: standard output)")
+    add_no_verify_argument(p)
+    p.set_defaults(handler=cmd_deals)
+
     p = sub.add_parser("replay", help="replay recorded games through the rules and report mismatches")
     p.add_argument("files", nargs="+", type=Path, metavar="FILE",
                    help="games.jsonl files, or output folders (their games.jsonl)")
@@ -198,40 +238,68 @@ def _version() -> str:
         return "(not installed)"
 
 
+def add_deals_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--deals", type=Path, default=None, metavar="FILE",
+                   help="play the deals of this deal file, in turn, instead of deals from the seed (written by "
+                        "'pinochle-arena deals'; see README, Deal files)")
+
+
+def deals_from_args(args, variant):
+    """The deal file of --deals, checked against the variant (None without --deals)."""
+    from .deals import read_deals
+
+    return read_deals(args.deals, variant) if args.deals is not None else None
+
+
+def add_resume_argument(p: argparse.ArgumentParser, kind: str) -> None:
+    p.add_argument("--resume", type=Path, default=None, metavar="OUT",
+                   help=f"continue the {kind} in OUT (stopped by Ctrl-C or a crash) with the arguments it started with, "
+                        "kept in OUT: every saved game counts, the rest are played")
+
+
 def add_no_verify_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-verify", action="store_true",
                    help="read the records without checking their seals (OUT/secret.key) and schedule "
                         "(OUT/schedule.jsonl): for records written before they were sealed; the results are unverified")
 
 
-def add_variant_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", default="two-handed", help="variant preset (default two-handed; see 'variants')")
+def add_variant_arguments(p: argparse.ArgumentParser, default: str | None = "two-handed") -> None:
+    shown = default or "the configuration's, else two-handed"
+    p.add_argument("--variant", default=default, help=f"variant preset (default {shown}; see 'variants')")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="change one rule of the preset, e.g. target=1200 (repeatable)")
 
 
-def add_time_arguments(p: argparse.ArgumentParser) -> None:
+def add_time_arguments(p: argparse.ArgumentParser, each: bool = False) -> None:
+    """The time control and fence flags. With ``each`` (tournament) they default to the configuration's values and,
+    when given, apply to every bot."""
     d = TimeControl()
-    p.add_argument("--time-per-move", type=positive_int, default=d.move_ms, metavar="MS",
-                   help=f"limit for one reply in ms (default {d.move_ms})")
-    p.add_argument("--time-bank", type=positive_int, default=d.bank_ms, metavar="MS",
-                   help=f"time bank per game in ms (default {d.bank_ms})")
-    p.add_argument("--increment", type=nonneg_int, default=d.increment_ms, metavar="MS",
-                   help=f"added to the bank after each reply (default {d.increment_ms})")
-    p.add_argument("--grace", type=nonneg_int, default=d.grace_ms, metavar="MS",
-                   help=f"tolerance beyond the limit before a reply counts as late (default {d.grace_ms})")
+
+    def default(value):
+        return None if each else value
+
+    where = "the configuration's, else " if each else ""
+    p.add_argument("--time-per-move", type=positive_int, default=default(d.move_ms), metavar="MS",
+                   help=f"limit for one reply in ms (default {where}{d.move_ms})")
+    p.add_argument("--time-bank", type=positive_int, default=default(d.bank_ms), metavar="MS",
+                   help=f"time bank per game in ms (default {where}{d.bank_ms})")
+    p.add_argument("--increment", type=nonneg_int, default=default(d.increment_ms), metavar="MS",
+                   help=f"added to the bank after each reply (default {where}{d.increment_ms})")
+    p.add_argument("--grace", type=nonneg_int, default=default(d.grace_ms), metavar="MS",
+                   help=f"tolerance beyond the limit before a reply counts as late (default {where}{d.grace_ms})")
     p.add_argument("--startup-timeout", type=float, default=10.0, metavar="S",
                    help="seconds a bot has to start and say ready (default 10)")
-    add_fence_arguments(p)
+    add_fence_arguments(p, each)
 
 
-def add_fence_arguments(p: argparse.ArgumentParser) -> None:
+def add_fence_arguments(p: argparse.ArgumentParser, each: bool = False) -> None:
+    where = "the configuration's, else " if each else ""
     p.add_argument("--limit", action="append", default=[], metavar="KEY=N",
                    help="resource limit per bot process, 0 for none (repeatable): "
-                        + ", ".join(f"{k} (default {v})" for k, v in Limits().to_dict().items()))
-    p.add_argument("--isolation", choices=[i.value for i in Isolation], default="jail",
-                   help="'jail' (default): each bot in a bubblewrap jail of its own; 'none': unjailed, NOT safe "
-                        "against hostile bots (see README, Running a competition)")
+                        + ", ".join(f"{k} (default {where}{v})" for k, v in Limits().to_dict().items()))
+    p.add_argument("--isolation", choices=[i.value for i in Isolation], default=None if each else "jail",
+                   help=f"'jail' (default {where}jail): each bot in a bubblewrap jail of its own; 'none': unjailed, NOT "
+                        "safe against hostile bots (see README, Running a competition)")
     p.add_argument("--read-only", action="append", default=[], metavar="PATH",
                    help="a folder or file jailed bots may read besides their own program's folder (repeatable)")
     p.add_argument("--persist", action="store_true",
@@ -239,28 +307,37 @@ def add_fence_arguments(p: argparse.ArgumentParser) -> None:
                         "so nothing learnt in one seating of a deal survives into the next)")
     p.add_argument("--inherit-env", action="store_true",
                    help="give unjailed bots the referee's environment (default: a clean one)")
-    p.add_argument("--restart", choices=[r.value for r in Restart], default="on-fault",
-                   help="with --persist, when a bot gets a fresh process (default on-fault); 'never' also "
+    p.add_argument("--restart", choices=[r.value for r in Restart], default=None if each else "on-fault",
+                   help=f"with --persist, when a bot gets a fresh process (default {where}on-fault); 'never' also "
                         "retires a bot after its first fault")
 
 
-def fence_from_args(args) -> tuple[Sandbox, Restart, bool]:
+def limits_from_args(args) -> dict[str, int]:
     values = {}
     for text in args.limit:
         key, sep, value = text.partition("=")
         if not sep or not value.strip().isdigit():
             raise UsageError(f"--limit {text!r}: write KEY=N, e.g. --limit memory=1024")
         values[key.strip()] = int(value)
-    try:
-        limits = Limits.from_dict(values)
-    except ValueError as e:
-        raise UsageError(f"--limit: {e}") from None
+    return values
+
+
+def read_only_from_args(args) -> list[str]:
     read_only = []
     for text in args.read_only:
         path = Path(text).expanduser()
         if not path.exists():
             raise UsageError(f"--read-only {text}: no such file or folder")
         read_only.append(str(path.resolve()))
+    return read_only
+
+
+def fence_from_args(args) -> tuple[Sandbox, Restart, bool]:
+    try:
+        limits = Limits.from_dict(limits_from_args(args))
+    except ValueError as e:
+        raise UsageError(f"--limit: {e}") from None
+    read_only = read_only_from_args(args)
     sandbox = Sandbox(limits, Isolation(args.isolation), not args.inherit_env, tuple(read_only))
     try:
         sandbox.check()
@@ -329,12 +406,75 @@ def entrants_from_args(args, bots: list[str]) -> tuple[Entrant, ...]:
 
 
 def seed_and_out(args, kind: str) -> tuple[int, Path]:
-    """--seed (default: a secret one) and --out (default results/KIND-TIMESTAMP), refusing to overwrite results."""
+    """--seed (default: a secret one) and --out (default results/KIND-TIMESTAMP), refusing to overwrite results;
+    when resuming, the seed the run started with and its folder."""
+    if args.resume is not None:
+        return args.saved_seed, args.out
     seed = args.seed if args.seed is not None else secrets.randbits(128)
     out = args.out or default_out(kind)
     if (out / "games.jsonl").exists():
-        raise UsageError(f"{out / 'games.jsonl'} already exists; choose another --out")
+        raise UsageError(f"{out / 'games.jsonl'} already exists; add --resume {out} to continue that {kind}, or "
+                         "choose another --out")
     return seed, out
+
+
+def resumed_arguments(args, kind: str):
+    """``KIND --resume OUT``: the arguments the run in OUT started with (kept in OUT/KIND.json), read again
+    in the folder it was started from; only the flags of RESUME_FLAGS may be given beside --resume."""
+    out = args.resume.absolute()
+    _refuse_changes(args, kind, f"--resume {args.resume}: the {kind}'s arguments are kept in {args.resume}, so")
+    try:
+        saved = json.loads((out / f"{kind}.json").read_text(encoding="utf-8"))
+        argv, cwd, seed = list(saved["argv"]), saved["cwd"], saved["seed"]
+    except FileNotFoundError:
+        what = "no such folder" if not out.is_dir() else f"no {kind}.json: not a {kind}'s output folder"
+        raise UsageError(f"--resume {args.resume}: {what}") from None
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise UsageError(f"--resume {args.resume}: {out / (kind + '.json')} is damaged ({e})") from None
+    try:
+        os.chdir(cwd)  # relative paths of the saved command mean the folder it was started from
+    except OSError as e:
+        raise UsageError(f"--resume {args.resume}: the {kind} was started in {cwd}, which is gone ({e.strerror})") from None
+    again = build_parser().parse_args(argv)
+    for key in RESUME_FLAGS:
+        if hasattr(again, key) and key != "out":
+            setattr(again, key, getattr(args, key))
+    again.argv, again.cwd, again.saved_seed, again.out, again.resume = argv, cwd, seed, out, args.resume
+    return again
+
+
+def _refuse_changes(args, command: str, why: str) -> None:
+    """UsageError naming every flag beside --resume that is not one of RESUME_FLAGS (they would change the run)."""
+    defaults = vars(build_parser()._subparsers._group_actions[0].choices[command].parse_args([]))
+    changed = sorted(k for k, v in vars(args).items()
+                     if k not in (*RESUME_FLAGS, "handler", "argv", "cwd") and k in defaults and defaults[k] != v)
+    if changed:
+        flags = ", ".join("--" + k.replace("_", "-") if k not in ("bots", "config") else k.upper() for k in changed)
+        allowed = ", ".join("--" + k.replace("_", "-") for k in RESUME_FLAGS[2:] if k in defaults)
+        raise UsageError(f"{why} {flags} cannot change it; only {allowed} may be given")
+
+
+def open_results(args, kind: str, seed: int, out: Path, games, deals=None) -> tuple:
+    """Start the results folder of a match or SPRT, or (--resume) reopen it: (store, the records already saved)."""
+    from .results import ResultStore, StoreError
+
+    store = ResultStore(out, f"{kind}.json")
+    fingerprint = {"argv": args.argv, "cwd": args.cwd, "seed": seed, "deals": deals.digest() if deals else None}
+    try:
+        if args.resume is None:
+            store.start(fingerprint, games)
+            return store, []
+        recovery = store.resume(fingerprint, games)
+    except StoreError as e:
+        raise UsageError(str(e)) from None
+    warn_set_aside(store, recovery)
+    return store, recovery.records
+
+
+def warn_set_aside(store, recovery) -> None:
+    for number, reason in recovery.bad_lines:
+        print(f"warning: {store.games_path}:{number}: set aside ({reason}); kept in {store.games_path.name}.bad",
+              file=sys.stderr)
 
 
 def default_out(kind: str) -> Path:
@@ -343,6 +483,8 @@ def default_out(kind: str) -> Path:
 
 
 def cmd_match(args) -> int:
+    if args.resume is not None:
+        args = resumed_arguments(args, "match")
     variant = variant_from_args(args)
     bots = [b for b, _ in bots_with_options(args.bots)]
     if len(bots) != variant.players:
@@ -355,27 +497,42 @@ def cmd_match(args) -> int:
         raise UsageError(f"--games {games}: each deal is played once per seating ({seats} games), so give a "
                          f"multiple of {seats}, or --no-duplicate for a new deal every game")
     names = [e.name for e in entrants]
+    deals = deals_from_args(args, variant)
     seed, out = seed_and_out(args, "match")
     plan = MatchPlan(entrants, variant, games, seed, out, args.startup_timeout, args.transcripts,
-                     duplicate=not args.no_duplicate)
-    print(f"match: {' vs '.join(names)}, {variant.name}, {games} games, {_seed_text(args.seed)}, "
+                     duplicate=not args.no_duplicate, deals=deals)
+    print(f"match: {' vs '.join(names)}, {variant.name}, {games} games, {_deals_text(args, deals)}, "
           f"records in {out}/games.jsonl")
     print(isolation_summary(entrants[0].sandbox))
     check_bots_start(entrants, out / "logs", args.startup_timeout)
-    progress = Progress(games)
-    records: list[GameRecord] = []
+    store, records = open_results(args, "match", seed, out, match_games(plan), deals)
+    if records:
+        print(f"resuming: {len(records)} of {games} games already played")
+    progress = Progress(games, start=len(records))
 
     def on_game(record: GameRecord) -> None:
         records.append(record)
         progress.update(len(records), _game_line(record))
 
     try:
-        run_trio(run_match, plan, on_game)
-    finally:
+        run_trio(run_match, plan, on_game, store, {r.game_id for r in records})
+    except KeyboardInterrupt:
         progress.close()
+        print(f"\nstopped after {len(records)} of {games} games (all saved in {store.games_path}); so far:")
+        print_standings(records)
+        print(f"To continue: pinochle-arena match --resume {out}", file=sys.stderr)
+        return 130
+    progress.close()
     print_standings(records)
     print_faults(records, out / "logs")
     return 0
+
+
+def _deals_text(args, deals) -> str:
+    """Where a run's deals come from: a deal file, or the seed."""
+    if deals is None:
+        return _seed_text(args.seed)
+    return f"the {len(deals.deals)} deals of {args.deals} in turn"
 
 
 def _seed_text(given: int | None) -> str:
@@ -463,6 +620,36 @@ def _print_rule_texts(cited: str) -> None:
             print(f"  {n}: {RULE_TEXTS[n]}")
 
 
+def cmd_deals(args) -> int:
+    from .deals import deals_of_records, generate_deals, render_deals
+
+    if (args.results is None) == (args.seed is None):
+        raise UsageError("give RESULTS (the deals of recorded games) or --seed (new deals), one of them")
+    if args.seed is not None:
+        variant = variant_from_args(args)
+        deals = generate_deals(variant, args.seed, args.count, args.decks)
+        comment = f"{args.count} deals of {variant.name} generated from seed {args.seed} by pinochle-arena {_version()}"
+    else:
+        path = args.results / "games.jsonl" if args.results.is_dir() else args.results
+        audit = verified_records(path, args.no_verify)
+        if audit.findings:
+            raise UsageError(f"{path}: {len(audit.findings)} record(s) failed the seal or schedule checks "
+                             "('pinochle-arena replay' lists them); --no-verify reads every record, unverified")
+        if not audit.records:
+            raise UsageError(f"{path} holds no games")
+        first = audit.records[0]
+        variant = get_variant(first.variant, first.options)
+        deals = deals_of_records(audit.records, variant)
+        comment = f"the deals of the {len(audit.records)} games in {path}, in the order they were first played"
+    text = render_deals(deals, comment)
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        args.out.write_text(text, encoding="utf-8")
+        print(f"{len(deals.deals)} deals of {variant.name} written to {args.out}")
+    return 0
+
+
 def cmd_replay(args) -> int:
     bad = 0
     total = 0
@@ -504,62 +691,56 @@ def verified_records(path: Path, no_verify: bool) -> Audit:
                          "(unverified)") from None
 
 
+# Flags that may differ when a tournament is resumed: how it runs and what is printed, not which games it plays.
+RESUME_FLAGS = ("resume", "out", "concurrency", "processes", "bootstrap", "transcripts", "pgn", "startup_timeout")
+
+
 def cmd_tournament(args) -> int:
-    from tournaments.config import ConfigError, default_config, load_config
+    from tournaments.config import ConfigError, load_saved_config
     from tournaments.schedule import schedule
     from tournaments.store import ResultStore, StoreError, tournament_schedule
 
+    resume_out = _resume_folder(args)
     try:
-        if args.config is not None:
-            config = load_config(args.config, args.out, args.concurrency)
+        if resume_out is not None:
+            config, data, path = load_saved_config(resume_out, args.concurrency)
         else:
-            config = default_config(args.out, args.concurrency)
+            config, data, path = _tournament_config(args)
     except ConfigError as e:
         raise UsageError(str(e)) from None
-    changes = {}
-    if args.no_duplicate:
-        changes["duplicate"] = False
-    if args.games is not None:
-        changes["games_per_pairing"] = args.games
-    if args.seed is not None:
-        changes["seed"] = args.seed
     if args.processes is not None:
-        changes["processes"] = args.processes
-    if changes:
-        from tournaments.schedule import group_size
-
-        config = attrs.evolve(config, **changes)
-        if config.duplicate and config.games_per_pairing % group_size(config):
-            raise UsageError(f"--games must be a multiple of {group_size(config)} with duplicate deals "
-                             "(every deal is played once per seating)")
+        config = attrs.evolve(config, processes=args.processes)
+    resuming = args.resume is not None
     store = ResultStore(config.output)
     given_seed = config.seed
     if config.seed is None:  # a secret one: drawn now, or the one drawn when the tournament started
-        config = attrs.evolve(config, seed=_saved_seed(store) if args.resume else secrets.randbits(128))
+        config = attrs.evolve(config, seed=_saved_seed(store) if resuming else secrets.randbits(128))
     specs = schedule(config)
     try:
-        if args.resume:
+        if resuming:
             recovery = store.resume(config.fingerprint(), tournament_schedule(config, specs))
         else:
             store.start(config.fingerprint(), tournament_schedule(config, specs))
             recovery = None
     except StoreError as e:
         raise UsageError(str(e)) from None
+    from tournaments.config import save_config
+
+    save_config(config.output, data, path)
     done = set()
     if recovery is not None:
-        for number, reason in recovery.bad_lines:
-            print(f"warning: {store.games_path}:{number}: set aside ({reason}); kept in {store.games_path.name}.bad",
-                  file=sys.stderr)
+        warn_set_aside(store, recovery)
         done = {r.game_id for r in recovery.records}
         print(f"resuming: {len(done)} of {len(specs)} games already played")
     todo = [s for s in specs if s.game_id not in done]
     names = [e.name for e in config.entrants]
     print(f"tournament '{config.name}': {config.format}, {config.variant.name}, {', '.join(names)}; "
           f"{config.games_per_pairing} games per pairing, {'duplicate' if config.duplicate else 'independent'} deals, "
-          f"{_seed_text(given_seed)}, concurrency {config.concurrency} in {config.referee_processes} referee "
+          f"{_seed_text(given_seed) if config.deals is None else f'{len(config.deals.deals)} deals of a deal file'}, "
+          f"concurrency {config.concurrency} in {config.referee_processes} referee "
           f"process(es); results in {store.games_path}")
     print(isolation_summary(config.entrants[0].sandbox))
-    check_bots_start(config.entrants, config.output / "logs", 10.0)
+    check_bots_start(config.entrants, config.output / "logs", args.startup_timeout)
     progress = Progress(len(specs), start=len(done))
     finished = len(done)
     live = list(recovery.records) if recovery is not None else []
@@ -576,11 +757,8 @@ def cmd_tournament(args) -> int:
         run_trio(run_games, config, todo, store, on_game, args.transcripts)
     except KeyboardInterrupt:
         progress.close()
-        how = f"pinochle-arena tournament {args.config or ''} --resume".replace("  ", " ")
-        if args.out is not None:
-            how += f" --out {args.out}"
-        print(f"\nstopped: {finished} of {len(specs)} games are saved in {store.games_path}.\nTo continue: {how}",
-              file=sys.stderr)
+        print(f"\nstopped: {finished} of {len(specs)} games are saved in {store.games_path}.\n"
+              f"To continue: pinochle-arena tournament --resume {config.output}", file=sys.stderr)
         return 130
     progress.close()
     records = store.recover().records
@@ -590,6 +768,93 @@ def cmd_tournament(args) -> int:
         _write_pgn(records, args.pgn)
     print_faults(records, config.output / "logs")
     return 0
+
+
+def _resume_folder(args) -> Path | None:
+    """The output folder of ``--resume OUT`` (the configuration is read from it), or None.
+
+    ``--resume CONFIG`` (a file) is read as ``CONFIG --resume``. With OUT, only
+    the flags of RESUME_FLAGS may be given: everything else is kept in OUT.
+    """
+    if not isinstance(args.resume, str):
+        return None
+    given = Path(args.resume)
+    if given.is_file() and args.config is None:
+        args.config, args.resume = given, True
+        return None
+    if args.config is not None:
+        raise UsageError(f"--resume {given} continues the tournament kept in {given}; give either a configuration "
+                         "or the output folder, not both")
+    if args.out is not None and args.out != given:
+        raise UsageError(f"--resume {given} and --out {args.out} name two folders; give one")
+    _refuse_changes(args, "tournament", f"--resume {given}: the tournament's configuration is kept in {given}, so")
+    return given
+
+
+def _tournament_config(args):
+    """The configuration of a new (or, with ``CONFIG --resume``, resumed) tournament: the TOML file or the
+    embedded default, with the command line's flags over it. Returns (config, its data, the path it is read as)."""
+    from tournaments.config import default_data, load_toml, parse_config, with_flags
+
+    bots = bot_tables_from_args(args.bot)
+    if args.config is not None:
+        data, path = load_toml(args.config), args.config
+    else:
+        data, path = (default_data() if not bots else {}), Path.cwd() / "tournament.toml"
+    t: dict = {}
+    for key, value in (("format", args.format), ("candidate", args.candidate), ("anchor", args.anchor),
+                       ("name", args.name), ("variant", args.variant), ("games_per_pairing", args.games),
+                       ("seed", args.seed), ("processes", args.processes), ("isolation", args.isolation),
+                       ("restart", args.restart)):
+        if value is not None:
+            t[key] = value
+    if args.no_duplicate:
+        t["duplicate"] = False
+    if args.persist:
+        t["persist"] = True
+    if args.inherit_env:
+        t["clean_env"] = False
+    if args.read_only:
+        t["read_only"] = read_only_from_args(args)
+    if args.deals is not None:
+        t["deals"] = str(args.deals.absolute())
+    time = {key: value for key, value in (("move", args.time_per_move), ("bank", args.time_bank),
+                                          ("increment", args.increment), ("grace", args.grace)) if value is not None}
+    options = dict(parse_option_text(o) for o in args.option)
+    flagged = bool(t or time or options or args.limit or bots)
+    data = with_flags(data, t, options, time, limits_from_args(args), bots)
+    where = str(args.config) if args.config is not None else ("command line" if bots else "embedded default")
+    if flagged and args.config is not None:
+        where += " (with the command line's flags)"
+    output = args.out or (None if args.config is not None else Path("results") / "tournament")
+    return parse_config(data, path, output, args.concurrency, where=where), data, path
+
+
+BOT_NAME = re.compile(r"([A-Za-z0-9_.-]+)=(.+)", re.DOTALL)
+
+
+def bot_tables_from_args(groups: list[list[str]]) -> list[dict]:
+    """``--bot [NAME=]BOT [option.KEY=VALUE ...]`` flags -> [[bot]] tables of a configuration.
+
+    A command's relative paths are made absolute here (they mean the current
+    folder, not the configuration's).
+    """
+    tables = []
+    for words in groups:
+        grouped = bots_with_options(words)
+        if len(grouped) != 1:
+            raise UsageError(f"--bot {' '.join(words)}: one bot per --bot (quote a command line with spaces: "
+                             "--bot 'mine=./mybot --fast')")
+        (text, options), = grouped
+        named = BOT_NAME.fullmatch(text)
+        name, text = (named.group(1), named.group(2)) if named else (None, text)
+        table: dict = {"sample": text} if text in SAMPLES else {"command": resolve_bot(text)[1].to_text()}
+        table["name"] = name or resolve_bot(text)[0]
+        if options:
+            table["options"] = dict(options)
+        tables.append(table)
+    names = unique_names([t["name"] for t in tables])
+    return [{**t, "name": n} for t, n in zip(tables, names, strict=True)]
 
 
 def _saved_seed(store) -> int | None:
@@ -669,8 +934,10 @@ def _write_pgn(records: list[GameRecord], path: Path) -> None:
 
 
 def cmd_sprt(args) -> int:
+    if args.resume is not None:
+        args = resumed_arguments(args, "sprt")
     from tournaments.config import default_concurrency
-    from tournaments.sprt_runner import run_sprt
+    from tournaments.sprt_runner import run_sprt, sprt_games
     from tournaments.stats import Sprt, elo_estimate
 
     variant = variant_from_args(args)
@@ -686,12 +953,16 @@ def cmd_sprt(args) -> int:
                          f"{len(entrants)}")
     new, old = entrants
     new_name, old_name = new.name, old.name
+    deals = deals_from_args(args, variant)
     seed, out = seed_and_out(args, "sprt")
     print(f"sprt: {new_name} vs {old_name}, H0: elo <= {args.elo0:g}, H1: elo >= {args.elo1:g}, "
           f"alpha {args.alpha:g}, beta {args.beta:g}; LLR bounds [{test.lower:.2f}, {test.upper:.2f}]; "
-          f"{_seed_text(args.seed)}; games in {out}/games.jsonl")
+          f"{_deals_text(args, deals)}; games in {out}/games.jsonl")
     print(isolation_summary(new.sandbox))
     check_bots_start((new, old), out / "logs", args.startup_timeout)
+    store, played = open_results(args, "sprt", seed, out, sprt_games(variant, new, old, args.max_pairs), deals)
+    if played:
+        print(f"resuming: {len(played)} games already played")
     live = sys.stderr.isatty()
 
     def on_pair(state) -> None:
@@ -703,7 +974,12 @@ def cmd_sprt(args) -> int:
 
     concurrency = args.concurrency or default_concurrency()
     try:
-        state = run_trio(run_sprt, new, old, variant, test, seed, concurrency, args.max_pairs, out, on_pair)
+        state = run_trio(run_sprt, new, old, variant, test, seed, concurrency, args.max_pairs, out, on_pair, store,
+                         played, deals)
+    except KeyboardInterrupt:
+        print(f"\nstopped; every finished game is saved in {store.games_path}.\n"
+              f"To continue: pinochle-arena sprt --resume {out}", file=sys.stderr)
+        return 130
     finally:
         if live:
             sys.stderr.write("\n")

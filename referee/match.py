@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 import attrs
@@ -19,12 +19,13 @@ import trio
 
 from protocol import messages as m
 
-from .audit import Schedule, write_schedule
+from .audit import Schedule
 from .clock import Clock, TimeControl
-from .integrity import new_key
+from .deals import DealFile
 from .player import BotClient
-from .record import ActionEntry, GameRecord, SeatInfo, Termination, append_record
-from .rules import IllegalActionError, action_from_text, fault_returns, new_game
+from .record import ActionEntry, GameRecord, SeatInfo, Termination
+from .results import ResultStore
+from .rules import Card, IllegalActionError, action_from_text, fault_returns, new_game
 from .rules import events as ev
 from .rules.variants import Variant
 from .sandbox import Sandbox
@@ -192,6 +193,7 @@ async def play_game(
     seed: int,
     game_id: str,
     extra: dict | None = None,
+    decks: Sequence[Sequence[Card]] = (),
 ) -> GameRecord:
     """Play one game; always returns a record, whatever the bots do.
 
@@ -200,6 +202,10 @@ async def play_game(
     ``game_id``, kept in the record as ``wire_id``. It tells a bot nothing,
     differs between the seatings of a deal, and is the same when the game
     is played again (bots that seed their randomness with it replay alike).
+
+    ``decks`` are the decks of the first deals (a deal file's); the deals
+    after them come from ``seed``. The record says how many were given
+    (``extra["fixed_decks"]``), so that a replay deals them alike.
     """
     wire_id = game_wire_id(seed, game_id)
     record = GameRecord(
@@ -210,7 +216,7 @@ async def play_game(
         seats=[],
         time_control={},
         started=time.time(),
-        extra={**(extra or {}), "wire_id": wire_id},
+        extra={**(extra or {}), "wire_id": wire_id, **({"fixed_decks": len(decks)} if decks else {})},
     )
     wall = time.monotonic()
     clocks = [Clock(p.entrant.time_control) for p in players]
@@ -233,7 +239,7 @@ async def play_game(
                     client.post(rule)
             if "state" in client.wants:
                 observers[seat] = Observer(variant, seat)
-        game, notices = new_game(variant, seed)
+        game, notices = new_game(variant, seed, decks)
         _deliver(clients, notices, record, observers)
         while not game.is_terminal():
             decision = game.decision()
@@ -363,48 +369,62 @@ class MatchPlan:
     startup_timeout: float = 10.0
     transcripts: bool = False  # write every protocol line to logs/<entrant>.protocol.log
     duplicate: bool = True  # each deal once per seating; else a new deal every game (the seating still rotates)
+    deals: DealFile | None = None  # a deal file's deals, in turn, instead of deals from the seed
 
 
-def match_schedule(plan: MatchPlan) -> list[tuple[int, int, tuple[int, ...]]]:
-    """(game number, game seed, seating) for each game of a match.
+def match_schedule(plan: MatchPlan) -> list[tuple[int, int, tuple[int, ...], tuple]]:
+    """(game number, game seed, seating, fixed decks) for each game of a match.
 
     Games go in groups of one game per seat: every game of a group is dealt
     from the same seed with the seating rotated one place, so each bot holds
     each seat's cards once (for two bots: the same deal twice, seats swapped).
     Without ``duplicate`` every game has a deal of its own (the first game
-    is the same either way).
+    is the same either way). With a deal file, deal k is the file's k-th
+    (its seed and decks), in turn.
     """
     n = len(plan.entrants)
     schedule = []
     for g in range(plan.games):
         group, turn = divmod(g, n)
-        deal = derive_seed(plan.seed, "pair", group if plan.duplicate else g)
-        schedule.append((g + 1, deal, tuple((seat + turn) % n for seat in range(n))))
+        k = group if plan.duplicate else g
+        if plan.deals is not None:
+            deal, decks = plan.deals.deal(k).seed, plan.deals.deal(k).decks
+        else:
+            deal, decks = derive_seed(plan.seed, "pair", k), ()
+        schedule.append((g + 1, deal, tuple((seat + turn) % n for seat in range(n)), decks))
     return schedule
 
 
-async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
-    """Play the games of ``plan`` one after another; records go to ``out_dir/games.jsonl``.
+def match_games(plan: MatchPlan) -> Schedule:
+    """What ``schedule.jsonl`` keeps of a match: every game's id and seating."""
+    return Schedule.of_games("match", plan.variant, [
+        (f"g{number}", [plan.entrants[i].name for i in seating]) for number, _, seating, _ in match_schedule(plan)])
 
-    First it makes ``out_dir/secret.key``, which seals every record, and
-    ``out_dir/schedule.jsonl``, the games the records are checked against.
+
+async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | None = None,
+                    store: ResultStore | None = None, done: Collection[str] = ()) -> list[GameRecord]:
+    """Play the games of ``plan`` one after another, but those in ``done``; records go to ``store``.
+
+    Without a store, one is started in ``out_dir``: it makes ``secret.key``,
+    which seals every record, and ``schedule.jsonl``, the games the records
+    are checked against (see :class:`~referee.results.ResultStore`).
     """
+    if store is None:
+        store = ResultStore(plan.out_dir, "match.json")
+        store.start({}, match_games(plan))
     records: list[GameRecord] = []
-    path = plan.out_dir / "games.jsonl"
-    key = new_key(plan.out_dir)
-    games = match_schedule(plan)
-    write_schedule(plan.out_dir, Schedule.of_games("match", plan.variant, [
-        (f"g{number}", [plan.entrants[i].name for i in seating]) for number, _, seating in games]), key)
     logs = plan.out_dir / "logs"
     async with trio.open_nursery() as nursery:
         players = [Player.logged(e, logs, transcripts=plan.transcripts, startup_timeout=plan.startup_timeout)
                    for e in plan.entrants]
         try:
-            for number, seed, seating in games:
+            for number, seed, seating, decks in match_schedule(plan):
+                if f"g{number}" in done:
+                    continue
                 seated = [players[i] for i in seating]
                 record = await play_game(nursery, seated, plan.variant, seed, f"g{number}",
-                                         extra={"game": number, "seating": list(seating)})
-                append_record(path, record, key)
+                                         extra={"game": number, "seating": list(seating)}, decks=decks)
+                store.append(record)
                 records.append(record)
                 if on_game is not None:
                     on_game(record)
@@ -420,4 +440,4 @@ def _file_safe(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name) or "bot"
 
 
-__all__ = ["Entrant", "MatchPlan", "Player", "derive_seed", "match_schedule", "play_game", "preflight", "run_match"]
+__all__ = ["Entrant", "MatchPlan", "Player", "derive_seed", "match_games", "match_schedule", "play_game", "preflight", "run_match"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import attrs
 
+from .deals import record_decks
 from .record import GameRecord, Termination
 from .rules import (
     IllegalActionError,
@@ -50,7 +51,12 @@ def replay_record(record: GameRecord) -> ReplayReport:
     if record.seats and len(record.seats) != variant.players:
         problems.append(f"seats: {len(record.seats)} recorded, variant has {variant.players}")
         return report()
-    game, notices = new_game(variant, record.seed)
+    try:
+        decks = record_decks(record, variant)  # a deal file's, if the game was given some
+    except (KeyError, ValueError, TypeError) as e:
+        problems.append(f"deals: the record's fixed decks cannot be read back ({e})")
+        return report()
+    game, notices = new_game(variant, record.seed, decks)
     melds: list[dict] = []
     hands: list[dict] = []
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -91,6 +92,13 @@ def entrant_name(argv: tuple[str, ...]) -> str:
             if not arg.startswith("-"):
                 return Path(arg).stem or interpreter
     return Path(program).stem or program
+
+
+def command_identity(argv: tuple[str, ...]) -> str:
+    """A command as a run's fingerprint keeps it: an interpreter by its name only (``python3``, not the path
+    of the virtual environment it was found in), so a resume on another interpreter path is not refused."""
+    first = Path(argv[0]).name if _is_interpreter(argv[0]) else argv[0]
+    return shlex.join((first, *argv[1:]))
 
 
 def _is_interpreter(program: str) -> bool:

@@ -194,11 +194,11 @@ def test_match_without_duplicate_deals_gives_every_game_its_own_deal():
     from referee.rules import get_variant
 
     plan = MatchPlan(("a", "b"), get_variant("two-handed"), 4, 7, Path("unused"))
-    assert [s for _, s, _ in match_schedule(plan)][::2] == [s for _, s, _ in match_schedule(plan)][1::2]
+    assert [s for _, s, _, _ in match_schedule(plan)][::2] == [s for _, s, _, _ in match_schedule(plan)][1::2]
     single = attrs_evolve(plan, duplicate=False)
-    seeds = [s for _, s, _ in match_schedule(single)]
+    seeds = [s for _, s, _, _ in match_schedule(single)]
     assert len(set(seeds)) == 4 and seeds[0] == match_schedule(plan)[0][1]
-    assert [seating for *_, seating in match_schedule(single)] == [(0, 1), (1, 0), (0, 1), (1, 0)]
+    assert [seating for _, _, seating, _ in match_schedule(single)] == [(0, 1), (1, 0), (0, 1), (1, 0)]
 
 
 def test_misspelt_commands_and_flags_get_a_suggestion_and_the_version_is_printed():

@@ -369,7 +369,7 @@ def test_a_tournament_refuses_to_start_over_a_key(tmp_path):
     (tmp_path / "t.toml").write_text(CONFIG)
     new_key(tmp_path / "out")
     run = arena("tournament", str(tmp_path / "t.toml"), "--out", str(tmp_path / "out"))
-    assert run.returncode == 2 and "already holds a tournament" in run.stderr
+    assert run.returncode == 2 and "already holds results" in run.stderr
 
 
 def test_an_sprt_seals_its_records_and_checks_its_pattern(tmp_path):

@@ -136,7 +136,7 @@ def test_tournament_runs_and_reports(tmp_path):
     assert {r["bot"] for r in data["ratings"]} == {"greedy", "tactician", "rnd"}
     assert all(h["model"] == "pentanomial" for h in data["head_to_head"])
     again = arena("tournament", str(write_config(tmp_path)), "--out", str(out))
-    assert again.returncode == 2 and "already holds a tournament" in again.stderr
+    assert again.returncode == 2 and "already holds results" in again.stderr
 
 
 def read_results(out):

@@ -11,6 +11,7 @@ processes = 2                 # referee processes sharing them; default: number 
 duplicate = true
 output = "results/my-tournament"
 anchor = "random"             # optional: this bot's rating is fixed at 0
+deals = "event.deals"         # optional: play this deal file's deals in turn (pinochle-arena deals)
 restart = "on-fault"          # or "always" (fresh process every game) or "never" (a fault retires the bot)
 isolation = "jail"            # default; "none" runs bots unjailed (NOT safe against hostile bots)
 persist = false               # true: a bot keeps its process (and files) from game to game, as restart says
@@ -51,10 +52,17 @@ read_only = ["data"]          # optional: more folders the jailed bot may read (
 ```
 
 Every mistake is reported as a :class:`ConfigError` naming the key.
+
+The command line's flags (``tournament --bot ... --variant ... --time-per-move ...``)
+are laid over this data by :func:`with_flags`, flags winning; the data a tournament
+ran with is kept in its output folder (``config.json``, :func:`save_config`), so
+``tournament --resume OUT`` needs nothing else.
 """
 
 from __future__ import annotations
 
+import copy
+import json
 import os
 import tomllib
 from pathlib import Path
@@ -63,10 +71,11 @@ from typing import Any
 import attrs
 
 from referee.clock import TimeControl
+from referee.deals import DealFile, DealFileError, read_deals
 from referee.match import Entrant, Restart
 from referee.rules import VariantError, get_variant
 from referee.rules.variants import Variant
-from referee.samples import SAMPLES
+from referee.samples import SAMPLES, command_identity
 from referee.sandbox import Isolation, Limits, Sandbox, SandboxError
 from referee.transport import BotCommand, BotStartError
 
@@ -105,6 +114,7 @@ class TournamentConfig:
     source: str = "embedded default"
     teams: tuple[Team, ...] = ()  # partnership variants: the entrants are these teams
     processes: int | None = None  # referee processes; None: one per core, at most one per concurrent game
+    deals: DealFile | None = None  # a deal file's deals, in turn, instead of deals from the seed
 
     @property
     def referee_processes(self) -> int:
@@ -136,31 +146,27 @@ class TournamentConfig:
             "format": self.format,
             "variant": self.variant.name,
             "options": self.variant.settings(),
-            "entrants": [{"name": e.name, "command": e.command.to_text(), "time": e.time_control.to_dict()}
+            "entrants": [{"name": e.name, "command": command_identity(e.command.argv), "time": e.time_control.to_dict()}
                          for e in self.entrants],
             "teams": [{"name": t.name, "bots": list(t.bots)} for t in self.teams],
             "games_per_pairing": self.games_per_pairing,
             "seed": self.seed,
             "duplicate": self.duplicate,
             "candidate": self.candidate,
+            "deals": self.deals.digest() if self.deals is not None else None,
         }
 
 
+def default_data() -> dict:
+    """The embedded default, as a configuration: a duplicate round robin of every sample bot."""
+    return {"tournament": {"name": "sample bots", "games_per_pairing": 40},
+            "bot": [{"name": name, "sample": name} for name, sample in SAMPLES.items() if sample.in_default]}
+
+
 def default_config(output: Path | None = None, concurrency: int | None = None) -> TournamentConfig:
-    """The embedded default: a duplicate round robin of every sample bot."""
-    entrants = tuple(Entrant(name, sample.command(), TimeControl()) for name, sample in SAMPLES.items()
-                     if sample.in_default)
-    return TournamentConfig(
-        name="sample bots",
-        format="round-robin",
-        variant=get_variant("two-handed"),
-        entrants=entrants,
-        games_per_pairing=40,
-        seed=None,
-        concurrency=concurrency or default_concurrency(),
-        duplicate=True,
-        output=output or Path("results") / "tournament",
-    )
+    """The embedded default (:func:`default_data`), writing to ``output`` (default results/tournament)."""
+    return parse_config(default_data(), Path.cwd() / "tournament.toml", output or Path("results") / "tournament",
+                        concurrency, where="embedded default")
 
 
 def default_concurrency() -> int:
@@ -168,24 +174,31 @@ def default_concurrency() -> int:
 
 
 def load_config(path: Path, output: Path | None = None, concurrency: int | None = None) -> TournamentConfig:
+    return parse_config(load_toml(path), path, output, concurrency)
+
+
+def load_toml(path: Path) -> dict:
+    """A configuration file's data (ConfigError if it cannot be read or is not TOML)."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
-    return parse_config(data, path, output, concurrency)
 
 
-def parse_config(data: dict, path: Path, output: Path | None = None, concurrency: int | None = None) -> TournamentConfig:
-    where = str(path)
+def parse_config(data: dict, path: Path, output: Path | None = None, concurrency: int | None = None,
+                 where: str | None = None) -> TournamentConfig:
+    """The configuration ``data`` read as if from ``path``: relative paths are relative to its folder, and its name
+    (the file's stem) is the default name. Errors name ``where`` (default: the path)."""
+    where = where or str(path)
     base = path.parent
     _only(data, {"tournament", "time", "bot", "team", "limits"}, where, "")
     t = _table(data, "tournament", where, required=False)
     _only(t, {"name", "format", "variant", "options", "games_per_pairing", "seed", "concurrency", "duplicate",
-              "output", "candidate", "anchor", "processes", *FENCE_KEYS}, where, "tournament.")
+              "output", "candidate", "anchor", "processes", "deals", *FENCE_KEYS}, where, "tournament.")
     fmt = _get(t, "format", str, "round-robin", where, "tournament.")
     if fmt not in FORMATS:
         raise ConfigError(f"{where}: tournament.format: {fmt!r} is not one of {', '.join(FORMATS)}")
@@ -241,6 +254,13 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
     processes = _get(t, "processes", int, None, where, "tournament.")
     if processes is not None and processes < 1:
         raise ConfigError(f"{where}: tournament.processes must be at least 1")
+    deals = None
+    deals_path = _get(t, "deals", str, None, where, "tournament.")
+    if deals_path is not None:
+        try:
+            deals = read_deals(_resolve(base, deals_path), variant)
+        except DealFileError as e:
+            raise ConfigError(f"{where}: tournament.deals: {e}") from None
     out = output or _resolve(base, _get(t, "output", str, str(Path("results") / path.stem), where, "tournament."))
     return TournamentConfig(
         name=_get(t, "name", str, path.stem, where, "tournament."),
@@ -257,7 +277,90 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
         source=where,
         teams=teams,
         processes=processes,
+        deals=deals,
     )
+
+
+def with_flags(data: dict, tournament: dict | None = None, options: dict | None = None, time: dict | None = None,
+               limits: dict | None = None, bots: list[dict] | None = None) -> dict:
+    """``data`` with the command line's values laid over it, flags winning.
+
+    ``tournament``, ``options``, ``time`` and ``limits`` set keys of the
+    tables of the same names. A fence, time or limit given on the command
+    line applies to every bot (as cutechess's ``-each``), so a bot's own
+    value for that key is dropped (``read_only`` adds folders instead).
+    ``bots`` are added; one with the name of
+    a bot of ``data`` replaces it.
+    """
+    data = copy.deepcopy(data)
+    tournament, options, time, limits = tournament or {}, options or {}, time or {}, limits or {}
+
+    def table(parent: dict, key: str) -> dict:
+        value = parent.setdefault(key, {})
+        if not isinstance(value, dict):  # left for parse_config to report
+            raise ConfigError(f"{key} should be a table")
+        return value
+
+    try:
+        t = table(data, "tournament")
+        t.update({key: value for key, value in tournament.items() if key != "read_only"})
+        if "read_only" in tournament:  # added to the file's folders
+            mine = t.get("read_only")
+            t["read_only"] = [*(mine if isinstance(mine, list) else []), *tournament["read_only"]]
+        if options:
+            table(t, "options").update(options)
+        if time:
+            table(data, "time").update(time)
+        if limits:
+            table(data, "limits").update(limits)
+    except ConfigError:
+        return data
+    tables = data.get("bot") if isinstance(data.get("bot"), list) else []
+    for bot in tables:
+        if not isinstance(bot, dict):
+            continue
+        for key in FENCE_KEYS:
+            if key in tournament and key != "read_only":  # a bot's own read_only adds to the tournament's
+                bot.pop(key, None)
+        for key, given in (("time", time), ("limits", limits)):
+            if isinstance(bot.get(key), dict):
+                for name in given:
+                    bot[key].pop(name, None)
+    if bots:
+        replaced = {b["name"] for b in bots}
+        data["bot"] = [b for b in tables if not (isinstance(b, dict) and b.get("name") in replaced)] + list(bots)
+    return data
+
+
+CONFIG_FILE = "config.json"
+
+
+def save_config(output: Path, data: dict, path: Path) -> Path:
+    """Keep the configuration a tournament runs with (after the command line's flags) in its output folder,
+    with the folder its relative paths mean, for ``tournament --resume OUT``."""
+    kept = output / CONFIG_FILE
+    tmp = kept.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps({"format": 1, "path": str(path.absolute()), "data": data}, indent=2) + "\n",
+                   encoding="utf-8")
+    os.replace(tmp, kept)
+    return kept
+
+
+def load_saved_config(output: Path, concurrency: int | None = None) -> tuple[TournamentConfig, dict, Path]:
+    """The configuration kept in ``output`` by :func:`save_config`: (config, its data, the path it was read as)."""
+    kept = output / CONFIG_FILE
+    try:
+        saved = json.loads(kept.read_text(encoding="utf-8"))
+        data, path = saved["data"], Path(saved["path"])
+    except FileNotFoundError:
+        if not output.is_dir():
+            raise ConfigError(f"--resume {output}: no such folder") from None
+        raise ConfigError(f"{output} holds no {CONFIG_FILE} (not a tournament's output folder, or one started by an "
+                          "older version: resume that one with its configuration, 'tournament CONFIG --resume "
+                          f"--out {output}')") from None
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ConfigError(f"{kept}: damaged ({e}); resume with the configuration file instead") from None
+    return parse_config(data, path, output, concurrency, where=str(kept)), data, path
 
 
 def _teams(tables: Any, names: list[str], variant: Variant, where: str) -> tuple[Team, ...]:

@@ -4,7 +4,7 @@ Deterministic from the configuration alone, so an interrupted tournament
 resumes by skipping the game ids already in its results file.
 
 With duplicate deals, deal pair ``k`` of every pairing is dealt from the same
-seed, once with each seating: each bot holds each hand, and every pairing
+seed (or is the deal file's k-th deal), once with each seating: each bot holds each hand, and every pairing
 plays the same cards, so luck cancels across the whole table, not only
 within a pairing. Pairs are interleaved across pairings, so a tournament
 stopped early is still balanced.
@@ -30,6 +30,16 @@ class GameSpec:
     pair: int  # deal number (duplicate) or game number within the pairing
     sides: tuple[str, ...] = ()  # per seat: the contestant it plays for (the team, or the bot itself)
     bots: tuple[str, ...] = ()  # per seat: the configuration's bot (differs from seating for team members)
+    decks: tuple = ()  # a deal file's decks for the first deals (the rest come from the seed)
+
+
+def deal_of(config: TournamentConfig, k: int, *labels: object) -> tuple[int, tuple]:
+    """(seed, fixed decks) of deal ``k``: the deal file's k-th, in turn, or a seed derived from the tournament's.
+    ``labels`` give independent games (no duplicate) a deal of their own per pairing."""
+    if config.deals is not None:
+        deal = config.deals.deal(k)
+        return deal.seed, deal.decks
+    return derive_seed(config.seed, *(("game", *labels) if labels else ("deal",)), k), ()
 
 
 def table_size(config: TournamentConfig) -> int:
@@ -73,15 +83,16 @@ def schedule(config: TournamentConfig) -> list[GameSpec]:
         return _multi_seat_schedule(config, pairs)
     if config.duplicate:
         for k in range(config.games_per_pairing // 2):
-            seed = derive_seed(config.seed, "deal", k)
+            seed, decks = deal_of(config, k)
             for a, b in pairs:
-                games.append(GameSpec(f"{a}-{b}-{k + 1}a", (a, b), seed, (a, b), k + 1))
-                games.append(GameSpec(f"{a}-{b}-{k + 1}b", (b, a), seed, (a, b), k + 1))
+                games.append(GameSpec(f"{a}-{b}-{k + 1}a", (a, b), seed, (a, b), k + 1, decks=decks))
+                games.append(GameSpec(f"{a}-{b}-{k + 1}b", (b, a), seed, (a, b), k + 1, decks=decks))
     else:
         for k in range(config.games_per_pairing):
             for a, b in pairs:
                 seating = (a, b) if k % 2 == 0 else (b, a)
-                games.append(GameSpec(f"{a}-{b}-{k + 1}", seating, derive_seed(config.seed, "game", a, b, k), (a, b), k + 1))
+                seed, decks = deal_of(config, k, a, b)
+                games.append(GameSpec(f"{a}-{b}-{k + 1}", seating, seed, (a, b), k + 1, decks=decks))
     return [attrs.evolve(g, sides=g.seating, bots=g.seating) for g in games]
 
 
@@ -100,12 +111,13 @@ def _multi_seat_schedule(config: TournamentConfig, tables: list[tuple[str, ...]]
             label = "-".join(table)
             orders = seatings(config, table)
             if config.duplicate:
-                seed = derive_seed(config.seed, "deal", k)
+                seed, decks = deal_of(config, k)
                 for i, (seats, sides) in enumerate(orders):
                     games.append(GameSpec(f"{label}-{k + 1}{chr(97 + i)}", seats, seed, table, k + 1, sides,
-                                          tuple(bot_of.get(x, x) for x in seats)))
+                                          tuple(bot_of.get(x, x) for x in seats), decks))
             else:
                 seats, sides = orders[k % len(orders)]
-                games.append(GameSpec(f"{label}-{k + 1}", seats, derive_seed(config.seed, "game", label, k), table,
-                                      k + 1, sides, tuple(bot_of.get(x, x) for x in seats)))
+                seed, decks = deal_of(config, k, label)
+                games.append(GameSpec(f"{label}-{k + 1}", seats, seed, table, k + 1, sides,
+                                      tuple(bot_of.get(x, x) for x in seats), decks))
     return games

@@ -12,16 +12,17 @@ Records are sealed with ``OUT/secret.key``, made when the test starts, and
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import attrs
 import trio
 
-from referee.audit import Schedule, write_schedule
-from referee.integrity import new_key
+from referee.audit import Schedule
+from referee.deals import DealFile
 from referee.match import Entrant, Player, derive_seed, play_game
-from referee.record import GameRecord, append_record
+from referee.record import GameRecord
+from referee.results import ResultStore
 from referee.rules.variants import Variant
 
 from .stats import Sprt
@@ -47,30 +48,52 @@ class SprtState:
         return self.test.llr(self.penta)
 
 
+def sprt_games(variant: Variant, new: Entrant, old: Entrant, max_pairs: int) -> Schedule:
+    """What ``schedule.jsonl`` keeps of an SPRT: its pattern of pairs."""
+    return Schedule.of_sprt(variant, new.name, old.name, max_pairs)
+
+
 async def run_sprt(new: Entrant, old: Entrant, variant: Variant, test: Sprt, seed: int, concurrency: int,
-                   max_pairs: int, out_dir: Path, on_pair: Callable[[SprtState], None] | None = None) -> SprtState:
+                   max_pairs: int, out_dir: Path, on_pair: Callable[[SprtState], None] | None = None,
+                   store: ResultStore | None = None, played: Sequence[GameRecord] = (),
+                   deals: DealFile | None = None) -> SprtState:
+    """Play pairs until the test decides. ``played`` are the records of a resumed test: its whole pairs count at
+    once, and the missing game of a half-played pair is played before anything else. With ``deals``, pair k
+    plays the deal file's k-th deal (in turn)."""
+    if store is None:
+        store = ResultStore(out_dir, "sprt.json")
+        store.start({}, sprt_games(variant, new, old, max_pairs))
     state = SprtState(test)
-    counter = iter(range(max_pairs))
-    path = out_dir / "games.jsonl"
     logs = out_dir / "logs"
-    key = new_key(out_dir)
-    write_schedule(out_dir, Schedule.of_sprt(variant, new.name, old.name, max_pairs), key)
+    halves = _pairs_of(played)
+    for k in sorted(halves):
+        if len(halves[k]) == 2:
+            state.records.extend(halves[k].values())
+            state.add_pair(halves[k]["a"], halves[k]["b"], new.name)
+    if state.verdict is not None:
+        return state
+    to_play = sorted(range(max_pairs), key=lambda k: (k + 1 not in halves, k))  # half-played pairs first
+    counter = iter([k for k in to_play if len(halves.get(k + 1, {})) < 2])
 
     async def worker(w: int, cancel: trio.CancelScope) -> None:
         pool = {e.name: Player.logged(e, logs, f"{e.name}.w{w}") for e in (new, old)}
         async with trio.open_nursery() as bots:
             try:
                 for k in counter:
-                    deal = derive_seed(seed, "deal", k)
-                    pair = []
+                    deal, decks = (deals.deal(k).seed, deals.deal(k).decks) if deals else (derive_seed(seed, "deal", k), ())
+                    pair = dict(halves.get(k + 1, {}))
                     for suffix, seating in (("a", (new, old)), ("b", (old, new))):
+                        if suffix in pair:
+                            state.records.append(pair[suffix])
+                            continue
                         record = await play_game(bots, [pool[e.name] for e in seating], variant, deal,
                                                  f"sprt-{k + 1}{suffix}", extra={"pairing": [new.name, old.name],
-                                                                                 "pair": k + 1, "duplicate": True})
-                        await trio.to_thread.run_sync(append_record, path, record, key)
+                                                                                 "pair": k + 1, "duplicate": True},
+                                                 decks=decks)
+                        await trio.to_thread.run_sync(store.append, record)
                         state.records.append(record)
-                        pair.append(record)
-                    state.add_pair(pair[0], pair[1], new.name)
+                        pair[suffix] = record
+                    state.add_pair(pair["a"], pair["b"], new.name)
                     if on_pair is not None:
                         on_pair(state)
                     if state.verdict is not None:
@@ -86,3 +109,12 @@ async def run_sprt(new: Entrant, old: Entrant, variant: Variant, test: Sprt, see
         for w in range(concurrency):
             nursery.start_soon(worker, w, nursery.cancel_scope)
     return state
+
+
+def _pairs_of(records: Sequence[GameRecord]) -> dict[int, dict[str, GameRecord]]:
+    """The records of a resumed test by pair number and half (``sprt-3b`` is pair 3's "b")."""
+    pairs: dict[int, dict[str, GameRecord]] = {}
+    for r in records:
+        number, half = r.game_id.removeprefix("sprt-")[:-1], r.game_id[-1]
+        pairs.setdefault(int(number), {})[half] = r
+    return pairs

@@ -1,45 +1,13 @@
-"""The results file of a tournament: durable appends, and recovery for --resume.
-
-``games.jsonl`` gets one line per finished game, written and fsynced before
-the next game is scheduled. A SIGKILL can leave at most a partial last line;
-``recover`` keeps every intact record, sets aside anything else (with the
-line numbers) and truncates the file to its intact part so appends stay
-clean. ``tournament.json`` keeps the configuration's fingerprint, so a
-resume with a changed configuration is refused instead of mixing results.
-
-``start`` also makes the directory's ``secret.key`` and ``schedule.jsonl``
-(:mod:`referee.integrity`, :mod:`referee.audit`); every record is sealed
-with that key, and ``recover`` sets aside, like a damaged line, a record
-whose seal does not match or that the schedule rules out (a game not in it,
-a second record of one game, a wrong seating, a result its termination
-cannot give), so a resumed tournament plays those games again.
-"""
+"""A tournament's results folder: a :class:`referee.results.ResultStore`, and the schedule it is checked against."""
 
 from __future__ import annotations
 
-import json
-import os
-from pathlib import Path
-
-import attrs
-
-from referee.audit import Schedule, ScheduleError, check_records, read_schedule, schedule_path, write_schedule
-from referee.integrity import KeyFileError, key_path, load_key, new_key
-from referee.record import GameRecord, append_record, append_records, record_from_line, seal_problem
+from referee.audit import Schedule
+from referee.results import Recovery, ResultStore, StoreError
 
 from .config import TournamentConfig
 from .schedule import GameSpec
 from .schedule import schedule as games_of
-
-
-class StoreError(ValueError):
-    """A results directory that cannot be used as asked; the message says why."""
-
-
-@attrs.define
-class Recovery:
-    records: list[GameRecord]
-    bad_lines: list[tuple[int, str]]  # (line number, reason)
 
 
 def tournament_schedule(config: TournamentConfig, specs: list[GameSpec] | None = None) -> Schedule:
@@ -48,115 +16,4 @@ def tournament_schedule(config: TournamentConfig, specs: list[GameSpec] | None =
     return Schedule.of_games("tournament", config.variant, [(s.game_id, s.seating) for s in specs])
 
 
-@attrs.define
-class ResultStore:
-    directory: Path
-    _key: bytes | None = attrs.field(default=None, init=False, repr=False)
-
-    @property
-    def games_path(self) -> Path:
-        return self.directory / "games.jsonl"
-
-    @property
-    def meta_path(self) -> Path:
-        return self.directory / "tournament.json"
-
-    def exists(self) -> bool:
-        return any(p.exists() for p in (self.games_path, self.meta_path, key_path(self.directory),
-                                        schedule_path(self.directory)))
-
-    def start(self, fingerprint: dict, games: Schedule) -> None:
-        """Make the directory (mode 0700 if new), its secret key, its schedule, tournament.json and games.jsonl."""
-        if self.exists():
-            raise StoreError(f"{self.directory} already holds a tournament: add --resume to continue it, "
-                             "or choose another --out")
-        try:
-            self._key = new_key(self.directory)
-            write_schedule(self.directory, games, self._key)
-        except (KeyFileError, ScheduleError) as e:
-            raise StoreError(str(e)) from None
-        self._write_meta(fingerprint)
-        self.games_path.touch()
-
-    def resume(self, fingerprint: dict, games: Schedule) -> Recovery:
-        if not self.meta_path.exists():
-            raise StoreError(f"nothing to resume in {self.directory} (no tournament.json)")
-        saved = json.loads(self.meta_path.read_text(encoding="utf-8"))
-        if saved != fingerprint:
-            changed = sorted(k for k in set(saved) | set(fingerprint) if saved.get(k) != fingerprint.get(k))
-            raise StoreError(f"the configuration changed since this tournament started ({', '.join(changed)}); "
-                             "resume with the same configuration, or start a new tournament elsewhere")
-        if self.schedule() != games:
-            raise StoreError(f"{schedule_path(self.directory)} does not list the games this configuration schedules "
-                             "(was it started by another version?); start a new tournament elsewhere")
-        return self.recover()
-
-    @property
-    def key(self) -> bytes:
-        """The directory's secret key (StoreError when it cannot be read)."""
-        if self._key is None:
-            try:
-                self._key = load_key(self.directory)
-            except KeyFileError as e:
-                raise StoreError(f"{e}; a tournament started before records were sealed cannot be resumed "
-                                 "(start it again elsewhere)") from None
-        return self._key
-
-    def schedule(self) -> Schedule:
-        try:
-            return read_schedule(self.directory, self.key)
-        except ScheduleError as e:
-            raise StoreError(str(e)) from None
-
-    def recover(self) -> Recovery:
-        """Read every intact, sealed and scheduled record; set aside the other lines; truncate a partial last line."""
-        if not self.games_path.exists():
-            return Recovery([], [])
-        key = self.key
-        games = self.schedule()
-        raw = self.games_path.read_bytes()
-        read: list[tuple[int, GameRecord]] = []
-        bad: list[tuple[int, str]] = []
-        lines = raw.split(b"\n")
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                record = record_from_line(line)
-            except (ValueError, UnicodeDecodeError, RecursionError) as e:
-                partial = number == len(lines) and not raw.endswith(b"\n")
-                bad.append((number, "cut short (the process was killed while writing)" if partial else str(e)))
-                continue
-            unsealed = seal_problem(line, key, key_path(self.directory))
-            if unsealed is None:
-                read.append((number, record))
-            else:
-                bad.append((number, unsealed))
-        problems = check_records([record for _, record in read], games)
-        for problem in problems:
-            bad.append((read[problem.index][0], f"game {problem.game_id}: {problem.reason}"))
-        bad.sort()
-        rejected = {problem.index for problem in problems}
-        kept = [(number, record) for i, (number, record) in enumerate(read) if i not in rejected]
-        records = [record for _, record in kept]
-        good_lines = [lines[number - 1] for number, _ in kept]
-        if bad:
-            aside = self.games_path.with_suffix(".jsonl.bad")
-            with open(aside, "ab") as f:
-                for number, _ in bad:
-                    f.write(lines[number - 1] + b"\n")
-            tmp = self.games_path.with_suffix(".jsonl.tmp")
-            tmp.write_bytes(b"".join(line + b"\n" for line in good_lines))
-            os.replace(tmp, self.games_path)
-        return Recovery(records, bad)
-
-    def append(self, record: GameRecord) -> None:
-        append_record(self.games_path, record, self.key)
-
-    def append_many(self, records: list[GameRecord]) -> None:
-        append_records(self.games_path, records, self.key)
-
-    def _write_meta(self, fingerprint: dict) -> None:
-        tmp = self.meta_path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(fingerprint, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, self.meta_path)
+__all__ = ["Recovery", "ResultStore", "StoreError", "tournament_schedule"]

@@ -69,6 +69,23 @@ class Deal:
             raise ValueError(f"the deal's cards are not one {variant.deck_size}-card deck of {variant.name}")
 
 
+def _packets(variant: Variant, dealer: int):
+    """(receiver, how many) for each packet dealt, in order: a seat number, or "dummy"."""
+    n = variant.players
+    receivers: list[object] = [(dealer + 1 + i) % n for i in range(n)] + (["dummy"] if variant.dummy else [])
+    size = {r: variant.dummy if r == "dummy" else variant.hand_size for r in receivers}
+    given = dict.fromkeys(receivers, 0)
+    dealt = n * variant.hand_size + variant.dummy
+    pos = 0
+    while pos < dealt:
+        for r in receivers:
+            take = min(variant.deal_packet, size[r] - given[r])
+            if take:
+                yield r, take
+            given[r] += take
+            pos += take
+
+
 def deal_out(variant: Variant, deck: Sequence[Card], dealer: int) -> Deal:
     """Deal ``deck`` as the variant deals, in packets from the dealer's left.
 
@@ -78,17 +95,36 @@ def deal_out(variant: Variant, deck: Sequence[Card], dealer: int) -> Deal:
     dealer's left (and to the dummy last), then the kitty is what is left.
     """
     n = variant.players
-    receivers: list[object] = [(dealer + 1 + i) % n for i in range(n)] + (["dummy"] if variant.dummy else [])
-    piles: dict[object, list[Card]] = {r: [] for r in receivers}
-    size = {r: variant.dummy if r == "dummy" else variant.hand_size for r in receivers}
-    dealt = n * variant.hand_size + variant.dummy
+    piles: dict[object, list[Card]] = {s: [] for s in range(n)} | {"dummy": []}
     pos = 0
-    while pos < dealt:
-        for r in receivers:
-            take = min(variant.deal_packet, size[r] - len(piles[r]))
-            piles[r].extend(deck[pos:pos + take])
-            pos += take
+    for receiver, take in _packets(variant, dealer):
+        piles[receiver].extend(deck[pos:pos + take])
+        pos += take
+    dealt = pos
     hands = [piles[s] for s in range(n)]
     if variant.family == "stock":
         return Deal(hands, turnup=deck[dealt], stock=deck[dealt + 1:])
-    return Deal(hands, kitty=deck[dealt:], dummy=piles.get("dummy", []))
+    return Deal(hands, kitty=deck[dealt:], dummy=piles["dummy"])
+
+
+def deck_of(variant: Variant, deal: Deal, dealer: int) -> list[Card]:
+    """The deck that :func:`deal_out` deals as ``deal`` from ``dealer`` (its inverse)."""
+    piles: dict[object, list[Card]] = {s: list(h) for s, h in enumerate(deal.hands)} | {"dummy": list(deal.dummy)}
+    deck: list[Card] = []
+    for receiver, take in _packets(variant, dealer):
+        deck.extend(piles[receiver][:take])
+        del piles[receiver][:take]
+    if variant.family == "stock":
+        return deck + [deal.turnup, *deal.stock]
+    return deck + list(deal.kitty)
+
+
+def recorded_deal(entry: dict) -> tuple[Deal, int]:
+    """A game record's entry of ``deals`` (the cards of one deal, as text) -> (the deal, its dealer)."""
+    def read(texts) -> list[Card]:
+        return [Card.from_text(t) for t in texts]
+
+    turnup = entry.get("turnup")
+    return Deal([read(h) for h in entry["hands"]], turnup=Card.from_text(turnup) if turnup else None,
+                stock=read(entry.get("stock", ())), kitty=read(entry.get("kitty", ())),
+                dummy=read(entry.get("dummy", ()))), entry["dealer"]

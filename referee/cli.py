@@ -895,7 +895,7 @@ def _print_report(records: list[GameRecord], out: Path | None, anchor: str | Non
             print(f"\nwritten: {', '.join(str(f) for f in files)}")
         return
     try:
-        report = analyse(records, anchor=anchor, bootstrap=bootstrap)
+        report = analyse(records, anchor=anchor, bootstrap=bootstrap, level=anchor_rating)
     except ValueError as e:
         raise UsageError(str(e)) from None
     print(render(report, title))

@@ -33,6 +33,7 @@ class HeadToHead:
     margin: float  # a's mean point margin per hand (per deal pair with duplicate deals)
     margin95: float
     faults: int  # games of this pairing that ended on a fault
+    forfeit: str | None = None  # the bot whose faults ended every game of the pairing: it measures nothing
 
 
 def _two_player(records: Sequence[GameRecord]) -> list[GameRecord]:
@@ -88,8 +89,10 @@ def head_to_head(records: Sequence[GameRecord], order: Sequence[str] = ()) -> li
         use_penta = complete > 0 and complete * 2 == len(games)
         estimate = elo_estimate(penta if use_penta else [wdl[0], wdl[1], wdl[2]])
         margin, margin95 = mean_interval(margins)
+        culprits = {r.seats[r.culprit].entrant if r.culprit is not None else None for r in games}
+        forfeit = culprits.pop() if len(culprits) == 1 and None not in culprits else None
         rows.append(HeadToHead(a, b, len(games), wdl[2], wdl[1], wdl[0], estimate,
-                               tuple(penta) if use_penta else None, margin, margin95, faults))
+                               tuple(penta) if use_penta else None, margin, margin95, faults, forfeit))
     return rows
 
 
@@ -129,6 +132,12 @@ class Report:
     cross: list[list[str]]
     games: int
     faults: dict[str, int]
+    unit: str = "deal pairs"  # what the bootstrap resamples: "deal pairs", or "games" without duplicate deals
+
+    def swept(self) -> list[str]:
+        """The bots that won, or lost, every game: only a bound on their rating exists (a prior makes it finite)."""
+        r = self.ratings
+        return [p for p in r.players if r.scores[p] in (0, r.games[p])]
 
 
 def analyse(records: Sequence[GameRecord], anchor: str | None = None, bootstrap: int = 300,
@@ -140,16 +149,19 @@ def analyse(records: Sequence[GameRecord], anchor: str | None = None, bootstrap:
     for r in records:
         if r.culprit is not None:
             faults[r.seats[r.culprit].entrant] += 1
+    unit = "deal pairs" if any(len(u) > 1 for u in rated) else "games"
     return Report(ratings, head_to_head(records, ratings.players), crosstable(records, ratings.players), len(records),
-                  dict(faults))
+                  dict(faults), unit)
 
 
 def ratings_rows(report: Report) -> list[list]:
     r = report.ratings
     rows = []
+    swept = report.swept()
     for rank, p in enumerate(r.players, 1):
         err = r.errors[p]
-        rows.append([rank, p, f"{r.ratings[p]:+.1f}", "-" if err != err or err == float("inf") else f"{err:.1f}",
+        unmeasured = err != err or err == float("inf") or p in swept  # a sweep's bootstrap has no spread to show
+        rows.append([rank, p, f"{r.ratings[p]:+.1f}" + ("*" if p in swept else ""), "-" if unmeasured else f"{err:.1f}",
                      r.games[p], f"{r.scores[p]:g}", f"{100 * r.scores[p] / r.games[p]:.1f}%", report.faults.get(p, 0)])
     return rows
 
@@ -162,10 +174,43 @@ def pair_rows(report: Report) -> list[list]:
     rows = []
     for h in report.pairs:
         e = h.estimate
+        if h.forfeit is not None:  # every game ended on one bot's fault: a forfeit, not a measure of strength
+            elo, err, los, nelo = f"forfeit by {h.forfeit}", "-", "-", "-"
+        elif e.sweep:  # no finite estimate: the bound of the 95% interval
+            elo, err, los, nelo = f"{'>' if e.score > 0.5 else '<'} {e.bound:+.1f}", "-", f"{100 * e.los:.1f}%", "-"
+        else:
+            elo, err, los, nelo = f"{e.elo:+.1f}", f"{e.elo95:.1f}", f"{100 * e.los:.1f}%", _nelo_text(h)
         rows.append([f"{h.a} vs {h.b}", h.games, f"{h.wins}-{h.draws}-{h.losses}", f"{100 * e.score:.1f}%",
-                     f"{e.elo:+.1f}", f"{e.elo95:.1f}", f"{100 * e.los:.1f}%", _nelo_text(h),
-                     e.model, f"{h.margin:+.1f} +/- {h.margin95:.1f}", h.faults])
+                     elo, err, los, nelo, e.model, f"{h.margin:+.1f} +/- {h.margin95:.1f}", h.faults])
     return rows
+
+
+def footnotes(report: Report) -> list[str]:
+    """What a reader needs to read the tables right: bounds, forfeits, and why two intervals differ."""
+    notes = []
+    swept = report.swept()
+    if swept:
+        notes.append(f"* {', '.join(swept)}: won or lost every game, so no finite rating exists; the one shown comes "
+                     "from the virtual draws above and its interval is not shown (every resample sweeps too)")
+    for h in report.pairs:
+        if h.forfeit is not None:
+            notes.append(f"{h.a} vs {h.b}: every game ended on a fault of {h.forfeit} (see faults); they count as "
+                         "its losses in the ratings, but measure nothing about its play")
+        elif h.estimate.sweep:
+            unit = "pair" if h.pentanomial is not None else "game"
+            n = h.estimate.games / (2 if unit == "pair" else 1)
+            notes.append(f"{h.a} vs {h.b}: {h.a} {'won' if h.estimate.score > 0.5 else 'lost'} every {unit}, so no "
+                         f"finite Elo exists; shown is the bound of the 95% interval (Clopper-Pearson over {n:g} "
+                         f"{unit}{'s' if n != 1 else ''}), and LOS is 1 - 0.5^(n+1) (a uniform prior)")
+    if any(not h.estimate.sweep and h.forfeit is None and h.estimate.elo95 > 200 and not 0.01 < h.estimate.los < 0.99
+           for h in report.pairs):
+        notes.append("A wide Elo interval beside a certain LOS is no contradiction: LOS and the interval come from "
+                     "the score's interval, which Elo stretches near a score of 0% or 100%.")
+    if report.pairs:
+        notes.append("Head to head uses one pairing's games alone (normal approximation; pentanomial over duplicate "
+                     "pairs); the pool ratings fit every game together, with a bootstrap, so the difference of two "
+                     "pool ratings and its interval can differ from that pairing's own.")
+    return notes
 
 
 def _nelo_text(h: HeadToHead) -> str:
@@ -187,13 +232,14 @@ def render(report: Report, title: str = "") -> str:
         parts.append(title)
     anchor = f"anchor {r.anchor} = {r.level:g}" if r.anchor else f"pool average {r.level:g}"
     parts.append(f"Ratings ({report.games} games; maximum likelihood, logistic Elo, {anchor}; "
-                 f"95% intervals by bootstrap over deal pairs)")
+                 f"95% intervals by bootstrap over {report.unit})")
     if r.prior:
         parts.append("note: a bot won or lost every game, so no finite maximum exists; one virtual draw per "
                      "pairing was added (as BayesElo does) to give finite ratings")
     parts.append(tabulate(ratings_rows(report), headers=RATINGS_HEADERS, tablefmt="github", disable_numparse=True))
     parts.append("\nHead to head (from the better-rated bot's side)")
     parts.append(tabulate(pair_rows(report), headers=PAIR_HEADERS, tablefmt="github", disable_numparse=True))
+    parts.extend(footnotes(report))
     parts.append("\nCrosstable (row bot's score against column bot)")
     parts.append(tabulate(report.cross, headers=["bot", *r.players], tablefmt="github", disable_numparse=True))
     parts.append("\nLikelihood of superiority, % (row bot stronger than column bot)")
@@ -221,13 +267,17 @@ def write_files(report: Report, directory: Path) -> list[Path]:
     data = {
         "games": report.games,
         "anchor": r.anchor,
+        "level": r.level,
+        "bootstrap_unit": report.unit,
         "prior_virtual_draws": r.prior,
+        "swept": report.swept(),
         "ratings": [{"bot": p, "elo": r.ratings[p], "error95": r.errors[p],
                      "games": r.games[p], "score": r.scores[p], "faults": report.faults.get(p, 0)} for p in r.players],
         "los": {p: {q: r.los.get((p, q)) for q in r.players if q != p} for p in r.players},
         "head_to_head": [{"a": h.a, "b": h.b, "games": h.games, "wins": h.wins, "draws": h.draws, "losses": h.losses,
                           "score": h.estimate.score, "elo": h.estimate.elo, "elo95": h.estimate.elo95,
                           "los": h.estimate.los, "nelo": h.estimate.nelo, "nelo95": h.estimate.nelo95,
+                          "sweep_bound": h.estimate.bound if h.estimate.sweep else None, "forfeit": h.forfeit,
                           "model": h.estimate.model, "pentanomial": h.pentanomial, "margin": h.margin,
                           "margin95": h.margin95, "faults": h.faults} for h in report.pairs],
     }

@@ -37,6 +37,8 @@ def phi(q: float) -> float:
 def elo_from_score(score: float, clamp: float = 1e-3) -> float:
     """Logistic Elo difference for an expected score (clamped away from 0 and 1)."""
     score = min(max(score, clamp), 1 - clamp)
+    if score in (0.0, 1.0):
+        return math.copysign(math.inf, score - 0.5)
     return -400 * math.log10(1 / score - 1)
 
 
@@ -77,6 +79,19 @@ class EloEstimate:
     nelo95: float
     model: str  # "trinomial" or "pentanomial"
 
+    sweep: bool = False  # every unit had the same, extreme result: no finite estimate, only a bound
+
+    @property
+    def bound(self) -> float:
+        """With a sweep: the 95% interval's bound on the Elo difference (below a win sweep, above a loss sweep).
+
+        Clopper-Pearson: n units all won is likelier than 2.5% only for a chance of winning a unit of at least
+        0.025 ** (1/n), and a unit's score is at least its chance of a perfect result.
+        """
+        units = self.games / (1 if self.model == "trinomial" else 2)
+        low = 0.025 ** (1 / units)
+        return elo_from_score(low, clamp=0) if self.score > 0.5 else -elo_from_score(low, clamp=0)
+
     @property
     def low(self) -> float:
         return self.elo - self.elo95
@@ -102,8 +117,12 @@ def elo_estimate(results: Sequence[float]) -> EloEstimate:
     elo95 = (elo_from_score(mu + Z975 * stderr) - elo_from_score(mu - Z975 * stderr)) / 2
     los = phi((mu - 0.5) / stderr) if stderr > 0 else (1.0 if mu > 0.5 else 0.0 if mu < 0.5 else 0.5)
     nelo, nelo95 = _normalized_elo(results)
+    sweep = sum(results) > 0 and sum(results) in (results[0], results[-1])
+    if sweep:  # the score is exactly 0 or 1; LOS from a uniform prior on the chance of winning a unit
+        mu = 1.0 if results[-1] else 0.0
+        los = 1 - 0.5 ** (sum(results) + 1) if mu else 0.5 ** (sum(results) + 1)
     return EloEstimate(sum(results) * per_unit, mu, elo, elo95, los, nelo, nelo95,
-                       "trinomial" if len(results) == 3 else "pentanomial")
+                       "trinomial" if len(results) == 3 else "pentanomial", sweep)
 
 
 def _normalized_elo(results: Sequence[float]) -> tuple[float, float]:

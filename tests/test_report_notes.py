@@ -1,0 +1,94 @@
+"""Statistics that never mislead: bounds instead of clamped values, forfeits named, intervals explained."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.record import GameRecord, SeatInfo, Termination
+from tournaments.report import analyse, footnotes, pair_rows, ratings_rows, render
+from tournaments.stats import elo_estimate, elo_from_score
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def game(first: str, second: str, seed: int, result: tuple, culprit: int | None = None) -> GameRecord:
+    return GameRecord(game_id=f"{first}-{second}-{seed}", variant="two-handed", options={}, seed=seed,
+                      seats=[SeatInfo(first, first, first), SeatInfo(second, second, second)], time_control={},
+                      result=result, culprit=culprit, hands=[{"hand": 1, "points": [30, 20], "totals": [30, 20]}],
+                      termination=Termination.COMPLETED if culprit is None else Termination.CRASH)
+
+
+def pairs(a: str, b: str, scores: list[float], start: int = 0) -> list[GameRecord]:
+    """Duplicate pairs: each deal twice, seats swapped; ``scores`` are a's pair scores (0, 0.5, 1, 1.5 or 2)."""
+    records = []
+    for k, score in enumerate(scores, start):
+        first = 1.0 if score >= 1 else 0.0
+        second = score - first
+        records.append(game(a, b, k, (first, 1 - first)))
+        records.append(game(b, a, k, (1 - second, second)))
+    return records
+
+
+def test_a_clean_sweep_is_a_bound_not_a_clamped_value():
+    e = elo_estimate([0, 0, 0, 0, 6])
+    assert e.sweep and e.score == 1.0
+    assert e.bound == pytest.approx(elo_from_score(0.025 ** (1 / 6)))  # Clopper-Pearson over 6 pairs
+    assert e.los == pytest.approx(1 - 0.5 ** 7)
+    assert elo_estimate([5, 0, 0]).bound == pytest.approx(-elo_from_score(0.025 ** (1 / 5)))
+    assert not elo_estimate([0, 1, 0, 0, 6]).sweep
+
+    report = analyse(pairs("strong", "weak", [2] * 6) + pairs("strong", "mid", [1, 2, 1]) +
+                     pairs("mid", "weak", [2, 1, 1], start=10), bootstrap=20)
+    (row,) = [r for r in pair_rows(report) if r[0] == "strong vs weak"]
+    assert row[4] == f"> {elo_from_score(0.025 ** (1 / 6)):+.1f}" and row[5] == "-" and row[3] == "100.0%"
+    assert "1199" not in render(report)
+    assert any("strong won every pair, so no finite Elo exists" in n for n in footnotes(report))
+
+
+def test_a_bot_that_forfeited_every_game_shows_no_interval_and_its_pairing_is_named_a_forfeit():
+    records = [game("good", "broken", k, (1.0, 0.0), culprit=1) for k in range(6)]
+    records += [game("good", "other", k, (float(k % 2), float(1 - k % 2))) for k in range(6)]
+    records += [game("other", "broken", k, (1.0, 0.0), culprit=1) for k in range(6)]
+    report = analyse(records, bootstrap=30)
+    broken = next(r for r in ratings_rows(report) if r[1] == "broken")
+    assert broken[2].endswith("*") and broken[3] == "-"  # not "0.0": a sweep's resamples have no spread
+    forfeits = [r for r in pair_rows(report) if "broken" in r[0]]
+    assert all(r[4] == "forfeit by broken" and r[6] == "-" for r in forfeits)
+    notes = footnotes(report)
+    assert any("every game ended on a fault of broken" in n for n in notes)
+    assert any(n.startswith("* broken: won or lost every game") for n in notes)
+
+
+def test_the_bootstrap_heading_names_its_unit():
+    independent = [game("a", "b", k, (float(k % 3 == 0), float(k % 3 != 0))) for k in range(9)]
+    assert "bootstrap over games)" in render(analyse(independent, bootstrap=10))
+    assert "bootstrap over deal pairs)" in render(analyse(pairs("a", "b", [0, 1, 2, 1]), bootstrap=10))
+
+
+def test_the_footers_say_why_head_to_head_and_pool_intervals_differ():
+    report = analyse(pairs("a", "b", [0, 1, 2, 1, 1, 2]), bootstrap=10)
+    assert any(n.startswith("Head to head uses one pairing's games alone") for n in footnotes(report))
+
+
+def test_ratings_anchor_rating_applies_to_two_player_results(tmp_path):
+    out = tmp_path / "m"
+    random_bot = f"python3 {ROOT / 'sample_bots' / 'random_bot.py'} 4"
+    run = subprocess.run([sys.executable, "-m", "referee", "match", "greedy", random_bot, "--games", "6", "--option",
+                          "target=200", "--seed", "2", "--out", str(out), "--isolation", "none"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert run.returncode == 0, run.stderr
+
+    def ratings(*flags):
+        done = subprocess.run([sys.executable, "-m", "referee", "ratings", str(out), "--bootstrap", "10",
+                               "--out", str(tmp_path / "r"), *flags], capture_output=True, text=True, cwd=ROOT,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout, {r["bot"]: r["elo"] for r in json.loads((tmp_path / "r" / "ratings.json").read_text())["ratings"]}
+
+    text, elo = ratings("--anchor-rating", "1500")
+    assert "pool average 1500" in text and sum(elo.values()) / 2 == pytest.approx(1500)
+    text, elo = ratings("--anchor", "random_bot", "--anchor-rating", "1000")
+    assert "anchor random_bot = 1000" in text and elo["random_bot"] == pytest.approx(1000)

@@ -96,9 +96,12 @@ def entrant_name(argv: tuple[str, ...]) -> str:
 
 def command_identity(argv: tuple[str, ...]) -> str:
     """A command as a run's fingerprint keeps it: an interpreter by its name only (``python3``, not the path
-    of the virtual environment it was found in), so a resume on another interpreter path is not refused."""
+    of the virtual environment it was found in) and a sample bot's files relative to the sample folder, so a
+    resume with another interpreter path, or from a checkout that moved, is not refused."""
     first = Path(argv[0]).name if _is_interpreter(argv[0]) else argv[0]
-    return shlex.join((first, *argv[1:]))
+    words = [first, *argv[1:]]
+    prefix = str(SAMPLE_DIR) + os.sep
+    return shlex.join(["sample_bots/" + w[len(prefix):] if w.startswith(prefix) else w for w in words])
 
 
 def _is_interpreter(program: str) -> bool:

@@ -182,3 +182,15 @@ def test_resume_needs_a_folder_the_command_wrote(tmp_path, command):
     run = arena(command, "--resume", str(tmp_path / "empty"), "greedy")
     assert run.returncode == 2 and "BOTS cannot change it" in run.stderr
     assert os.path.isdir(tmp_path / "empty")
+
+
+def test_the_fingerprint_names_sample_bots_wherever_the_checkout_lies(monkeypatch):
+    import referee.samples as samples
+
+    interpreter, script = samples.SAMPLES["greedy"].argv
+    here = command_identity((interpreter, script))
+    assert here.split()[1:] == ["sample_bots/greedy_bot.py"]
+    monkeypatch.setattr(samples, "SAMPLE_DIR", Path("/elsewhere/sample_bots"))  # the checkout moved
+    assert command_identity((f"/opt/bin/{Path(interpreter).name}", "/elsewhere/sample_bots/greedy_bot.py")) == here
+    assert command_identity(("/usr/bin/python3", "/other/sample_bots/greedy_bot.py")).endswith(
+        " /other/sample_bots/greedy_bot.py")  # outside the samples: another bot

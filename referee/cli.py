@@ -105,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("bots", nargs="*", metavar="BOT", help="one bot per seat, in seat order; a bot's options "
                    "(protocol 3) follow it as option.NAME=VALUE, e.g. './mybot option.depth=4 greedy'")
     add_resume_argument(p, "match")
+    add_boards_argument(p, "instead of --games")
     add_deals_argument(p)
     add_variant_arguments(p)
     p.add_argument("--games", type=positive_int, default=None,
@@ -161,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="referee processes to spread the games over (default: cores, at most --concurrency)")
     p.add_argument("--no-duplicate", action="store_true", help="independent deals instead of duplicate pairs")
     p.add_argument("--games", type=positive_int, default=None, help="games per pairing (overrides the configuration)")
+    add_boards_argument(p, "per pairing, instead of whole games")
     p.add_argument("--seed", type=int, default=None, help="tournament seed (overrides the configuration)")
     add_deals_argument(p)
     add_time_arguments(p, each=True)
@@ -181,19 +183,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=cmd_ratings)
 
     p = sub.add_parser("sprt", help="is NEW stronger than OLD? play duplicate pairs until the SPRT decides", description=(
-        "Sequential probability ratio test (GSPRT on duplicate pair scores, as fishtest): plays pairs of games "
+        "Sequential probability ratio test (GSPRT, as fishtest): plays duplicate pairs of games (pentanomial pair "
+        "scores), or with --boards one-hand boards (their bounded scores; ELO0 and ELO1 are then board Elo), "
         "until H1 (NEW is at least ELO1 stronger) or H0 (at most ELO0) is accepted. Exit status: 0 when H1 "
-        "is accepted, 1 when H0 is accepted, 3 when --max-pairs ran out undecided, 2 on bad input."))
+        "is accepted, 1 when H0 is accepted, 3 when --max-pairs (or --boards) ran out undecided, 2 on bad input."))
     p.add_argument("bots", nargs="*", metavar="NEW OLD", help="the candidate bot, then the baseline; each may be "
                    "followed by its options as option.NAME=VALUE (the same bot with other options: "
                    "'mybot option.depth=5 mybot option.depth=4')")
     add_resume_argument(p, "sprt")
+    add_boards_argument(p, "at most (instead of --max-pairs), testing on the board scores")
     add_deals_argument(p)
     p.add_argument("--elo0", type=float, default=0.0, help="H0: NEW is at most this much stronger (default 0)")
     p.add_argument("--elo1", type=float, default=5.0, help="H1: NEW is at least this much stronger (default 5)")
     p.add_argument("--alpha", type=float, default=0.05, help="false positive rate (default 0.05)")
     p.add_argument("--beta", type=float, default=0.05, help="false negative rate (default 0.05)")
-    p.add_argument("--max-pairs", type=positive_int, default=20000, help="give up undecided after this many pairs")
+    p.add_argument("--max-pairs", type=positive_int, default=MAX_PAIRS, help="give up undecided after this many pairs")
     add_variant_arguments(p)
     p.add_argument("--seed", type=int, default=None,
                    help="seed for the deals (default: a secret one from the operating system, kept in OUT)")
@@ -236,6 +240,12 @@ def _version() -> str:
         return importlib.metadata.version("pinochle-arena")
     except importlib.metadata.PackageNotFoundError:  # run from a checkout that was never installed
         return "(not installed)"
+
+
+def add_boards_argument(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--boards", type=positive_int, default=None, metavar="N",
+                   help=f"play N boards {what}: a board is one deal played as one hand in every seating, scored by "
+                        "the point margin on the same cards (README, Boards)")
 
 
 def add_deals_argument(p: argparse.ArgumentParser) -> None:
@@ -363,8 +373,13 @@ def nonneg_int(text: str) -> int:
     return value
 
 
-def variant_from_args(args):
+def variant_from_args(args, boards: bool = False):
+    """The variant of --variant and --option; for boards, played one hand a game (max-hands=1)."""
     options = dict(parse_option_text(o) for o in args.option)
+    if boards:
+        if options.get("max-hands", "1") != "1":
+            raise UsageError("a board is one hand: --boards takes no --option max-hands")
+        options["max-hands"] = "1"
     return get_variant(getattr(args, "name", None) or args.variant, options)
 
 
@@ -373,6 +388,7 @@ def time_control_from_args(args) -> TimeControl:
 
 
 OPTION_PREFIX = "option."
+MAX_PAIRS = 20000  # sprt's default --max-pairs
 
 
 def bots_with_options(words: list[str]) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
@@ -422,6 +438,8 @@ def resumed_arguments(args, kind: str):
     """``KIND --resume OUT``: the arguments the run in OUT started with (kept in OUT/KIND.json), read again
     in the folder it was started from; only the flags of RESUME_FLAGS may be given beside --resume."""
     out = args.resume.absolute()
+    if args.out is not None and args.out.absolute() != out:
+        raise UsageError(f"--resume {args.resume} and --out {args.out} name two folders; give one")
     _refuse_changes(args, kind, f"--resume {args.resume}: the {kind}'s arguments are kept in {args.resume}, so")
     try:
         saved = json.loads((out / f"{kind}.json").read_text(encoding="utf-8"))
@@ -485,14 +503,17 @@ def default_out(kind: str) -> Path:
 def cmd_match(args) -> int:
     if args.resume is not None:
         args = resumed_arguments(args, "match")
-    variant = variant_from_args(args)
+    variant = variant_from_args(args, boards=args.boards is not None)
     bots = [b for b, _ in bots_with_options(args.bots)]
     if len(bots) != variant.players:
         raise UsageError(f"variant {variant.name} seats {variant.players} players; got {len(bots)} bots "
                          f"({' '.join(bots)})")
     entrants = entrants_from_args(args, args.bots)
     seats = variant.players
-    games = args.games if args.games is not None else -(-20 // seats) * seats
+    if args.boards is not None and (args.games is not None or args.no_duplicate):
+        raise UsageError("--boards N plays N deals as one hand in every seating: it takes no --games or "
+                         "--no-duplicate")
+    games = args.boards * seats if args.boards else args.games if args.games is not None else -(-20 // seats) * seats
     if games % seats and not args.no_duplicate:
         raise UsageError(f"--games {games}: each deal is played once per seating ({seats} games), so give a "
                          f"multiple of {seats}, or --no-duplicate for a new deal every game")
@@ -500,8 +521,9 @@ def cmd_match(args) -> int:
     deals = deals_from_args(args, variant)
     seed, out = seed_and_out(args, "match")
     plan = MatchPlan(entrants, variant, games, seed, out, args.startup_timeout, args.transcripts,
-                     duplicate=not args.no_duplicate, deals=deals)
-    print(f"match: {' vs '.join(names)}, {variant.name}, {games} games, {_deals_text(args, deals)}, "
+                     duplicate=not args.no_duplicate, deals=deals, boards=args.boards is not None)
+    what = f"{args.boards} boards ({games} one-hand games)" if args.boards else f"{games} games"
+    print(f"match: {' vs '.join(names)}, {variant.name}, {what}, {_deals_text(args, deals)}, "
           f"records in {out}/games.jsonl")
     print(isolation_summary(entrants[0].sandbox))
     check_bots_start(entrants, out / "logs", args.startup_timeout)
@@ -519,13 +541,23 @@ def cmd_match(args) -> int:
     except KeyboardInterrupt:
         progress.close()
         print(f"\nstopped after {len(records)} of {games} games (all saved in {store.games_path}); so far:")
-        print_standings(records)
+        _print_match_table(records, args.boards)
         print(f"To continue: pinochle-arena match --resume {out}", file=sys.stderr)
         return 130
     progress.close()
-    print_standings(records)
+    _print_match_table(records, args.boards)
     print_faults(records, out / "logs")
     return 0
+
+
+def _print_match_table(records: list[GameRecord], boards: int | None) -> None:
+    """The standings of a match's games, or the board tables of a match of boards (while it has a whole board)."""
+    from tournaments.boards import boards_of
+
+    if boards and boards_of(records)[0]:
+        _print_report(records, None, anchor=None, bootstrap=300)
+    else:
+        print_standings(records)
 
 
 def _deals_text(args, deals) -> str:
@@ -593,7 +625,7 @@ def cmd_variants(args) -> int:
     if args.name:
         variant = variant_from_args(args)
         print(f"{variant.name}: {variant.summary}\nfollows: {variant.source}\nplayers: {variant.players}\n")
-        rows = [[key, value, OPTIONS[key].help] for key, value in variant.settings().items()]
+        rows = [[key, value, OPTIONS[key].help] for key, value in variant.settings(complete=True).items()]
         print(tabulate(rows, headers=["option", "value", "meaning"], tablefmt="github", maxcolwidths=[None, None, 70]))
         melds = [[kind, " / ".join("-" if v is None else str(v) for v in row)] for kind, row in variant.melds.values.items()]
         print()
@@ -735,7 +767,7 @@ def cmd_tournament(args) -> int:
     todo = [s for s in specs if s.game_id not in done]
     names = [e.name for e in config.entrants]
     print(f"tournament '{config.name}': {config.format}, {config.variant.name}, {', '.join(names)}; "
-          f"{config.games_per_pairing} games per pairing, {'duplicate' if config.duplicate else 'independent'} deals, "
+          f"{_per_pairing(config)}, {'duplicate' if config.duplicate else 'independent'} deals, "
           f"{_seed_text(given_seed) if config.deals is None else f'{len(config.deals.deals)} deals of a deal file'}, "
           f"concurrency {config.concurrency} in {config.referee_processes} referee "
           f"process(es); results in {store.games_path}")
@@ -768,6 +800,12 @@ def cmd_tournament(args) -> int:
         _write_pgn(records, args.pgn)
     print_faults(records, config.output / "logs")
     return 0
+
+
+def _per_pairing(config) -> str:
+    if config.boards:
+        return f"{config.boards} boards per pairing ({config.games_per_pairing} one-hand games)"
+    return f"{config.games_per_pairing} games per pairing"
 
 
 def _resume_folder(args) -> Path | None:
@@ -810,6 +848,12 @@ def _tournament_config(args):
             t[key] = value
     if args.no_duplicate:
         t["duplicate"] = False
+    if args.boards is not None and args.games is not None:
+        raise UsageError("give --games (whole games) or --boards (one hand in every seating of a deal), not both")
+    if args.boards is not None:  # boards instead of the configuration's games, and the other way round
+        t["boards"], t["games_per_pairing"] = args.boards, None
+    elif args.games is not None:
+        t["boards"] = None
     if args.persist:
         t["persist"] = True
     if args.inherit_env:
@@ -887,6 +931,17 @@ def _print_report(records: list[GameRecord], out: Path | None, anchor: str | Non
     if not records:
         print("no games to rate")
         return
+    from tournaments.boards import analyse_boards, is_board, render_boards, write_board_files
+
+    if any(is_board(r) for r in records):
+        try:
+            boards = analyse_boards(records, anchor=anchor, bootstrap=bootstrap, level=anchor_rating)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        print(render_boards(boards, title))
+        if out is not None:
+            print(f"\nwritten: {', '.join(str(f) for f in write_board_files(boards, out))}")
+        return
     if is_multi(records):
         multi = analyse_multi(records, anchor=anchor, bootstrap=bootstrap, level=anchor_rating)
         print(render_multi(multi, title))
@@ -936,11 +991,14 @@ def _write_pgn(records: list[GameRecord], path: Path) -> None:
 def cmd_sprt(args) -> int:
     if args.resume is not None:
         args = resumed_arguments(args, "sprt")
+    boards = args.boards is not None
+    if boards and args.max_pairs != MAX_PAIRS:
+        raise UsageError("--boards N is the most boards the test plays: give it or --max-pairs, not both")
     from tournaments.config import default_concurrency
     from tournaments.sprt_runner import run_sprt, sprt_games
-    from tournaments.stats import Sprt, elo_estimate
+    from tournaments.stats import Sprt
 
-    variant = variant_from_args(args)
+    variant = variant_from_args(args, boards=boards)
     if variant.players != 2:
         raise UsageError("sprt compares two bots; choose a two-player variant")
     try:
@@ -954,28 +1012,31 @@ def cmd_sprt(args) -> int:
     new, old = entrants
     new_name, old_name = new.name, old.name
     deals = deals_from_args(args, variant)
+    pairs = args.boards or args.max_pairs
     seed, out = seed_and_out(args, "sprt")
     print(f"sprt: {new_name} vs {old_name}, H0: elo <= {args.elo0:g}, H1: elo >= {args.elo1:g}, "
           f"alpha {args.alpha:g}, beta {args.beta:g}; LLR bounds [{test.lower:.2f}, {test.upper:.2f}]; "
           f"{_deals_text(args, deals)}; games in {out}/games.jsonl")
     print(isolation_summary(new.sandbox))
     check_bots_start((new, old), out / "logs", args.startup_timeout)
-    store, played = open_results(args, "sprt", seed, out, sprt_games(variant, new, old, args.max_pairs), deals)
+    store, played = open_results(args, "sprt", seed, out, sprt_games(variant, new, old, pairs), deals)
     if played:
         print(f"resuming: {len(played)} games already played")
     live = sys.stderr.isatty()
 
     def on_pair(state) -> None:
-        e = elo_estimate(state.penta)
-        line = (f"pairs {state.pairs}  pentanomial {state.penta}  Elo {e.elo:+.1f} +/- {e.elo95:.1f}  "
+        e = _sprt_estimate(state)
+        so_far = f"boards {state.pairs}  score {100 * e.score:.1f}%" if boards else \
+            f"pairs {state.pairs}  pentanomial {state.penta}"
+        line = (f"{so_far}  Elo {e.elo:+.1f} +/- {e.elo95:.1f}  "
                 f"LLR {state.llr():+.2f} [{test.lower:.2f}, {test.upper:.2f}]")
         sys.stderr.write(("\r" + line + "   ") if live else line + "\n")
         sys.stderr.flush()
 
     concurrency = args.concurrency or default_concurrency()
     try:
-        state = run_trio(run_sprt, new, old, variant, test, seed, concurrency, args.max_pairs, out, on_pair, store,
-                         played, deals)
+        state = run_trio(run_sprt, new, old, variant, test, seed, concurrency, pairs, out, on_pair, store,
+                         played, deals, boards)
     except KeyboardInterrupt:
         print(f"\nstopped; every finished game is saved in {store.games_path}.\n"
               f"To continue: pinochle-arena sprt --resume {out}", file=sys.stderr)
@@ -983,13 +1044,22 @@ def cmd_sprt(args) -> int:
     finally:
         if live:
             sys.stderr.write("\n")
-    e = elo_estimate(state.penta) if state.pairs else None
-    summary = f"{state.pairs} pairs, Elo {e.elo:+.1f} +/- {e.elo95:.1f}, LLR {state.llr():+.2f}" if e else "no pairs"
+    e = _sprt_estimate(state) if state.pairs else None
+    unit = "boards" if boards else "pairs"
+    summary = f"{state.pairs} {unit}, Elo {e.elo:+.1f} +/- {e.elo95:.1f}, LLR {state.llr():+.2f}" if e else f"no {unit}"
     if state.verdict == "H1":
         print(f"H1 accepted: {new_name} is stronger ({summary})")
         return 0
     if state.verdict == "H0":
         print(f"H0 accepted: {new_name} is not stronger by {args.elo1:g} Elo ({summary})")
         return 1
-    print(f"undecided after --max-pairs {args.max_pairs} ({summary})")
+    print(f"undecided after {'--boards ' + str(args.boards) if boards else '--max-pairs ' + str(args.max_pairs)} "
+          f"({summary})")
     return 3
+
+
+def _sprt_estimate(state):
+    """Elo and its interval so far: from the board scores, or the pentanomial of the pairs."""
+    from tournaments.stats import bounded_estimate, elo_estimate
+
+    return bounded_estimate(state.scores) if state.board_scale else elo_estimate(state.penta)

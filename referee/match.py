@@ -370,6 +370,7 @@ class MatchPlan:
     transcripts: bool = False  # write every protocol line to logs/<entrant>.protocol.log
     duplicate: bool = True  # each deal once per seating; else a new deal every game (the seating still rotates)
     deals: DealFile | None = None  # a deal file's deals, in turn, instead of deals from the seed
+    boards: bool = False  # each group of games is a board (one hand in every seating; the variant has max-hands=1)
 
 
 def match_schedule(plan: MatchPlan) -> list[tuple[int, int, tuple[int, ...], tuple]]:
@@ -422,8 +423,9 @@ async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | Non
                 if f"g{number}" in done:
                     continue
                 seated = [players[i] for i in seating]
+                board = _board_extra(plan, number, seating) if plan.boards else {}
                 record = await play_game(nursery, seated, plan.variant, seed, f"g{number}",
-                                         extra={"game": number, "seating": list(seating)}, decks=decks)
+                                         extra={"game": number, "seating": list(seating), **board}, decks=decks)
                 store.append(record)
                 records.append(record)
                 if on_game is not None:
@@ -434,6 +436,17 @@ async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | Non
                     await p.close()
             nursery.cancel_scope.cancel()
     return records
+
+
+def _board_extra(plan: MatchPlan, number: int, seating: tuple[int, ...]) -> dict:
+    """What a board's game records: its board's number and, with partners, the side each seat plays for (the
+    two partners, who sit opposite whatever the rotation, are one contestant: "A+C")."""
+    extra: dict = {"board": (number - 1) // len(plan.entrants) + 1}
+    if plan.variant.partners.value == "opposite":
+        names = [plan.entrants[i].name for i in seating]
+        n = len(names)
+        extra["sides"] = ["+".join(sorted((names[s], names[(s + 2) % n]))) for s in range(n)]
+    return extra
 
 
 def _file_safe(name: str) -> str:

@@ -2,7 +2,9 @@
 
 ```toml
 [tournament]
-format = "round-robin"        # or "gauntlet" (needs candidate = "NAME")
+format = "round-robin"        # or "gauntlet" (needs candidate = "NAME"), or "boards" (a round robin of boards)
+boards = 100                  # optional: play boards (one hand in every seating of a deal), this many per pairing,
+                              # instead of games_per_pairing whole games (tournaments/boards.py)
 variant = "two-handed"
 games_per_pairing = 40        # even: duplicate deals come in pairs
 seed = 1                      # optional: default a secret 128-bit seed from the OS, kept in OUTPUT/tournament.json
@@ -115,6 +117,7 @@ class TournamentConfig:
     teams: tuple[Team, ...] = ()  # partnership variants: the entrants are these teams
     processes: int | None = None  # referee processes; None: one per core, at most one per concurrent game
     deals: DealFile | None = None  # a deal file's deals, in turn, instead of deals from the seed
+    boards: int | None = None  # boards per pairing (tournaments.boards): one-hand games in every seating of each deal
 
     @property
     def referee_processes(self) -> int:
@@ -154,6 +157,7 @@ class TournamentConfig:
             "duplicate": self.duplicate,
             "candidate": self.candidate,
             "deals": self.deals.digest() if self.deals is not None else None,
+            "boards": self.boards,
         }
 
 
@@ -198,21 +202,31 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
     _only(data, {"tournament", "time", "bot", "team", "limits"}, where, "")
     t = _table(data, "tournament", where, required=False)
     _only(t, {"name", "format", "variant", "options", "games_per_pairing", "seed", "concurrency", "duplicate",
-              "output", "candidate", "anchor", "processes", "deals", *FENCE_KEYS}, where, "tournament.")
+              "output", "candidate", "anchor", "processes", "deals", "boards", *FENCE_KEYS}, where, "tournament.")
     fmt = _get(t, "format", str, "round-robin", where, "tournament.")
-    if fmt not in FORMATS:
-        raise ConfigError(f"{where}: tournament.format: {fmt!r} is not one of {', '.join(FORMATS)}")
-    options = _table(t, "options", where, required=False, prefix="tournament.")
+    if fmt not in (*FORMATS, "boards"):
+        raise ConfigError(f"{where}: tournament.format: {fmt!r} is not one of {', '.join(FORMATS)}, boards")
+    boards = _get(t, "boards", int, None, where, "tournament.")
+    if fmt == "boards":  # a round robin of boards
+        fmt, boards = "round-robin", 100 if boards is None else boards
+    options = {k: ("yes" if v else "no") if isinstance(v, bool) else str(v)
+               for k, v in _table(t, "options", where, required=False, prefix="tournament.").items()}
+    if boards is not None:
+        if boards < 1:
+            raise ConfigError(f"{where}: tournament.boards must be at least 1")
+        if "games_per_pairing" in t or t.get("duplicate") is False or options.get("max-hands", "1") != "1":
+            raise ConfigError(f"{where}: tournament.boards: a board is one hand in every seating of a deal, so it "
+                              "takes no games_per_pairing, duplicate = false or max-hands")
+        options["max-hands"] = "1"
     try:
-        variant = get_variant(_get(t, "variant", str, "two-handed", where, "tournament."),
-                              {k: ("yes" if v else "no") if isinstance(v, bool) else str(v) for k, v in options.items()})
+        variant = get_variant(_get(t, "variant", str, "two-handed", where, "tournament."), options)
     except VariantError as e:
         raise ConfigError(f"{where}: tournament: {e}") from None
-    games = _get(t, "games_per_pairing", int, 20, where, "tournament.")
+    group = {3: 6, 5: 5}.get(variant.players, 2)  # games per deal: every contestant holds every hand once
+    games = _get(t, "games_per_pairing", int, 20, where, "tournament.") if boards is None else boards * group
     duplicate = _get(t, "duplicate", bool, True, where, "tournament.")
     if games < 1:
         raise ConfigError(f"{where}: tournament.games_per_pairing must be at least 1")
-    group = {3: 6, 5: 5}.get(variant.players, 2)  # games per deal: every contestant holds every hand once
     if duplicate and games % group:
         what = "even with duplicate deals (games come in pairs)" if group == 2 else (
             f"a multiple of {group} with duplicate deals ({group} seatings of every deal)")
@@ -278,6 +292,7 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
         teams=teams,
         processes=processes,
         deals=deals,
+        boards=boards,
     )
 
 
@@ -286,7 +301,7 @@ def with_flags(data: dict, tournament: dict | None = None, options: dict | None 
     """``data`` with the command line's values laid over it, flags winning.
 
     ``tournament``, ``options``, ``time`` and ``limits`` set keys of the
-    tables of the same names. A fence, time or limit given on the command
+    tables of the same names (a value of None removes the key). A fence, time or limit given on the command
     line applies to every bot (as cutechess's ``-each``), so a bot's own
     value for that key is dropped (``read_only`` adds folders instead).
     ``bots`` are added; one with the name of
@@ -303,7 +318,9 @@ def with_flags(data: dict, tournament: dict | None = None, options: dict | None 
 
     try:
         t = table(data, "tournament")
-        t.update({key: value for key, value in tournament.items() if key != "read_only"})
+        t.update({key: value for key, value in tournament.items() if key != "read_only" and value is not None})
+        for key in [key for key, value in tournament.items() if value is None]:  # None: the flag clears the key
+            t.pop(key, None)
         if "read_only" in tournament:  # added to the file's folders
             mine = t.get("read_only")
             t["read_only"] = [*(mine if isinstance(mine, list) else []), *tournament["read_only"]]

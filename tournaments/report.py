@@ -253,12 +253,7 @@ def write_files(report: Report, directory: Path) -> list[Path]:
     written = []
 
     def table(name: str, headers: list[str], rows: list[list]) -> None:
-        path = directory / name
-        with open(path, "w", newline="", encoding="utf-8") as f:
-            w = csv.writer(f)
-            w.writerow(headers)
-            w.writerows(rows)
-        written.append(path)
+        written.append(write_csv(directory / name, headers, rows))
 
     table("ratings.csv", RATINGS_HEADERS, ratings_rows(report))
     table("headtohead.csv", PAIR_HEADERS, pair_rows(report))
@@ -282,19 +277,27 @@ def write_files(report: Report, directory: Path) -> list[Path]:
                           "margin95": h.margin95, "faults": h.faults} for h in report.pairs],
     }
     path = directory / "ratings.json"
-    path.write_text(json.dumps(_finite(data), indent=2, allow_nan=False) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(json_safe(data), indent=2, allow_nan=False) + "\n", encoding="utf-8")
     written.append(path)
     return written
 
 
-def _finite(value):
+def write_csv(path: Path, headers: list[str], rows: list[list]) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(headers)
+        w.writerows(rows)
+    return path
+
+
+def json_safe(value):
     """JSON has no infinity: undefined intervals (a single deal pair, say) become null."""
     if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
         return None
     if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
+        return {k: json_safe(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
+        return [json_safe(v) for v in value]
     return value
 
 

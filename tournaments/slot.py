@@ -36,7 +36,8 @@ async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[
                 record = await play_game(bots, players, config.variant, spec.seed, spec.game_id,
                                          extra={"pairing": list(spec.pairing), "pair": spec.pair,
                                                 "duplicate": config.duplicate, "sides": list(spec.sides),
-                                                "bots": list(spec.bots)}, decks=spec.decks)
+                                                "bots": list(spec.bots), **({"board": spec.pair} if config.boards else {})},
+                                         decks=spec.decks)
                 note_retirement(record, entrants, retired)
                 await finished(record)
         finally:

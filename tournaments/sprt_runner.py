@@ -25,27 +25,39 @@ from referee.record import GameRecord
 from referee.results import ResultStore
 from referee.rules.variants import Variant
 
+from .boards import boards_of, scale_of
 from .stats import Sprt
 
 
 @attrs.define
 class SprtState:
+    """The test so far: over duplicate pairs of whole games (the pentanomial), or over boards (their scores)."""
+
     test: Sprt
     penta: list[int] = attrs.Factory(lambda: [0] * 5)  # NEW's pair scores: LL, LD, WL+DD, WD, WW
     records: list[GameRecord] = attrs.Factory(list)
     verdict: str | None = None
+    board_scale: float | None = None  # boards: S of the board score (tournaments.boards); None: whole games
+    scores: list[float] = attrs.Factory(list)  # boards: NEW's score on each board
+    _llr: float = 0.0  # the LLR after the last pair or board (computed once per unit)
 
     @property
     def pairs(self) -> int:
-        return sum(self.penta)
+        return len(self.scores) if self.board_scale else sum(self.penta)
 
     def add_pair(self, first: GameRecord, second: GameRecord, new: str) -> None:
-        score = sum(r.result[0 if r.seats[0].entrant == new else 1] for r in (first, second))
-        self.penta[int(score * 2)] += 1
-        self.verdict = self.test.verdict(self.penta)
+        if self.board_scale:
+            (board,), _ = boards_of([first, second])
+            old = next(x for x in board.table if x != new)
+            self.scores.append(board.score(new, old, self.board_scale))
+        else:
+            score = sum(r.result[0 if r.seats[0].entrant == new else 1] for r in (first, second))
+            self.penta[int(score * 2)] += 1
+        self._llr = self.test.llr_of_scores(self.scores) if self.board_scale else self.test.llr(self.penta)
+        self.verdict = self.test.decide(self._llr)
 
     def llr(self) -> float:
-        return self.test.llr(self.penta)
+        return self._llr
 
 
 def sprt_games(variant: Variant, new: Entrant, old: Entrant, max_pairs: int) -> Schedule:
@@ -56,14 +68,15 @@ def sprt_games(variant: Variant, new: Entrant, old: Entrant, max_pairs: int) -> 
 async def run_sprt(new: Entrant, old: Entrant, variant: Variant, test: Sprt, seed: int, concurrency: int,
                    max_pairs: int, out_dir: Path, on_pair: Callable[[SprtState], None] | None = None,
                    store: ResultStore | None = None, played: Sequence[GameRecord] = (),
-                   deals: DealFile | None = None) -> SprtState:
+                   deals: DealFile | None = None, boards: bool = False) -> SprtState:
     """Play pairs until the test decides. ``played`` are the records of a resumed test: its whole pairs count at
     once, and the missing game of a half-played pair is played before anything else. With ``deals``, pair k
-    plays the deal file's k-th deal (in turn)."""
+    plays the deal file's k-th deal (in turn). With ``boards`` each pair is a board (``variant`` has
+    max-hands=1) and the test runs on the board scores."""
     if store is None:
         store = ResultStore(out_dir, "sprt.json")
         store.start({}, sprt_games(variant, new, old, max_pairs))
-    state = SprtState(test)
+    state = SprtState(test, board_scale=scale_of(variant) if boards else None)
     logs = out_dir / "logs"
     halves = _pairs_of(played)
     for k in sorted(halves):
@@ -88,7 +101,8 @@ async def run_sprt(new: Entrant, old: Entrant, variant: Variant, test: Sprt, see
                             continue
                         record = await play_game(bots, [pool[e.name] for e in seating], variant, deal,
                                                  f"sprt-{k + 1}{suffix}", extra={"pairing": [new.name, old.name],
-                                                                                 "pair": k + 1, "duplicate": True},
+                                                                                 "pair": k + 1, "duplicate": True,
+                                                                                 **({"board": k + 1} if boards else {})},
                                                  decks=decks)
                         await trio.to_thread.run_sync(store.append, record)
                         state.records.append(record)

@@ -88,7 +88,7 @@ class EloEstimate:
         Clopper-Pearson: n units all won is likelier than 2.5% only for a chance of winning a unit of at least
         0.025 ** (1/n), and a unit's score is at least its chance of a perfect result.
         """
-        units = self.games / (1 if self.model == "trinomial" else 2)
+        units = self.games / (2 if self.model == "pentanomial" else 1)
         low = 0.025 ** (1 / units)
         return elo_from_score(low, clamp=0) if self.score > 0.5 else -elo_from_score(low, clamp=0)
 
@@ -135,6 +135,48 @@ def _normalized_elo(results: Sequence[float]) -> tuple[float, float]:
     return coeff * t, coeff * Z975 * math.sqrt(var_t / n)
 
 
+def bounded_estimate(scores: Sequence[float]) -> EloEstimate:
+    """Elo, its 95% interval, LOS and normalized Elo from scores in [0, 1], one per unit (a board).
+
+    The same normal approximation as :func:`elo_estimate`, with the scores'
+    own mean and variance (a unit here is one score, of any value in [0, 1]).
+    """
+    n = len(scores)
+    if n == 0:
+        raise ValueError("no scores")
+    mu = sum(scores) / n
+    var = sum((x - mu) ** 2 for x in scores) / n
+    stderr = math.sqrt(var / n)
+    if stderr > 0:
+        elo95 = (elo_from_score(mu + Z975 * stderr) - elo_from_score(mu - Z975 * stderr)) / 2
+        los = phi((mu - 0.5) / stderr)
+        t = (mu - 0.5) / math.sqrt(var)
+        nelo, nelo95 = NELO_PER_T * t, NELO_PER_T * Z975 / math.sqrt(n)
+    else:  # every unit scored alike
+        elo95, los = math.inf, 1 - 0.5 ** (n + 1) if mu > 0.5 else 0.5 ** (n + 1) if mu < 0.5 else 0.5
+        nelo, nelo95 = 0.0, math.inf
+    sweep = mu in (0.0, 1.0)
+    return EloEstimate(n, mu, elo_from_score(mu), elo95, los, nelo, nelo95, "boards", sweep)
+
+
+SCORE_STEP = 0.005  # scores are binned to this for the LLR: at most 201 support points, however many units
+
+
+def scores_to_pdf(scores: Sequence[float]) -> tuple[float, list[tuple[float, float]]]:
+    """(number of units, [(score, probability)]) of observed scores in [0, 1], binned to SCORE_STEP (the
+    LLR's cost then stays the same however many units there are); a tiny weight (as :func:`regularize`
+    gives an empty cell) is put on 0 and on 1 when no score is there, so that every hypothesised mean lies
+    inside the support."""
+    counts: dict[float, float] = {}
+    for x in scores:
+        x = round(x / SCORE_STEP) * SCORE_STEP
+        counts[x] = counts.get(x, 0.0) + 1
+    for end in (0.0, 1.0):
+        counts.setdefault(end, 1e-3)
+    n = sum(counts.values())
+    return n, [(x, c / n) for x, c in sorted(counts.items())]
+
+
 def los_from_wdl(wins: float, losses: float) -> float:
     """The classic likelihood of superiority from decisive games only."""
     if wins + losses == 0:
@@ -177,8 +219,17 @@ def _mle_with_mean(pdf: Sequence[tuple[float, float]], s: float) -> list[tuple[f
 
 def llr_logistic(elo0: float, elo1: float, results: Sequence[float]) -> float:
     """Generalized log-likelihood ratio of H1 (elo = elo1) against H0 (elo = elo0), logistic Elo."""
+    return _llr_of_pdf(elo0, elo1, *results_to_pdf(results))
+
+
+def llr_bounded(elo0: float, elo1: float, scores: Sequence[float]) -> float:
+    """The same generalized LLR for units with any score in [0, 1] (boards): fishtest's model, whose
+    maximum-likelihood distributions with a given mean need no more than the scores being bounded."""
+    return _llr_of_pdf(elo0, elo1, *scores_to_pdf(scores))
+
+
+def _llr_of_pdf(elo0: float, elo1: float, n: float, pdf: list[tuple[float, float]]) -> float:
     s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    n, pdf = results_to_pdf(results)
     p0, p1 = _mle_with_mean(pdf, s0), _mle_with_mean(pdf, s1)
     return n * sum(p * (math.log(q1) - math.log(q0)) for (_, p), (_, q0), (_, q1) in zip(pdf, p0, p1, strict=True))
 
@@ -209,9 +260,15 @@ class Sprt:
             return 0.0
         return llr_logistic(self.elo0, self.elo1, results)
 
+    def llr_of_scores(self, scores: Sequence[float]) -> float:
+        """The LLR of units scored anywhere in [0, 1] (boards)."""
+        return llr_bounded(self.elo0, self.elo1, scores) if scores else 0.0
+
     def verdict(self, results: Sequence[float]) -> str | None:
         """"H1" (accept: at least elo1), "H0" (reject: at most elo0), or None (play on)."""
-        llr = self.llr(results)
+        return self.decide(self.llr(results))
+
+    def decide(self, llr: float) -> str | None:
         if llr >= self.upper:
             return "H1"
         if llr <= self.lower:

@@ -199,9 +199,11 @@ class Variant:
         highest = side * most_points(self.melds, self.deck_copies) + self.trick_points_per_hand
         return attrs.evolve(self.bid_ladder, maximum=highest)
 
-    def settings(self) -> dict[str, str]:
-        """The option values of this variant, as text (what the protocol and records carry)."""
-        return {key: opt.read(self) for key, opt in OPTIONS.items() if opt.applies(self)}
+    def settings(self, complete: bool = False) -> dict[str, str]:
+        """The option values of this variant, as text (what the protocol and records carry; ``complete``: also
+        the options at their quiet default, for showing a user every option)."""
+        settings = {key: opt.read(self) for key, opt in OPTIONS.items() if opt.applies(self)}
+        return {key: value for key, value in settings.items() if complete or value != OPTIONS[key].quiet_default}
 
 
 @attrs.frozen
@@ -212,6 +214,9 @@ class Option:
     read: Callable[[Variant], str]
     write: Callable[[Variant, str], Variant]
     families: tuple[str, ...] = ("stock",)
+    # an option added after records were first written: left out of settings() at this value, so the records,
+    # schedules and game lines of games that never change it stay as they were
+    quiet_default: str | None = None
 
     def applies(self, variant: Variant) -> bool:
         return variant.family in self.families
@@ -269,6 +274,12 @@ def _bool_option(key: str, field: str, help: str, families=STOCK) -> Option:
 def _int_option(key: str, field: str, help: str, families=STOCK) -> Option:
     return Option(key, help, None, lambda v: str(getattr(v, field)), lambda v, text: attrs.evolve(v, **{field: int(text)}),
                   families)
+
+
+def _write_max_hands(v: Variant, text: str) -> Variant:
+    if int(text) < 1:
+        raise VariantError("max-hands must be at least 1")
+    return attrs.evolve(v, max_hands=int(text))
 
 
 def _read_double_pinochle(v: Variant) -> str:
@@ -361,6 +372,9 @@ OPTIONS: dict[str, Option] = {
         ),
         Option("roundhouse", "round house (K Q in every suit) as one meld (002)", ("yes", "no"), _read_roundhouse, _write_roundhouse),
         _bool_option("claim", "claim", "a player may claim to have reached the target, winning if right and losing if wrong (001)"),
+        Option("max-hands", "the game ends after this many hands at most and is scored as it stands (a safety net; "
+               "a board is a game of one hand: max-hands=1)", None, lambda v: str(v.max_hands), _write_max_hands, BOTH,
+               quiet_default="200"),
     )
 }
 

@@ -184,9 +184,11 @@ def test_progress_counts_only_this_run_and_fits_the_terminal(monkeypatch):
 def test_match_refuses_a_game_count_that_splits_a_duplicate_group(tmp_path):
     run = arena("match", "random", "random", "--games", "3", "--out", str(tmp_path / "m"))
     assert run.returncode == 2 and "give a multiple of 2, or --no-duplicate" in run.stderr
-    run = arena("match", "greedy", "greedy", "greedy", "--variant", "three-handed", "--seed", "1",
-                "--out", str(tmp_path / "three"), "--isolation", "none")  # about the count, not the jail
-    assert run.returncode == 0 and "21 games" in run.stdout  # the default, rounded up to whole groups
+    # the plan is printed before the bots start: a bot that cannot start shows the default count at no cost
+    run = arena("match", "greedy", "greedy", "false", "--variant", "three-handed", "--seed", "1",
+                "--out", str(tmp_path / "three"), "--isolation", "none")
+    assert "21 games" in run.stdout  # the default, rounded up to whole groups
+    assert run.returncode == 2 and "bot false cannot start" in run.stderr
 
 
 def test_match_without_duplicate_deals_gives_every_game_its_own_deal():

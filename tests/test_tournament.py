@@ -257,7 +257,7 @@ def test_ratings_command_writes_tables_and_pgn(tmp_path):
 )
 def test_sprt_decides_and_exits_with_a_status(new, old, status, verdict, tmp_path):
     run = arena("sprt", new, old, "--elo0", "0", "--elo1", "100", "--seed", "3", "--out", str(tmp_path / "s"),
-                "--concurrency", "2")
+                "--concurrency", "2", "--option", "target=300")  # shorter games, the same test
     assert run.returncode == status, run.stdout + run.stderr
     assert verdict in run.stdout
     assert "LLR" in run.stderr

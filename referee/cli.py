@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import difflib
-import importlib.metadata
 import json
 import os
 import re
@@ -94,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pinochle-arena",
         description="Referee and tournament harness for Pinochle bots.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
 
     p = sub.add_parser("match", help="play games between bots", description=(
@@ -235,7 +234,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class VersionAction(argparse.Action):
+    """--version, looked up only when asked for (importlib.metadata costs every other command 60 ms)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog} {_version()}")  # on stdout, as argparse's own version action
+        parser.exit()
+
+
 def _version() -> str:
+    import importlib.metadata
+
     try:
         return importlib.metadata.version("pinochle-arena")
     except importlib.metadata.PackageNotFoundError:  # run from a checkout that was never installed

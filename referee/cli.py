@@ -945,30 +945,20 @@ def _print_report(records: list[GameRecord], out: Path | None, anchor: str | Non
         return
     from tournaments.boards import analyse_boards, is_board, render_boards, write_board_files
 
-    if any(is_board(r) for r in records):
-        try:
-            boards = analyse_boards(records, anchor=anchor, bootstrap=bootstrap, level=anchor_rating)
-        except ValueError as e:
-            raise UsageError(str(e)) from None
-        print(render_boards(boards, title))
-        if out is not None:
-            print(f"\nwritten: {', '.join(str(f) for f in write_board_files(boards, out))}")
-        return
-    if is_multi(records):
-        multi = analyse_multi(records, anchor=anchor, bootstrap=bootstrap, level=anchor_rating)
-        print(render_multi(multi, title))
-        if out is not None:
-            files = write_multi_files(multi, out)
-            print(f"\nwritten: {', '.join(str(f) for f in files)}")
-        return
+    if any(is_board(r) for r in records):  # boards, games of three or more seats, or two-player games
+        kind = analyse_boards, render_boards, write_board_files
+    elif is_multi(records):
+        kind = analyse_multi, render_multi, write_multi_files
+    else:
+        kind = analyse, render, write_files
+    analyse_kind, render_kind, write_kind = kind
     try:
-        report = analyse(records, anchor=anchor, bootstrap=bootstrap, level=anchor_rating)
+        report = analyse_kind(records, anchor=anchor, bootstrap=bootstrap, level=anchor_rating)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    print(render(report, title))
+    print(render_kind(report, title))
     if out is not None:
-        files = write_files(report, out)
-        print(f"\nwritten: {', '.join(str(f) for f in files)}")
+        print(f"\nwritten: {', '.join(str(f) for f in write_kind(report, out))}")
 
 
 def cmd_ratings(args) -> int:

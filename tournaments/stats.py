@@ -114,15 +114,25 @@ def elo_estimate(results: Sequence[float]) -> EloEstimate:
     var = sum(r * (i / 2 - unit_mean) ** 2 for i, r in enumerate(reg)) / games  # per game
     stderr = math.sqrt(var / games)
     elo = elo_from_score(mu)
-    elo95 = (elo_from_score(mu + Z975 * stderr) - elo_from_score(mu - Z975 * stderr)) / 2
-    los = phi((mu - 0.5) / stderr) if stderr > 0 else (1.0 if mu > 0.5 else 0.0 if mu < 0.5 else 0.5)
+    elo95, los = _interval_and_los(mu, stderr)  # stderr > 0: regularize leaves no cell empty
     nelo, nelo95 = _normalized_elo(results)
     sweep = sum(results) > 0 and sum(results) in (results[0], results[-1])
-    if sweep:  # the score is exactly 0 or 1; LOS from a uniform prior on the chance of winning a unit
+    if sweep:  # the score is exactly 0 or 1
         mu = 1.0 if results[-1] else 0.0
-        los = 1 - 0.5 ** (sum(results) + 1) if mu else 0.5 ** (sum(results) + 1)
+        los = _sweep_los(mu, sum(results))
     return EloEstimate(sum(results) * per_unit, mu, elo, elo95, los, nelo, nelo95,
                        "trinomial" if len(results) == 3 else "pentanomial", sweep)
+
+
+def _interval_and_los(mu: float, stderr: float) -> tuple[float, float]:
+    """The half-width of the 95% Elo interval and the LOS of a mean score with its standard error (> 0)."""
+    elo95 = (elo_from_score(mu + Z975 * stderr) - elo_from_score(mu - Z975 * stderr)) / 2
+    return elo95, phi((mu - 0.5) / stderr)
+
+
+def _sweep_los(mu: float, units: float) -> float:
+    """LOS when every unit scored ``mu`` alike: from a uniform prior on the chance of winning a unit."""
+    return 1 - 0.5 ** (units + 1) if mu > 0.5 else 0.5 ** (units + 1) if mu < 0.5 else 0.5
 
 
 def _normalized_elo(results: Sequence[float]) -> tuple[float, float]:
@@ -148,12 +158,11 @@ def bounded_estimate(scores: Sequence[float]) -> EloEstimate:
     var = sum((x - mu) ** 2 for x in scores) / n
     stderr = math.sqrt(var / n)
     if stderr > 0:
-        elo95 = (elo_from_score(mu + Z975 * stderr) - elo_from_score(mu - Z975 * stderr)) / 2
-        los = phi((mu - 0.5) / stderr)
+        elo95, los = _interval_and_los(mu, stderr)
         t = (mu - 0.5) / math.sqrt(var)
         nelo, nelo95 = NELO_PER_T * t, NELO_PER_T * Z975 / math.sqrt(n)
     else:  # every unit scored alike
-        elo95, los = math.inf, 1 - 0.5 ** (n + 1) if mu > 0.5 else 0.5 ** (n + 1) if mu < 0.5 else 0.5
+        elo95, los = math.inf, _sweep_los(mu, n)
         nelo, nelo95 = 0.0, math.inf
     sweep = mu in (0.0, 1.0)
     return EloEstimate(n, mu, elo_from_score(mu), elo95, los, nelo, nelo95, "boards", sweep)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
@@ -23,6 +21,8 @@ from referee.integrity import load_key
 from referee.record import RecordError, read_records
 from tournaments.config import ConfigError, load_config, parse_config
 from tournaments.store import ResultStore
+
+from helpers import arena
 
 KEYS = ["tournament", "time", "bot", "team", "limits", "name", "format", "variant", "options", "games_per_pairing",
         "seed", "concurrency", "duplicate", "output", "candidate", "anchor", "restart", "isolation", "clean_env",
@@ -76,8 +76,8 @@ def test_any_config_text_gives_a_config_or_a_config_error(text, tmp_path_factory
 def results_dir(tmp_path_factory) -> Path:
     """A real results directory: four short games between sample bots, their key and their schedule."""
     out = tmp_path_factory.mktemp("match") / "m"
-    subprocess.run([sys.executable, "-m", "referee", "match", "random", "greedy", "--games", "4", "--seed", "3",
-                    "--option", "target=200", "--out", str(out)], check=True, capture_output=True)
+    played = arena("match", "random", "greedy", "--games", "4", "--seed", "3", "--option", "target=200", "--out", str(out))
+    assert played.returncode == 0, played.stderr
     return out
 
 
@@ -152,7 +152,7 @@ def test_a_corrupt_results_file_is_a_clear_cli_error(results, results_dir, tmp_p
     path = tmp_path / "games.jsonl"
     lines = results.split(b"\n")
     path.write_bytes(b"\n".join([lines[0], lines[1][:50] + b"\xff" + lines[1][51:], *lines[2:]]))
-    done = subprocess.run([sys.executable, "-m", "referee", "ratings", str(path)], capture_output=True, text=True)
+    done = arena("ratings", str(path))
     assert done.returncode == 2
     assert f"{path}:2: not a valid game record" in done.stderr and "Traceback" not in done.stderr
 

@@ -5,8 +5,6 @@ import itertools
 import json
 import math
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,8 @@ from referee.rules import events as ev
 from referee.rules.auction_game import MAX_DEALS_PER_HAND
 from tournaments.boards import analyse_boards, board_score, boards_of, render_boards
 from tournaments.stats import Sprt, bounded_estimate, elo_estimate, llr_bounded, llr_logistic
+
+from helpers import arena
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -101,11 +101,6 @@ def test_the_board_sprt_reproduces_fishtests_published_llr():
     assert test.decide(test.llr_of_scores([0.7] * 400 + [0.4] * 100)) == "H1"
     assert test.decide(test.llr_of_scores([0.3] * 400 + [0.6] * 100)) == "H0"
     assert test.llr_of_scores([]) == 0
-
-
-def arena(*args):
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300)
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from helpers import arena
+
 FAULTY = Path(__file__).resolve().parent / "bots" / "faulty.py"
 
 
 def check(bot: str, tmp_path: Path, *extra: str) -> subprocess.CompletedProcess:
     options = [word for word in extra if word.startswith("option.")]  # the bot's own, after it
     extra = tuple(word for word in extra if not word.startswith("option."))
-    return subprocess.run([sys.executable, "-m", "referee", "check", bot, *options, "--games", "2",
-                           "--startup-timeout", "2", "--option", "target=300", "--out", str(tmp_path / "check"),
-                           *extra],
-                          capture_output=True, text=True, timeout=120)
+    return arena("check", bot, *options, "--games", "2", "--startup-timeout", "2", "--option", "target=300",
+                 "--out", str(tmp_path / "check"), *extra)
 
 
 def test_a_good_bot_passes_every_check(tmp_path):

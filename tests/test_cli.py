@@ -1,24 +1,20 @@
 """The command line, run as a user would run it."""
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from attrs import evolve as attrs_evolve
 
+from helpers import arena, arena_process
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def arena(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, cwd=cwd or ROOT,
-                          timeout=300)
 
 
 def test_match_plays_records_and_prints_standings(tmp_path):
     out = tmp_path / "m"
-    run = arena("match", "greedy", "random", "--games", "4", "--seed", "9", "--out", str(out))
+    run = arena_process("match", "greedy", "random", "--games", "4", "--seed", "9", "--out", str(out))
     assert run.returncode == 0, run.stderr
     assert "| greedy" in run.stdout and "| random" in run.stdout
     lines = (out / "games.jsonl").read_text().splitlines()
@@ -206,7 +202,7 @@ def test_match_without_duplicate_deals_gives_every_game_its_own_deal():
 def test_misspelt_commands_and_flags_get_a_suggestion_and_the_version_is_printed():
     assert "did you mean 'match'?" in arena("mach", "greedy", "random").stderr
     assert "did you mean '--concurrency'?" in arena("tournament", "--concurency", "2").stderr
-    version = arena("--version")
+    version = arena_process("--version")
     assert version.returncode == 0 and version.stdout.startswith("pinochle-arena ")
 
 

@@ -1,8 +1,6 @@
 """Deal files: the format, the decks a game is dealt from them, and runs that play them."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,14 +11,11 @@ from referee.deals import DealFile, DealFileError, FixedDeal, generate_deals, pa
 from referee.rules import PRESETS, get_variant, new_game
 from referee.rules.dealing import deal_out, deck_of, recorded_deal, shuffled_deck
 
+from helpers import arena
+
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM = f"python3 {ROOT / 'sample_bots' / 'random_bot.py'} 3"
 TWO = get_variant("two-handed")
-
-
-def arena(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, cwd=cwd or ROOT,
-                          timeout=300)
 
 
 def records(out: Path) -> list[dict]:

@@ -13,8 +13,6 @@ import json
 import secrets
 import shutil
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -33,14 +31,11 @@ from referee.record import GameRecord, RecordError, SeatInfo, Termination, appen
 from referee.rules import fault_returns, get_variant
 from tournaments.store import ResultStore, StoreError
 
+from helpers import arena
+
 ROOT = Path(__file__).resolve().parent.parent
 TWO = get_variant("two-handed")
 FOUR = get_variant("four-handed")
-
-
-def arena(*args):
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300)
 
 
 # --- the key and the seal -------------------------------------------------------------------------------------

@@ -1,8 +1,6 @@
 """Tournaments of three to five seats and of partnerships: seatings, teams, multi-player ratings."""
 
 import json
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -12,6 +10,8 @@ from referee.record import GameRecord, SeatInfo
 from tournaments.config import ConfigError, parse_config
 from tournaments.multi import finishing_order, openskill_ratings, pairwise_units
 from tournaments.schedule import schedule
+
+from helpers import arena
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -118,11 +118,6 @@ def test_pairwise_units_group_a_deal_and_openskill_ranks_the_winner_first():
     rows = openskill_ratings(games)
     assert [r.name for r in rows] == ["a", "b", "c"]
     assert rows[0].wins == 6 and rows[0].mean_place == 1.0
-
-
-def arena(*args):
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300)
 
 
 @pytest.mark.parametrize("example", ["three_handed.toml", "partnership.toml"])

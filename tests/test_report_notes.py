@@ -1,8 +1,6 @@
 """Statistics that never mislead: bounds instead of clamped values, forfeits named, intervals explained."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +8,8 @@ import pytest
 from referee.record import GameRecord, SeatInfo, Termination
 from tournaments.report import analyse, footnotes, pair_rows, ratings_rows, render
 from tournaments.stats import elo_estimate, elo_from_score
+
+from helpers import arena
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,15 +76,12 @@ def test_the_footers_say_why_head_to_head_and_pool_intervals_differ():
 def test_ratings_anchor_rating_applies_to_two_player_results(tmp_path):
     out = tmp_path / "m"
     random_bot = f"python3 {ROOT / 'sample_bots' / 'random_bot.py'} 4"
-    run = subprocess.run([sys.executable, "-m", "referee", "match", "greedy", random_bot, "--games", "6", "--option",
-                          "target=200", "--seed", "2", "--out", str(out), "--isolation", "none"],
-                         capture_output=True, text=True, cwd=ROOT, timeout=300)
+    run = arena("match", "greedy", random_bot, "--games", "6", "--option", "target=200", "--seed", "2",
+                "--out", str(out), "--isolation", "none")
     assert run.returncode == 0, run.stderr
 
     def ratings(*flags):
-        done = subprocess.run([sys.executable, "-m", "referee", "ratings", str(out), "--bootstrap", "10",
-                               "--out", str(tmp_path / "r"), *flags], capture_output=True, text=True, cwd=ROOT,
-                              timeout=300)
+        done = arena("ratings", str(out), "--bootstrap", "10", "--out", str(tmp_path / "r"), *flags)
         assert done.returncode == 0, done.stderr
         return done.stdout, {r["bot"]: r["elo"] for r in json.loads((tmp_path / "r" / "ratings.json").read_text())["ratings"]}
 

@@ -1,4 +1,4 @@
-"""Resume everywhere, and tournaments from the command line: as a user runs them, in a subprocess.
+"""Resume everywhere, and tournaments from the command line: as a user runs them.
 
 Every run here is reproducible (greedy is deterministic per game, random is
 given a seed, the deal seed is fixed), so a game played again after a resume
@@ -17,14 +17,11 @@ import pytest
 from referee.samples import command_identity
 from tournaments.config import parse_config, with_flags
 
+from helpers import arena
+
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM = f"python3 {ROOT / 'sample_bots' / 'random_bot.py'} 7"
 UNJAILED = ("--isolation", "none")  # the jail has tests of its own; these are about resuming
-
-
-def arena(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, cwd=cwd or ROOT,
-                          timeout=300)
 
 
 def games(out: Path) -> dict[str, dict]:

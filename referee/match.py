@@ -12,6 +12,7 @@ import enum
 import hashlib
 import time
 from collections.abc import Callable, Collection, Sequence
+from typing import Any, TypeVar
 from pathlib import Path
 
 import attrs
@@ -72,9 +73,21 @@ def derive_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
+T = TypeVar("T")
+BOARDS_PER_PROCESS = 20  # one seating of this many boards in a row is played by one process (see Player)
+
+
 @attrs.define(eq=False)
 class Player:
-    """An entrant's running bot, restarted after a fault (cutechess's restart-on-failure)."""
+    """An entrant's running bot, restarted after a fault (cutechess's restart-on-failure).
+
+    ``one_seating`` says that the games this player is given are one seating
+    each of different boards, so no two of them are on the same deal: its
+    process is then kept from game to game (for up to
+    ``BOARDS_PER_PROCESS`` games, a bound on what one process may spend of
+    its lifetime CPU limit), even without ``persist``. A board's other
+    seatings are played by other players, with processes of their own.
+    """
 
     entrant: Entrant
     log_path: Path | None = None
@@ -85,13 +98,15 @@ class Player:
     client: BotClient | None = None
     starts: int = 0
     games: int = 0
+    one_seating: bool = False
+    games_on_process: int = 0  # games the running process has been given
     faulted: bool = False
     stall_timeout: float = 2.0  # seconds for the pong of the stall check between games
     stalls: int = 0  # pings between games that went unanswered
 
     @classmethod
     def logged(cls, entrant: Entrant, logs: Path, stem: str | None = None, transcripts: bool = False,
-               startup_timeout: float = 10.0) -> Player:
+               startup_timeout: float = 10.0, one_seating: bool = False) -> Player:
         """A player whose stderr (and, with ``transcripts``, protocol lines) go to ``logs/STEM.*.log``.
 
         Unjailed, each of its processes works in a fresh folder under
@@ -102,14 +117,14 @@ class Player:
         stem = _file_safe(stem or entrant.name)
         return cls(entrant, logs / f"{stem}.stderr.log", startup_timeout,
                    logs / f"{stem}.protocol.log" if transcripts else None, logs.parent / "work" / stem,
-                   (str(logs.parent.resolve()),))
+                   (str(logs.parent.resolve()),), one_seating=one_seating)
 
     async def ensure_started(self, nursery: trio.Nursery) -> BotClient:
         """The running bot for the next game: checked with a ping if it played before, else started."""
         self.games += 1
         if self.faulted and self.entrant.restart is Restart.NEVER:
             raise BotCrashed("not restarted after its fault in an earlier game (restart = never)")
-        if self.client is not None and (self.entrant.restart is Restart.ALWAYS or not self.entrant.persist):
+        if self.client is not None and self._fresh_process_due():
             await self.close()
         if self.client is not None and not await self._answers_ping() and self.entrant.restart is Restart.NEVER:
             self.faulted = True
@@ -128,7 +143,18 @@ class Player:
                     await client.process.kill()
                 raise
             self.client = client
+            self.games_on_process = 0
+        self.games_on_process += 1
         return self.client
+
+    def _fresh_process_due(self) -> bool:
+        """Whether the next game needs a new process: always with ``restart = always``, never with ``persist``,
+        and otherwise for every game but those of one seating of successive boards (see the class)."""
+        if self.entrant.restart is Restart.ALWAYS:
+            return True
+        if self.entrant.persist:
+            return False
+        return not self.one_seating or self.games_on_process >= BOARDS_PER_PROCESS
 
     async def _answers_ping(self) -> bool:
         """The stall check between games: a bot that is alive but wedged is replaced before it plays."""
@@ -415,13 +441,22 @@ async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | Non
         store.start({}, match_games(plan))
     records: list[GameRecord] = []
     logs = plan.out_dir / "logs"
+    n = len(plan.entrants)
     async with trio.open_nursery() as nursery:
-        players = [Player.logged(e, logs, transcripts=plan.transcripts, startup_timeout=plan.startup_timeout)
-                   for e in plan.entrants]
+        players: list[Player] = []
+        lane = None
         try:
-            for number, seed, seating, decks in match_schedule(plan):
+            games = match_schedule(plan)
+            if plan.boards:
+                games = board_runs(games, lambda game: divmod(game[0] - 1, n))
+            for number, seed, seating, decks in games:
                 if f"g{number}" in done:
                     continue
+                seating_lane = (number - 1) % n if plan.boards else 0  # boards: each seating has processes of its own
+                if seating_lane != lane:
+                    lane = seating_lane
+                    await _close_all(players)
+                    players = _new_players(plan, logs, retired={p.entrant.name for p in players if p.faulted})
                 seated = [players[i] for i in seating]
                 board = _board_extra(plan, number, seating) if plan.boards else {}
                 record = await play_game(nursery, seated, plan.variant, seed, f"g{number}",
@@ -431,11 +466,39 @@ async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | Non
                 if on_game is not None:
                     on_game(record)
         finally:
-            with trio.CancelScope(shield=True):
-                for p in players:
-                    await p.close()
+            await _close_all(players)
             nursery.cancel_scope.cancel()
     return records
+
+
+def _new_players(plan: MatchPlan, logs: Path, retired: Collection[str]) -> list[Player]:
+    """Players for the match's entrants; those ``retired`` by a fault under ``restart = never`` stay retired."""
+    players = [Player.logged(e, logs, transcripts=plan.transcripts, startup_timeout=plan.startup_timeout,
+                             one_seating=plan.boards) for e in plan.entrants]
+    for p in players:
+        p.faulted = p.entrant.name in retired
+    return players
+
+
+async def _close_all(players: Sequence[Player]) -> None:
+    with trio.CancelScope(shield=True):
+        for p in players:
+            await p.close()
+
+
+def board_runs(games: Sequence[T], board_and_seating: Callable[[T], tuple[int, Any]]) -> list[T]:
+    """Board games in the order to play them: runs of ``BOARDS_PER_PROCESS`` boards, and in each run the
+    first seating of every board, then the second, and so on.
+
+    ``board_and_seating`` gives a game's board (from 0) and its seating
+    (anything that sorts; a tournament adds its table). Each seating's
+    processes thus play their boards in a row (see :class:`Player`), and
+    only one seating's processes run at a time.
+    """
+    def run_then_seating(game: T) -> tuple:
+        board, seating = board_and_seating(game)
+        return board // BOARDS_PER_PROCESS, seating, board
+    return sorted(games, key=run_then_seating)
 
 
 def _board_extra(plan: MatchPlan, number: int, seating: tuple[int, ...]) -> dict:
@@ -453,4 +516,4 @@ def _file_safe(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name) or "bot"
 
 
-__all__ = ["Entrant", "MatchPlan", "Player", "derive_seed", "match_games", "match_schedule", "play_game", "preflight", "run_match"]
+__all__ = ["Entrant", "MatchPlan", "Player", "derive_seed", "match_games", "match_schedule", "board_runs", "play_game", "preflight", "run_match"]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from attrs import evolve as attrs_evolve
 
+from referee.match import BOARDS_PER_PROCESS, board_runs
 from referee.record import GameRecord, SeatInfo, Termination
 from referee.rules import PRESETS, get_variant, new_game
 from referee.rules import events as ev
@@ -148,6 +149,20 @@ def test_boards_in_a_tournament_and_an_sprt(tmp_path):
     assert refused.returncode == 2 and "takes no --games" in refused.stderr
     refused = arena("tournament", "--bot", "greedy", "--bot", "random", "--boards", "2", "--option", "max-hands=3")
     assert refused.returncode == 2 and "max-hands" in refused.stderr
+
+
+def test_boards_are_played_in_runs_of_one_seating_so_a_process_can_play_on():
+    games = [(board, seating) for board in range(45) for seating in range(3)]
+    order = board_runs(games, lambda game: game)
+    assert sorted(order) == games
+    run = BOARDS_PER_PROCESS
+    assert order[:run] == [(board, 0) for board in range(run)]  # seating 0 of the first run, then seating 1 ...
+    assert order[run:2 * run] == [(board, 1) for board in range(run)]
+    assert order[3 * run] == (run, 0)  # ... then the next run of boards
+    assert order[-1] == (44, 2)
+    # whole seatings of a run are contiguous, so a slot switches processes once per seating and run
+    switches = sum(1 for a, b in itertools.pairwise(order) if a[1] != b[1])
+    assert switches == 3 * 3 - 1
 
 
 def test_boards_are_told_apart_by_number_when_a_deal_file_repeats_a_seed():

@@ -35,6 +35,7 @@ from pathlib import Path
 import attrs
 import trio
 
+from referee.match import board_runs
 from referee.record import GameRecord
 
 from .config import TournamentConfig
@@ -71,7 +72,14 @@ async def run_games(
     transcripts: bool = False,
     hooks: WorkerHooks = WorkerHooks(),
 ) -> None:
-    """Play ``games`` (the ones not yet in the store) with ``config.concurrency`` games at once."""
+    """Play ``games`` (the ones not yet in the store) with ``config.concurrency`` games at once.
+
+    Boards are played in runs, one seating of a table at a time, so that
+    a slot's processes play one seating of successive boards (see
+    :func:`referee.match.board_runs`).
+    """
+    if config.boards:
+        games = board_runs(games, lambda spec: (spec.pair - 1, (spec.pairing, spec.turn)))
     slots = min(config.concurrency, max(len(games), 1))
     processes = min(config.referee_processes, slots)
     logs = store.directory / "logs"

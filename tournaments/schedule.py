@@ -31,6 +31,7 @@ class GameSpec:
     sides: tuple[str, ...] = ()  # per seat: the contestant it plays for (the team, or the bot itself)
     bots: tuple[str, ...] = ()  # per seat: the configuration's bot (differs from seating for team members)
     decks: tuple = ()  # a deal file's decks for the first deals (the rest come from the seed)
+    turn: int = 0  # which of its deal's seatings this game is (duplicate deals and boards)
 
 
 def deal_of(config: TournamentConfig, k: int, *labels: object) -> tuple[int, tuple]:
@@ -85,8 +86,8 @@ def schedule(config: TournamentConfig) -> list[GameSpec]:
         for k in range(config.games_per_pairing // 2):
             seed, decks = deal_of(config, k)
             for a, b in pairs:
-                games.append(GameSpec(f"{a}-{b}-{k + 1}a", (a, b), seed, (a, b), k + 1, decks=decks))
-                games.append(GameSpec(f"{a}-{b}-{k + 1}b", (b, a), seed, (a, b), k + 1, decks=decks))
+                games.append(GameSpec(f"{a}-{b}-{k + 1}a", (a, b), seed, (a, b), k + 1, decks=decks, turn=0))
+                games.append(GameSpec(f"{a}-{b}-{k + 1}b", (b, a), seed, (a, b), k + 1, decks=decks, turn=1))
     else:
         for k in range(config.games_per_pairing):
             for a, b in pairs:
@@ -114,7 +115,7 @@ def _multi_seat_schedule(config: TournamentConfig, tables: list[tuple[str, ...]]
                 seed, decks = deal_of(config, k)
                 for i, (seats, sides) in enumerate(orders):
                     games.append(GameSpec(f"{label}-{k + 1}{chr(97 + i)}", seats, seed, table, k + 1, sides,
-                                          tuple(bot_of.get(x, x) for x in seats), decks))
+                                          tuple(bot_of.get(x, x) for x in seats), decks, turn=i))
             else:
                 seats, sides = orders[k % len(orders)]
                 seed, decks = deal_of(config, k, label)

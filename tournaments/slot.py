@@ -1,4 +1,9 @@
-"""A slot: one game at a time, with bot processes of its own, reused from game to game.
+"""A slot: one game at a time, with bot processes of its own.
+
+Whether a process is kept for the next game is the :class:`~referee.match.Player`'s
+rule (a fresh one for every game unless the bot is trusted with ``persist``;
+boards: one per seating of successive boards). On boards a slot closes its
+processes when the next game is another seating or table.
 
 Used by the in-process runner (:mod:`tournaments.runner`) and by each
 referee worker process (:mod:`tournaments.worker`) alike.
@@ -26,10 +31,15 @@ async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[
     process): entrants with ``restart = "never"`` that faulted anywhere, which
     are not started again for later games.
     """
+    seating = None
     async with queue, trio.open_nursery() as bots:
         try:
             async for spec in queue:
-                players = [_player(pool, entrants[name], logs, slot, transcripts) for name in spec.seating]
+                if config.boards and seating != (spec.pairing, spec.turn):  # each seating of a board: its own processes
+                    seating = (spec.pairing, spec.turn)
+                    await _close_all(pool)
+                players = [_player(pool, entrants[name], logs, slot, transcripts, config.boards)
+                           for name in spec.seating]
                 for player in players:
                     if player.entrant.name in retired:
                         player.faulted = True
@@ -41,10 +51,15 @@ async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[
                 note_retirement(record, entrants, retired)
                 await finished(record)
         finally:
-            with trio.CancelScope(shield=True):
-                for player in pool.values():
-                    await player.close()
+            await _close_all(pool)
             bots.cancel_scope.cancel()
+
+
+async def _close_all(pool: dict[str, Player]) -> None:
+    with trio.CancelScope(shield=True):
+        for player in pool.values():
+            await player.close()
+    pool.clear()
 
 
 def note_retirement(record: GameRecord, entrants: dict[str, Entrant], retired: set[str]) -> None:
@@ -57,8 +72,10 @@ def note_retirement(record: GameRecord, entrants: dict[str, Entrant], retired: s
         retired.add(name)
 
 
-def _player(pool: dict[str, Player], entrant: Entrant, logs: Path, slot: int, transcripts: bool) -> Player:
+def _player(pool: dict[str, Player], entrant: Entrant, logs: Path, slot: int, transcripts: bool,
+            one_seating: bool) -> Player:
     player = pool.get(entrant.name)
     if player is None:
-        player = pool[entrant.name] = Player.logged(entrant, logs, f"{entrant.name}.w{slot}", transcripts)
+        player = pool[entrant.name] = Player.logged(entrant, logs, f"{entrant.name}.w{slot}", transcripts,
+                                                    one_seating=one_seating)
     return player

@@ -89,7 +89,10 @@ async def run_sprt(new: Entrant, old: Entrant, variant: Variant, test: Sprt, see
     counter = iter([k for k in to_play if len(halves.get(k + 1, {})) < 2])
 
     async def worker(w: int, cancel: trio.CancelScope) -> None:
-        pool = {e.name: Player.logged(e, logs, f"{e.name}.w{w}") for e in (new, old)}
+        # whole games: one player per bot; boards: one per bot and seating, so that a process that plays on
+        # from board to board (see Player) plays each deal once
+        pool = {(e.name, suffix): Player.logged(e, logs, f"{e.name}.w{w}", one_seating=boards)
+                for e in (new, old) for suffix in ("ab" if boards else "a")}
         async with trio.open_nursery() as bots:
             try:
                 for k in counter:
@@ -99,7 +102,8 @@ async def run_sprt(new: Entrant, old: Entrant, variant: Variant, test: Sprt, see
                         if suffix in pair:
                             state.records.append(pair[suffix])
                             continue
-                        record = await play_game(bots, [pool[e.name] for e in seating], variant, deal,
+                        players = [pool[e.name, suffix if boards else "a"] for e in seating]
+                        record = await play_game(bots, players, variant, deal,
                                                  f"sprt-{k + 1}{suffix}", extra={"pairing": [new.name, old.name],
                                                                                  "pair": k + 1, "duplicate": True,
                                                                                  **({"board": k + 1} if boards else {})},

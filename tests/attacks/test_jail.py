@@ -136,6 +136,42 @@ def test_no_memory_across_seatings(runner, tmp_path, bots, mark):
     assert_no_leftovers(mark, tmp_path)
 
 
+@pytest.mark.parametrize("runner", ["match", "tournament", "sprt"])
+def test_on_boards_a_process_plays_on_but_never_sees_a_deal_twice(runner, tmp_path, bots, mark):
+    """On boards one process plays one seating of successive boards (starting one per one-hand game would
+    cost more than the hand): the attacker's processes are reused, yet none of them is ever given two
+    seatings of one board, and none is dealt a hand it held before."""
+    out = tmp_path / "out"
+    attacker = command(bots / "seatings.py", f"mark={mark}")
+    opponent = command(RANDOM_BOT)
+    if runner == "match":
+        done = referee("match", attacker, opponent, "--boards", "6", "--out", out, cwd=tmp_path)
+    elif runner == "tournament":
+        done = referee("tournament", "--bot", f"seatings={attacker}", "--bot", f"random={opponent}", "--boards", "6",
+                       "--concurrency", "2", "--processes", "2", "--bootstrap", "0", "--out", out, cwd=tmp_path)
+    else:
+        done = referee("sprt", attacker, opponent, "--boards", "6", "--elo0", "0", "--elo1", "1",
+                       "--concurrency", "2", "--out", out, cwd=tmp_path)
+    assert done.returncode == (3 if runner == "sprt" else 0), done.stdout + done.stderr  # the sprt runs out undecided
+    recs = records(out)
+    completed(recs)
+    by_wire_id = {r.extra["wire_id"]: r for r in recs}
+    found = reports(out, "seatings")
+    assert len(found) == len(recs) >= 8
+    played: dict[str, list] = {}
+    for said in found:
+        record = by_wire_id[said["id"]]
+        seat = next(i for i, s in enumerate(record.seats) if s.entrant.startswith("seatings"))
+        played.setdefault(said["proc"], []).append((record.extra["board"], seat))
+        assert said["seen"] == "no"
+    assert len(played) < len(found), "a process should play on from board to board"
+    for proc, games in played.items():
+        boards = [board for board, _ in games]
+        assert len(set(boards)) == len(boards), f"process {proc} played a board twice: {games}"
+        assert len({seat for _, seat in games}) == 1, f"process {proc} changed seats: {games}"
+    assert_no_leftovers(mark, tmp_path)
+
+
 # ----------------------------------------------------------------- 4. other processes
 @pytest.mark.parametrize("runner", ["match", "tournament"])
 def test_other_processes(runner, tmp_path, bots, mark):

@@ -932,33 +932,19 @@ def _leader(records: list[GameRecord]) -> str:
 
 def _print_report(records: list[GameRecord], out: Path | None, anchor: str | None, bootstrap: int, title: str = "",
                   anchor_rating: float = 0.0) -> None:
-    from tournaments.multi import (
-        analyse_multi,
-        is_multi,
-        render_multi,
-        write_multi_files,
-    )
-    from tournaments.report import analyse, render, write_files
+    from tournaments.report import as_text
+    from tournaments.summary import summarise
 
     if not records:
         print("no games to rate")
         return
-    from tournaments.boards import analyse_boards, is_board, render_boards, write_board_files
-
-    if any(is_board(r) for r in records):  # boards, games of three or more seats, or two-player games
-        kind = analyse_boards, render_boards, write_board_files
-    elif is_multi(records):
-        kind = analyse_multi, render_multi, write_multi_files
-    else:
-        kind = analyse, render, write_files
-    analyse_kind, render_kind, write_kind = kind
     try:
-        report = analyse_kind(records, anchor=anchor, bootstrap=bootstrap, level=anchor_rating)
+        summary = summarise(records, anchor=anchor, bootstrap=bootstrap, level=anchor_rating)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    print(render_kind(report, title))
+    print(as_text(summary.parts(title)))
     if out is not None:
-        print(f"\nwritten: {', '.join(str(f) for f in write_kind(report, out))}")
+        print(f"\nwritten: {', '.join(str(f) for f in summary.write(out))}")
 
 
 def cmd_ratings(args) -> int:

@@ -47,13 +47,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
-from tabulate import tabulate
 
 from referee.record import GameRecord, Termination
 from referee.rules import Variant, get_variant
 
 from .ratings import Outcome, PoolRatings, pool_ratings
-from .report import json_safe, write_csv
+from .report import Part, Table, as_text, json_safe, write_csv
 from .stats import EloEstimate, bounded_estimate, mean_interval
 
 
@@ -233,27 +232,30 @@ def board_pair_rows(report: BoardReport) -> list[list]:
 
 
 def render_boards(report: BoardReport, title: str = "") -> str:
+    return as_text(board_parts(report, title))
+
+
+def board_parts(report: BoardReport, title: str = "") -> list[Part]:
+    """The board ratings and head to head by board."""
     r = report.ratings
     anchor = f"anchor {r.anchor} = {r.level:g}" if r.anchor else f"pool average {r.level:g}"
-    parts = [title] if title else []
+    parts: list[Part] = [title] if title else []
     parts.append(f"Board ratings ({report.boards} boards, {report.games} hands; a board scores "
                  f"1 / (1 + 10^(-margin/{report.scale:g})) for each pair at its table; maximum likelihood, logistic "
                  f"Elo, {anchor}; 95% intervals by bootstrap over boards)")
     if r.prior:
         parts.append("note: an entrant scored above (or below) every opponent on every board, so no finite maximum "
                      "exists; one virtual draw per pairing was added to give finite ratings")
-    parts.append(tabulate(board_rating_rows(report), headers=BOARD_RATING_HEADERS, tablefmt="github",
-                          disable_numparse=True))
+    parts.append(Table(BOARD_RATING_HEADERS, board_rating_rows(report)))
     parts.append("\nHead to head by board (from the better-rated side; margin: mean points per hand over the other "
                  "on the same cards)")
-    parts.append(tabulate(board_pair_rows(report), headers=BOARD_PAIR_HEADERS, tablefmt="github",
-                          disable_numparse=True))
+    parts.append(Table(BOARD_PAIR_HEADERS, board_pair_rows(report)))
     if report.incomplete:
         parts.append(f"{report.incomplete} board(s) missing some of their seatings were left out (their cards "
                      "were not held alike)")
     if any(h.faults for h in report.pairs):
         parts.append("A board with a fault is lost by the culprit's side (score 0, no margin).")
-    return "\n".join(parts)
+    return parts
 
 
 def write_board_files(report: BoardReport, directory: Path) -> list[Path]:

@@ -24,6 +24,7 @@ from openskill.models import PlackettLuce
 from referee.record import GameRecord
 
 from .ratings import Outcome, PoolRatings, pool_ratings
+from .report import Part, Table, as_text
 
 
 def sides_of(record: GameRecord) -> list[str]:
@@ -172,25 +173,25 @@ def analyse_multi(records: Sequence[GameRecord], anchor: str | None = None, boot
 
 
 def render_multi(report: MultiReport, title: str = "") -> str:
-    from tabulate import tabulate
+    return as_text(multi_parts(report, title))
 
-    parts = [title] if title else []
+
+def multi_parts(report: MultiReport, title: str = "") -> list[Part]:
+    """The openskill ratings, the individual bots of teams, pairwise Elo, crosstable and LOS."""
+    parts: list[Part] = [title] if title else []
     parts.append(f"Multi-player ratings ({report.games} games; openskill Plackett-Luce on finishing orders; "
                  "ordinal = mu - 3 sigma)")
     rows = [[i, r.name, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", r.games, r.wins, f"{r.mean_place:.2f}",
              report.faults.get(r.name, 0)] for i, r in enumerate(report.skill, 1)]
-    parts.append(tabulate(rows, headers=["rank", "entrant", "mu", "sigma", "ordinal", "games", "firsts", "mean place",
-                                         "faults"], tablefmt="github", disable_numparse=True))
+    parts.append(Table(["rank", "entrant", "mu", "sigma", "ordinal", "games", "firsts", "mean place", "faults"], rows))
     if report.individual:
         parts.append("\nIndividual bots (openskill, each team rated as its two bots)")
         rows = [[i, r.name, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", r.games]
                 for i, r in enumerate(report.individual, 1)]
-        parts.append(tabulate(rows, headers=["rank", "bot", "mu", "sigma", "ordinal", "games"], tablefmt="github",
-                              disable_numparse=True))
+        parts.append(Table(["rank", "bot", "mu", "sigma", "ordinal", "games"], rows))
         parts.append("\nIndividual crosstable (row bot's side finishing ahead of column bot's side, when they were "
                      "opponents)")
-        parts.append(tabulate(report.individual_cross, headers=["bot", *[r.name for r in report.individual]],
-                              tablefmt="github", disable_numparse=True))
+        parts.append(Table(["bot", *[r.name for r in report.individual]], report.individual_cross))
     e = report.elo
     level = f"anchor {e.anchor} = {e.level:g}" if e.anchor else f"pool average {e.level:g}"
     parts.append(f"\nPairwise Elo (each game split into results between its sides; {level}; 95% intervals by "
@@ -200,14 +201,13 @@ def render_multi(report: MultiReport, title: str = "") -> str:
                      "pairing was added to give finite ratings")
     rows = [[i, p, f"{e.ratings[p]:+.1f}", "-" if e.errors[p] == float("inf") else f"{e.errors[p]:.1f}", e.games[p],
              f"{100 * e.scores[p] / e.games[p]:.1f}%"] for i, p in enumerate(e.players, 1)]
-    parts.append(tabulate(rows, headers=["rank", "entrant", "Elo", "+/- 95%", "pairs", "ahead %"], tablefmt="github",
-                          disable_numparse=True))
+    parts.append(Table(["rank", "entrant", "Elo", "+/- 95%", "pairs", "ahead %"], rows))
     parts.append("\nCrosstable (row entrant finishing ahead of column entrant, per game they shared)")
-    parts.append(tabulate(report.cross, headers=["entrant", *e.players], tablefmt="github", disable_numparse=True))
+    parts.append(Table(["entrant", *e.players], report.cross))
     los = [[p] + ["" if p == q else f"{100 * e.los.get((p, q), 0.5):.0f}" for q in e.players] for p in e.players]
     parts.append("\nLikelihood of superiority, % (pairwise Elo)")
-    parts.append(tabulate(los, headers=["entrant", *e.players], tablefmt="github", disable_numparse=True))
-    return "\n".join(parts)
+    parts.append(Table(["entrant", *e.players], los))
+    return parts
 
 
 def write_multi_files(report: MultiReport, directory) -> list:

@@ -225,9 +225,31 @@ def los_rows(report: Report) -> list[list[str]]:
     return [[p] + ["" if p == q else f"{100 * r.los.get((p, q), 0.5):.0f}" for q in r.players] for p in r.players]
 
 
+@attrs.frozen
+class Table:
+    """A table of a report, as the terminal and the HTML report both show it."""
+
+    headers: list[str]
+    rows: list[list]
+
+
+Part = str | Table  # a report is a list of paragraphs and tables
+
+
+def as_text(parts: Sequence[Part]) -> str:
+    """A report for the terminal: paragraphs as lines, tables in GitHub's Markdown."""
+    return "\n".join(p if isinstance(p, str) else tabulate(p.rows, headers=p.headers, tablefmt="github",
+                                                           disable_numparse=True) for p in parts)
+
+
 def render(report: Report, title: str = "") -> str:
+    return as_text(report_parts(report, title))
+
+
+def report_parts(report: Report, title: str = "") -> list[Part]:
+    """The ratings, head to head, footnotes, crosstable and LOS of two-player games."""
     r = report.ratings
-    parts = []
+    parts: list[Part] = []
     if title:
         parts.append(title)
     anchor = f"anchor {r.anchor} = {r.level:g}" if r.anchor else f"pool average {r.level:g}"
@@ -236,15 +258,15 @@ def render(report: Report, title: str = "") -> str:
     if r.prior:
         parts.append("note: a bot won or lost every game, so no finite maximum exists; one virtual draw per "
                      "pairing was added (as BayesElo does) to give finite ratings")
-    parts.append(tabulate(ratings_rows(report), headers=RATINGS_HEADERS, tablefmt="github", disable_numparse=True))
+    parts.append(Table(RATINGS_HEADERS, ratings_rows(report)))
     parts.append("\nHead to head (from the better-rated bot's side)")
-    parts.append(tabulate(pair_rows(report), headers=PAIR_HEADERS, tablefmt="github", disable_numparse=True))
+    parts.append(Table(PAIR_HEADERS, pair_rows(report)))
     parts.extend(footnotes(report))
     parts.append("\nCrosstable (row bot's score against column bot)")
-    parts.append(tabulate(report.cross, headers=["bot", *r.players], tablefmt="github", disable_numparse=True))
+    parts.append(Table(["bot", *r.players], report.cross))
     parts.append("\nLikelihood of superiority, % (row bot stronger than column bot)")
-    parts.append(tabulate(los_rows(report), headers=["bot", *r.players], tablefmt="github", disable_numparse=True))
-    return "\n".join(parts)
+    parts.append(Table(["bot", *r.players], los_rows(report)))
+    return parts
 
 
 def write_files(report: Report, directory: Path) -> list[Path]:

@@ -1,0 +1,44 @@
+"""Any results, summarised the way that fits them: boards, games of three or more seats, or two-player games.
+
+The command line prints a summary's parts as text and writes its files; the
+HTML report (:mod:`viewer.report`) shows the same parts as HTML tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import attrs
+
+from referee.record import GameRecord
+
+from .boards import analyse_boards, board_parts, is_board, write_board_files
+from .multi import analyse_multi, is_multi, multi_parts, write_multi_files
+from .report import Part, analyse, report_parts, write_files
+
+
+@attrs.frozen
+class Summary:
+    report: object  # a Report, MultiReport or BoardReport
+    _parts: Callable[..., list[Part]]
+    _write: Callable[..., list[Path]]
+
+    def parts(self, title: str = "") -> list[Part]:
+        return self._parts(self.report, title)
+
+    def write(self, directory: Path) -> list[Path]:
+        """The tables as CSV and JSON files in ``directory``."""
+        return self._write(self.report, directory)
+
+
+def summarise(records: Sequence[GameRecord], anchor: str | None = None, bootstrap: int = 300,
+              level: float = 0.0) -> Summary:
+    """Ratings and tables of ``records`` (not empty); ValueError for an anchor that did not play."""
+    if any(is_board(r) for r in records):
+        return Summary(analyse_boards(records, anchor=anchor, bootstrap=bootstrap, level=level), board_parts,
+                       write_board_files)
+    if is_multi(records):
+        return Summary(analyse_multi(records, anchor=anchor, bootstrap=bootstrap, level=level), multi_parts,
+                       write_multi_files)
+    return Summary(analyse(records, anchor=anchor, bootstrap=bootstrap, level=level), report_parts, write_files)

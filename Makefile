@@ -11,11 +11,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test bench bench-instructions soak install system-packages clean
+.PHONY: demo test bench bench-instructions soak install system-packages browser-packages clean
 
 install: $(STAMP)
 
 # The bots' jail is bubblewrap (Debian's bubblewrap package, as Flatpak uses it); setpriv comes with util-linux.
+# The browser tests of the HTML report drive Debian's chromium with Playwright (a test dependency).
 system-packages:
 	@if command -v bwrap >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -23,6 +24,15 @@ system-packages:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
 	else \
 		echo "pinochle-arena: install bubblewrap for the bots' jail (sudo apt-get install bubblewrap); until then runs need --isolation none"; \
+	fi
+
+browser-packages:
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing chromium (for the browser tests)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else \
+		echo "pinochle-arena: the browser tests are skipped without chromium (sudo apt-get install chromium)"; \
 	fi
 
 $(STAMP): pyproject.toml Makefile
@@ -47,7 +57,7 @@ bench-instructions: $(STAMP)
 soak: $(STAMP)
 	$(BIN)/python bench/soak.py
 
-test: $(STAMP) system-packages
+test: $(STAMP) system-packages browser-packages
 	$(BIN)/python -m pytest
 
 clean:

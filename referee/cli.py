@@ -118,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=None, help="output directory (default results/match-TIMESTAMP)")
     p.add_argument("--transcripts", action="store_true",
                    help="write every protocol line to OUT/logs/BOT.protocol.log ('>' to the bot, '<' from it)")
+    add_report_argument(p)
     p.set_defaults(handler=cmd_match)
 
     p = sub.add_parser("check", help="check that a bot follows the protocol (for bot authors)", description=(
@@ -168,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bootstrap", type=nonneg_int, default=300, help="bootstrap samples for intervals (default 300)")
     p.add_argument("--transcripts", action="store_true", help="log every protocol line per bot")
     p.add_argument("--pgn", type=Path, default=None, help="also write the results as PGN (for Ordo or BayesElo)")
+    add_report_argument(p)
     p.set_defaults(handler=cmd_tournament)
 
     p = sub.add_parser("ratings", help="ratings, head-to-head statistics and crosstable of recorded games")
@@ -231,7 +233,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", "-v", action="store_true", help="one line per game")
     add_no_verify_argument(p)
     p.set_defaults(handler=cmd_replay)
+
+    p = sub.add_parser("report", help="write the HTML report of a match or tournament: tables, plots, every game "
+                       "in a replay viewer", description=(
+        "Write OUT/report/index.html: standings, head to head, crosstable, faults with their detail, plots of score "
+        "and time use, and a filterable list of the games, each watchable step by step in a replay viewer (every "
+        "hand face up, or one seat's view). One folder, no server: it opens from the disk and works offline."))
+    p.add_argument("results", type=Path, metavar="OUT", help="a match's or tournament's output folder")
+    p.add_argument("--open", action="store_true", help="open the report in the web browser")
+    p.add_argument("--bootstrap", type=nonneg_int, default=300, help="bootstrap samples for intervals (default 300)")
+    add_no_verify_argument(p)
+    p.set_defaults(handler=cmd_report)
     return parser
+
+
+def add_report_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-report", action="store_true",
+                   help="do not write the HTML report (OUT/report/index.html) at the end")
 
 
 class VersionAction(argparse.Action):
@@ -559,6 +577,8 @@ def cmd_match(args) -> int:
     progress.close()
     _print_match_table(records, args.boards)
     print_faults(records, out / "logs")
+    if not args.no_report:
+        write_html_report(records, out, f"match: {' vs '.join(names)}")
     return 0
 
 
@@ -806,11 +826,13 @@ def cmd_tournament(args) -> int:
         return 130
     progress.close()
     records = store.recover().records
-    _print_report(records, config.output, anchor=config.anchor, bootstrap=args.bootstrap,
-                  title=f"\n{config.name}: {len(records)} games")
+    summary = _print_report(records, config.output, anchor=config.anchor, bootstrap=args.bootstrap,
+                            title=f"\n{config.name}: {len(records)} games")
     if args.pgn is not None:
         _write_pgn(records, args.pgn)
     print_faults(records, config.output / "logs")
+    if not args.no_report:
+        write_html_report(records, config.output, f"tournament '{config.name}'", summary)
     return 0
 
 
@@ -931,13 +953,14 @@ def _leader(records: list[GameRecord]) -> str:
 
 
 def _print_report(records: list[GameRecord], out: Path | None, anchor: str | None, bootstrap: int, title: str = "",
-                  anchor_rating: float = 0.0) -> None:
+                  anchor_rating: float = 0.0):
+    """Print the summary that fits ``records`` (and write its files to ``out``); returns it (None: no records)."""
     from tournaments.report import as_text
     from tournaments.summary import summarise
 
     if not records:
         print("no games to rate")
-        return
+        return None
     try:
         summary = summarise(records, anchor=anchor, bootstrap=bootstrap, level=anchor_rating)
     except ValueError as e:
@@ -945,6 +968,36 @@ def _print_report(records: list[GameRecord], out: Path | None, anchor: str | Non
     print(as_text(summary.parts(title)))
     if out is not None:
         print(f"\nwritten: {', '.join(str(f) for f in summary.write(out))}")
+    return summary
+
+
+def write_html_report(records: list[GameRecord], out: Path, title: str, summary=None, bootstrap: int = 300) -> Path:
+    """OUT/report/index.html (viewer.report), with its path printed."""
+    from viewer.report import write_report
+
+    index = write_report(records, out / "report", title, summary=summary, bootstrap=bootstrap)
+    print(f"report: {index}")
+    return index
+
+
+def cmd_report(args) -> int:
+    folder = args.results
+    if not (folder / "games.jsonl").is_file():
+        raise UsageError(f"{folder}: not a results folder (it has no games.jsonl)")
+    path = folder / "games.jsonl"
+    audit = verified_records(path, args.no_verify)
+    for finding in audit.findings:
+        print(f"{path}:{finding.line}: {finding.game_id}: rejected: {finding.reason}", file=sys.stderr)
+    if audit.findings:
+        raise UsageError(f"refusing to report on {path}: {len(audit.findings)} record(s) failed the seal or schedule "
+                         "checks (listed above); --no-verify reports every record, unverified")
+    index = write_html_report(audit.records, folder, f"{folder.resolve().name}: {len(audit.records)} games",
+                              bootstrap=args.bootstrap)
+    if args.open:
+        import webbrowser
+
+        webbrowser.open(index.as_uri())
+    return 0
 
 
 def cmd_ratings(args) -> int:

@@ -1,0 +1,111 @@
+"""The HTML report's data: films that show each seat exactly what the rules let it see, and the report folder."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from referee.record import ActionEntry, GameRecord, SeatInfo, Termination
+from referee.rules import PRESETS, action_from_text, get_variant, new_game
+from viewer.film import film, seat_view
+
+from helpers import arena, sensible
+
+
+def record_of(name: str, seed: int) -> GameRecord:
+    """A record of one game of ``name`` played by sensible random seats (any legal action, bids like a person)."""
+    variant = get_variant(name)
+    rng = random.Random(seed)
+    choose = sensible(rng)
+    game, _ = new_game(variant, seed)
+    actions = []
+    while not game.is_terminal() and len(actions) < 400:
+        decision = game.decision()
+        action = choose(decision)
+        actions.append(ActionEntry(decision.seat, action.to_text(), 1.0))
+        game.apply(action)
+    seats = [SeatInfo(f"bot{i}", f"bot{i}", "cmd") for i in range(variant.players)]
+    return GameRecord(f"g{seed}", name, variant.settings(), seed, seats, {}, actions=actions,
+                      result=game.returns() if game.is_terminal() else (), totals=tuple(game.totals))
+
+
+def unfolded(steps: list[dict], seats: int) -> list[list[dict]]:
+    """Every step's full view per seat, as the viewer builds it from the changed fields."""
+    states, before = [], [{} for _ in range(seats)]
+    for step in steps:
+        before = [{**before[s], **step["views"][s]} for s in range(seats)]
+        states.append(before)
+    return states
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_each_step_of_a_film_shows_each_seat_what_the_rules_say_it_sees(name):
+    record = record_of(name, 7)
+    variant = get_variant(name)
+    shown = unfolded(film(record)["steps"], variant.players)
+    game, _ = new_game(variant, record.seed)  # the rules' own account of each seat's knowledge, step by step
+    expected = [[seat_view(game.observation(s)) for s in range(variant.players)]]
+    for entry in record.actions:
+        game.apply(action_from_text(entry.action))
+        expected.append([seat_view(game.observation(s)) for s in range(variant.players)])
+    assert shown == expected
+    assert len(shown) == len(record.actions) + 1
+
+
+def test_a_fault_is_the_films_last_step_and_says_why():
+    record = record_of("two-handed", 3)
+    record.actions = record.actions[:10] + [ActionEntry(record.actions[10].seat, "bid:999", 2.0)]
+    record.termination, record.culprit, record.detail = Termination.ILLEGAL_ACTION, record.actions[10].seat, "bid:999"
+    steps = film(record)["steps"]
+    assert len(steps) == 11 + 1 and steps[-1]["fault"] and "illegal" in steps[-1]["text"]
+    timed_out = record_of("two-handed", 3)
+    timed_out.actions = timed_out.actions[:5]
+    timed_out.termination, timed_out.culprit, timed_out.detail = Termination.TIMEOUT, 1, "no reply within 400 ms"
+    last = film(timed_out)["steps"][-1]
+    assert last["fault"] and "timeout: no reply within 400 ms" in last["text"] and last["seat"] == 1
+
+
+def test_a_match_writes_its_report_and_the_report_command_rewrites_it(tmp_path):
+    out = tmp_path / "m"
+    run = arena("match", "greedy", "random", "--games", "4", "--seed", "2", "--option", "target=300",
+                "--isolation", "none", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    index = out / "report" / "index.html"
+    assert f"report: {index}" in run.stdout
+    page = index.read_text()
+    games = json.loads(re.search(r"window.REPORT_GAMES = (.*);</script>", page).group(1))
+    assert [g["id"] for g in games] == ["g1", "g2", "g3", "g4"]
+    assert "<h2>Standings</h2>" in page and "<table>" in page and "No game ended on a fault." in page
+    for name in ("report.js", "report.css"):
+        assert (out / "report" / name).read_bytes() == (Path("viewer/static") / name).read_bytes()
+    text = (out / "report" / "films" / "0.js").read_text()
+    packed = re.fullmatch(r'pinochleFilm\(0, "([A-Za-z0-9+/=]+)"\);\n', text).group(1)
+    film0 = json.loads(gzip.decompress(base64.b64decode(packed)))
+    assert film0["id"] == "g1" and film0["names"] == ["greedy", "random"] and len(film0["steps"]) > 20
+    for text in (page, (out / "report" / "report.js").read_text(), (out / "report" / "report.css").read_text()):
+        assert "http://" not in text and "https://" not in text  # nothing is fetched: it works offline
+
+    index.unlink()
+    again = arena("report", str(out), "--bootstrap", "10")
+    assert again.returncode == 0 and index.exists()
+    skipped = arena("match", "greedy", "random", "--games", "2", "--seed", "2", "--isolation", "none",
+                    "--option", "target=300", "--out", str(tmp_path / "n"), "--no-report")
+    assert skipped.returncode == 0 and not (tmp_path / "n" / "report").exists() and "report:" not in skipped.stdout
+
+
+def test_report_refuses_a_folder_without_results_or_with_a_forged_record(tmp_path):
+    missing = arena("report", str(tmp_path))
+    assert missing.returncode == 2 and "has no games.jsonl" in missing.stderr
+    out = tmp_path / "m"
+    assert arena("match", "greedy", "random", "--games", "2", "--seed", "1", "--isolation", "none", "--option",
+                 "target=300", "--out", str(out), "--no-report").returncode == 0
+    lines = (out / "games.jsonl").read_text().splitlines()
+    (out / "games.jsonl").write_text(lines[0] + "\n" + lines[0] + "\n")
+    forged = arena("report", str(out))
+    assert forged.returncode == 2 and "refusing to report" in forged.stderr and "a second record" in forged.stderr

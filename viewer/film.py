@@ -1,0 +1,120 @@
+"""A game record as a film: what every seat could see after each step, for the replay viewer.
+
+The record is played again through the rules (as ``replay`` does), and
+after the deal and after every action each seat's
+:class:`~referee.rules.observation.Observation` is taken: exactly what that
+seat could know at that moment, as a bot learns it from the protocol. The
+viewer shows one seat's view as it is, and the face-up view by putting
+every seat's own hand beside the public part. Nothing here knows a rule:
+the rules engine decides what each seat sees.
+
+A film is JSON. Each seat's view is a flat dict of short fields; a step
+keeps only the fields that changed since the step before (``views[s]``),
+so a film is a few tens of kilobytes a game::
+
+    {"id", "variant", "players", "names", "result", "termination", "culprit",
+     "detail", "steps": [{"seat", "text", "ms", "hand", "views": [{...}, ...]}]}
+
+A step's ``text`` says what happened in words ("greedy plays AS"), and the
+last step of a game that ended on a fault says the fault.
+"""
+
+from __future__ import annotations
+
+from referee.deals import record_decks
+from referee.record import GameRecord, Termination
+from referee.rules import IllegalActionError, action_from_text, get_variant, new_game
+from referee.rules.observation import Observation, Observer
+
+
+def seat_view(obs: Observation) -> dict:
+    """One seat's view as flat JSON fields: its hand and what lies on the table, in the protocol's card text."""
+    def cards(cs) -> str:
+        return " ".join(c.to_text() for c in cs)
+
+    return {
+        "hand_no": obs.hand_number,
+        "dealer": obs.dealer,
+        "phase": obs.phase,
+        "trump": obs.trump.value if obs.trump is not None else "",
+        "turnup": obs.turnup.to_text() if obs.turnup is not None else "",
+        "cards": cards(obs.hand),
+        "tables": [cards(t) for t in obs.tables],
+        "trick": [[seat, card.to_text()] for seat, card in obs.trick],
+        # the trick just taken, until the next lead: the cards played this hand, the last round of them
+        "last_trick": [] if obs.trick or not obs.played else [[seat, card.to_text()]
+                                                              for seat, card in obs.played[-len(obs.held):]],
+        "held": [len(obs.hand) if s == obs.seat else n for s, n in enumerate(obs.held)],
+        "piles": {name: n for name, n in obs.piles},
+        "kitty": cards(obs.kitty),
+        "dummy": cards(obs.dummy),
+        "gave": cards(obs.gave),
+        "received": cards(obs.received),
+        "buried": cards(obs.buried),
+        "melds": [[f"{m.name} {m.points}: {cards(m.cards)}" for m in seat] for seat in obs.melds],
+        "bids": [[seat, amount] for seat, amount in obs.bids],
+        "bidder": obs.bidder,
+        "bid": obs.bid,
+        "called": obs.called.to_text() if obs.called is not None else "",
+        "partner": obs.partner,
+        "meld_points": list(obs.meld_points),
+        "trick_points": list(obs.trick_points),
+        "totals": list(obs.totals),
+    }
+
+
+def _changed(view: dict, before: dict | None) -> dict:
+    if before is None:
+        return view
+    return {key: value for key, value in view.items() if before.get(key) != value}
+
+
+def film(record: GameRecord) -> dict:
+    """The film of one record (see the module's docstring). A record that does not replay ends where it
+    stops agreeing with the rules, with a step that says so."""
+    variant = get_variant(record.variant, record.options)
+    names = [s.entrant for s in record.seats] or [f"seat {i}" for i in range(variant.players)]
+    game, notices = new_game(variant, record.seed, record_decks(record, variant))
+    observers = [Observer(variant, s) for s in range(variant.players)]
+    steps: list[dict] = []
+    last: list[dict | None] = [None] * variant.players
+
+    def snap(notices: list, seat: int | None, text: str, ms: float | None = None) -> None:
+        for notice in notices:  # each seat follows what it was shown, as its bot does
+            for s in notice.seats:
+                observers[s].see(notice.event)
+        views = [seat_view(o.observation()) for o in observers]
+        steps.append({"seat": seat, "text": text, "ms": ms, "hand": views[0]["hand_no"],
+                      "views": [_changed(v, b) for v, b in zip(views, last, strict=True)]})
+        last[:] = views
+
+    snap(notices, None, "the cards are dealt" if record.actions or record.deals else "the game did not start")
+    for entry in record.actions:
+        who = names[entry.seat] if entry.seat < len(names) else f"seat {entry.seat}"
+        try:
+            action = action_from_text(entry.action)
+            game.check(action)
+        except IllegalActionError as e:
+            steps.append({"seat": entry.seat, "text": f"{who}: {entry.action} (illegal: {e})", "ms": entry.ms,
+                          "hand": steps[-1]["hand"], "views": [{} for _ in range(variant.players)], "fault": True})
+            break
+        snap(game.apply(action), entry.seat, f"{who}: {entry.action}", entry.ms)
+        if game.is_terminal():
+            break
+    if record.termination is not Termination.COMPLETED and not steps[-1].get("fault"):
+        culprit = names[record.culprit] if record.culprit is not None and record.culprit < len(names) else "?"
+        steps.append({"seat": record.culprit, "text": f"{culprit}: {record.termination.value}: {record.detail}",
+                      "ms": None, "hand": steps[-1]["hand"], "views": [{} for _ in range(variant.players)],
+                      "fault": True})
+    return {
+        "id": record.game_id,
+        "variant": record.variant,
+        "players": variant.players,
+        "names": names,
+        "result": list(record.result),
+        "totals": list(record.totals),
+        "termination": record.termination.value,
+        "culprit": record.culprit,
+        "detail": record.detail,
+        "steps": steps,
+    }

@@ -1,0 +1,214 @@
+"""The HTML report of a match or tournament: one folder that works offline, from ``file://``.
+
+``write_report(out)`` reads the sealed records of a results folder and
+writes ``out/report/``:
+
+* ``index.html``: the standings, head to head, crosstable and the other
+  tables of the terminal's summary (the same parts, :mod:`tournaments.summary`),
+  the faults by kind with their detail, two plots, and the game list with
+  its filters and the replay viewer;
+* ``report.js`` and ``report.css`` (copied from this package: no server,
+  no CDN, nothing fetched);
+* ``films/N.js``: game N's film (:mod:`viewer.film`), gzipped and loaded
+  by the viewer only when the game is opened (a browser may load a script
+  from ``file://`` but not fetch a file), so a report of thousands of
+  games opens at once.
+
+The plots are small hand-written SVG: two line charts do not justify
+shipping and auditing a charting library.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import html
+import json
+import shutil
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from tabulate import tabulate
+
+from referee.record import GameRecord, Termination
+from tournaments.report import Part
+from tournaments.summary import Summary, summarise
+
+from .film import film
+
+STATIC = Path(__file__).resolve().parent / "static"
+COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"]
+
+
+def write_report(records: Sequence[GameRecord], directory: Path, title: str, summary: Summary | None = None,
+                 bootstrap: int = 300) -> Path:
+    """Write the report of ``records`` into ``directory`` (made if missing); returns its index.html.
+    ``summary``: the records' tables if the caller has them already (else made with ``bootstrap``)."""
+    films = directory / "films"
+    films.mkdir(parents=True, exist_ok=True)
+    for name in ("report.js", "report.css"):
+        shutil.copyfile(STATIC / name, directory / name)
+    games = []
+    for number, record in enumerate(records):
+        data = json.dumps(film(record), separators=(",", ":")).encode()
+        packed = base64.b64encode(gzip.compress(data, mtime=0)).decode()
+        (films / f"{number}.js").write_text(f'pinochleFilm({number}, "{packed}");\n')
+        games.append(_game_row(number, record))
+    sections = [f"<h1>{html.escape(title)}</h1>"]
+    if records:
+        summary = summary or summarise(records, bootstrap=bootstrap)
+        sections.append(_parts_html(summary.parts()))
+    sections.append(_faults_html(records))
+    sections.append(_plots_html(records))
+    sections.append(GAMES_HTML)
+    page = PAGE.format(title=html.escape(title), body="\n".join(sections),
+                       games=json.dumps(games, separators=(",", ":")).replace("</", "<\\/"))
+    index = directory / "index.html"
+    index.write_text(page)
+    return index
+
+
+def _game_row(number: int, r: GameRecord) -> dict:
+    names = [s.entrant for s in r.seats]
+    return {"n": number, "id": r.game_id, "variant": r.variant, "names": names, "result": list(r.result),
+            "totals": list(r.totals), "hands": len(r.hands), "termination": r.termination.value,
+            "culprit": names[r.culprit] if r.culprit is not None and r.culprit < len(names) else None,
+            "detail": r.detail}
+
+
+def _parts_html(parts: Sequence[Part]) -> str:
+    """The summary's paragraphs and tables; the first paragraph before a table is its heading."""
+    out = ['<section id="standings"><h2>Standings</h2>']
+    for part in parts:
+        if isinstance(part, str):
+            text = part.strip()
+            if text:
+                out.append(f"<p>{html.escape(text)}</p>")
+        else:
+            out.append(tabulate(part.rows, headers=part.headers, tablefmt="html", disable_numparse=True))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _faults_html(records: Sequence[GameRecord]) -> str:
+    """Faults by kind and bot, each with its first reason, and every faulted game with its detail."""
+    faulted = [r for r in records if r.termination is not Termination.COMPLETED]
+    out = ['<section id="faults"><h2>Faults</h2>']
+    if not faulted:
+        out.append("<p>No game ended on a fault.</p></section>")
+        return "\n".join(out)
+    kinds: dict[tuple[str, str], list[GameRecord]] = defaultdict(list)
+    for r in faulted:
+        kinds[(_culprit(r), r.termination.value)].append(r)
+    rows = [[bot, kind, len(games), games[0].detail] for (bot, kind), games in sorted(kinds.items())]
+    out.append(tabulate(rows, headers=["bot", "kind", "games", "first reason"], tablefmt="html"))
+    rows = [[r.game_id, _culprit(r), r.termination.value, r.detail] for r in faulted]
+    out.append('<details><summary>every game that ended on a fault</summary>')
+    out.append(tabulate(rows, headers=["game", "bot", "kind", "detail"], tablefmt="html"))
+    out.append("</details></section>")
+    return "\n".join(out)
+
+
+def _culprit(r: GameRecord) -> str:
+    return r.seats[r.culprit].entrant if r.culprit is not None and r.culprit < len(r.seats) else "?"
+
+
+def _plots_html(records: Sequence[GameRecord]) -> str:
+    """Each bot's score over the games it played, and its mean time per decision by move number."""
+    score: dict[str, list[float]] = defaultdict(list)  # running score share after each game it played
+    won: dict[str, float] = defaultdict(float)
+    times: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for r in records:
+        for seat, info in enumerate(r.seats):
+            if seat < len(r.result):
+                won[info.entrant] += r.result[seat]
+                score[info.entrant].append(100 * won[info.entrant] / (len(score[info.entrant]) + 1))
+        moves: dict[int, int] = defaultdict(int)
+        for entry in r.actions:
+            if entry.ms is not None and entry.seat < len(r.seats):
+                moves[entry.seat] += 1
+                times[r.seats[entry.seat].entrant][moves[entry.seat]].append(entry.ms)
+    bots = sorted(score)
+    lines = {b: list(enumerate(score[b], 1)) for b in bots}
+    mean_ms = {b: sorted((k, sum(v) / len(v)) for k, v in times[b].items()) for b in bots}
+    return "\n".join([
+        '<section id="plots"><h2>Over the games</h2><div class="plots">',
+        _svg_chart("Score % after each game played", "games played", "score %", lines, bots, y_range=(0, 100)),
+        _svg_chart("Mean time per decision, by move of the game", "move", "ms", mean_ms, bots),
+        "</div></section>"])
+
+
+def _svg_chart(title: str, x_label: str, y_label: str, lines: dict[str, list[tuple[float, float]]],
+               bots: list[str], y_range: tuple[float, float] | None = None) -> str:
+    """A line chart as inline SVG, one coloured line per bot, with its legend."""
+    width, height, left, bottom, top, right = 460, 260, 48, 36, 28, 12
+    points = [p for line in lines.values() for p in line]
+    if not points:
+        return f'<figure class="chart"><figcaption>{html.escape(title)}: no data</figcaption></figure>'
+    x_max = max(x for x, _ in points) or 1
+    y_min, y_max = y_range or (0, max(y for _, y in points) or 1)
+
+    def at(x: float, y: float) -> str:
+        px = left + (width - left - right) * (x - 1) / max(x_max - 1, 1)
+        py = height - bottom - (height - top - bottom) * (y - y_min) / ((y_max - y_min) or 1)
+        return f"{px:.1f},{py:.1f}"
+
+    out = [f'<figure class="chart"><svg viewBox="0 0 {width} {height}" role="img" aria-label="{html.escape(title)}">',
+           f'<text x="{width / 2}" y="16" text-anchor="middle" class="title">{html.escape(title)}</text>',
+           f'<line x1="{left}" y1="{height - bottom}" x2="{width - right}" y2="{height - bottom}" class="axis"/>',
+           f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" class="axis"/>',
+           f'<text x="{left - 4}" y="{top + 4}" text-anchor="end">{y_max:g}</text>',
+           f'<text x="{left - 4}" y="{height - bottom}" text-anchor="end">{y_min:g}</text>',
+           f'<text x="{width - right}" y="{height - bottom + 14}" text-anchor="end">{x_max:g}</text>',
+           f'<text x="{(width + left) / 2}" y="{height - 6}" text-anchor="middle">{html.escape(x_label)}</text>',
+           f'<text x="12" y="{(height - bottom + top) / 2}" transform="rotate(-90 12 {(height - bottom + top) / 2})" '
+           f'text-anchor="middle">{html.escape(y_label)}</text>']
+    for i, bot in enumerate(bots):
+        colour = COLOURS[i % len(COLOURS)]
+        if lines.get(bot):
+            out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" '
+                       f'points="{" ".join(at(x, y) for x, y in lines[bot])}"><title>{html.escape(bot)}</title></polyline>')
+    out.append("</svg><figcaption>")
+    out += [f'<span class="key" style="color:{COLOURS[i % len(COLOURS)]}">&#9632; {html.escape(b)}</span>'
+            for i, b in enumerate(bots)]
+    out.append("</figcaption></figure>")
+    return "".join(out)
+
+
+GAMES_HTML = """<section id="games"><h2>Games</h2>
+<div class="filters">
+ <label>bot <select id="filter-bot"><option value="">any</option></select></label>
+ <label>variant <select id="filter-variant"><option value="">any</option></select></label>
+ <label>ending <select id="filter-termination"><option value="">any</option></select></label>
+ <span id="shown"></span>
+</div>
+<table id="game-list"><thead><tr><th>game</th><th>seats</th><th>variant</th><th>result</th><th>totals</th>
+<th>hands</th><th>ending</th></tr></thead><tbody></tbody></table>
+</section>
+<section id="viewer" hidden>
+<h2 id="viewer-title"></h2>
+<div class="controls">
+ <button id="first" title="first step (Home)">|&#9664;</button>
+ <button id="back" title="step back (left arrow)">&#9664;</button>
+ <button id="forward" title="step forward (right arrow)">&#9654;</button>
+ <button id="last" title="last step (End)">&#9654;|</button>
+ <label>hand <select id="hand-select"></select></label>
+ <label>view <select id="view-select"></select></label>
+ <span id="step-count"></span>
+ <button id="close-viewer">close</button>
+</div>
+<p id="step-text"></p>
+<div id="table-area"></div>
+</section>"""
+
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{title}</title>
+<link rel="stylesheet" href="report.css">
+</head><body>
+{body}
+<script>window.REPORT_GAMES = {games};</script>
+<script src="report.js"></script>
+</body></html>
+"""

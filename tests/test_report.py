@@ -13,6 +13,7 @@ import pytest
 
 from referee.record import ActionEntry, GameRecord, SeatInfo, Termination
 from referee.rules import PRESETS, action_from_text, get_variant, new_game
+from referee.rules import events as ev
 from viewer.film import film, seat_view
 
 from helpers import arena, sensible
@@ -109,3 +110,22 @@ def test_report_refuses_a_folder_without_results_or_with_a_forged_record(tmp_pat
     (out / "games.jsonl").write_text(lines[0] + "\n" + lines[0] + "\n")
     forged = arena("report", str(out))
     assert forged.returncode == 2 and "refusing to report" in forged.stderr and "a second record" in forged.stderr
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_trick_just_taken_is_the_cards_of_the_last_trick_won(name):
+    record = record_of(name, 11)
+    variant = get_variant(name)
+    shown = unfolded(film(record)["steps"], variant.players)
+    game, _ = new_game(variant, record.seed)
+    trick, taken = [], []
+    for entry, views in zip(record.actions, shown[1:], strict=True):
+        for notice in game.apply(action_from_text(entry.action)):
+            if 0 in notice.seats and isinstance(notice.event, ev.Played):
+                trick.append([notice.event.seat, notice.event.action.card.to_text()])
+            elif 0 in notice.seats and isinstance(notice.event, ev.TrickWon):
+                taken, trick = trick, []
+            elif 0 in notice.seats and isinstance(notice.event, ev.HandDealt):
+                taken, trick = [], []
+        if not views[0]["trick"] and views[0]["last_trick"]:
+            assert views[0]["last_trick"] == taken

@@ -19,14 +19,15 @@ from viewer.film import film, seat_view
 from helpers import arena, sensible
 
 
-def record_of(name: str, seed: int) -> GameRecord:
-    """A record of one game of ``name`` played by sensible random seats (any legal action, bids like a person)."""
+def record_of(name: str, seed: int, limit: int = 150) -> GameRecord:
+    """A record of the first ``limit`` actions (two hands or more) of a game of ``name`` played by sensible random
+    seats (any legal action, bids like a person)."""
     variant = get_variant(name)
     rng = random.Random(seed)
     choose = sensible(rng)
     game, _ = new_game(variant, seed)
     actions = []
-    while not game.is_terminal() and len(actions) < 400:
+    while not game.is_terminal() and len(actions) < limit:
         decision = game.decision()
         action = choose(decision)
         actions.append(ActionEntry(decision.seat, action.to_text(), 1.0))

@@ -24,11 +24,12 @@ are logistic Elo like those of whole games (of boards, not of games).
 S was chosen by measurement (bench/boards_vs_games.py): margins have heavy
 tails (a meld or a set swings a hand), so a transform close to the sign of
 the margin tells bots apart with fewer boards than one close to the margin
-itself; on 1,500 boards of greedy against greedy with 5% random moves the
-signal per board was 0.14 for the raw margin, 0.15 with S = 250, 0.18 with
-S = 50, 0.19 with S = 25 and 0.20 for the sign alone (with 15% random
-moves every choice gave 0.28-0.30). S = 25 keeps almost all of the sign's
-power and still ranks a big win above a narrow one.
+itself. On 3,000 boards of greedy against greedy with 5% random moves the
+signal per board (effect over spread) was 0.13 for the raw margin, 0.18
+with S = 25 and 0.18 for the sign alone; with 15% random moves, 0.25, 0.25
+and 0.23 (an earlier run of 1,500 boards: S = 250 0.15, S = 50 0.18). S =
+25 is within 1% of the best choice for both pairs, and still ranks a big
+win above a narrow one.
 
 A board on which a game ended on a fault is lost by the culprit's side
 against every other contestant (score 0, no margin); the others draw among

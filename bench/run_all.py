@@ -21,7 +21,7 @@ BENCHMARKS = [
     ("4 memory", ["memory.py"]),
     ("5 clock accuracy", ["clock_accuracy.py"]),
     ("duplicate deals", ["duplicate_vs_independent.py", "--repeats", "3"]),
-    ("boards", ["boards_vs_games.py", "--hands", "1000"]),
+    ("boards", ["boards_vs_games.py", "--hands", "500", "--seeds", "1", "2"]),
     ("6 jail cost", ["jail_cost.py"]),
 ]
 

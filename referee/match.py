@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import Any, TypeVar
 from pathlib import Path
 
@@ -60,6 +60,8 @@ class Entrant:
     restart: Restart = Restart.ON_FAULT
     persist: bool = False
     options: tuple[tuple[str, str], ...] = ()  # protocol 3: values for options the bot declares (setoption)
+    # a player that is not a process: returns its line once it is there (a person's seat in a browser)
+    connect: Callable[[], Awaitable[Any]] | None = attrs.field(default=None, eq=False)
 
 
 def game_wire_id(seed: int, game_id: str) -> str:
@@ -134,8 +136,13 @@ class Player:
             self.note(f"start {self.starts} of {self.entrant.command.to_text()}")
             client = None
             try:
-                client = await BotClient.start(nursery, self.entrant.command, self.log_path, self.startup_timeout,
-                                               self.transcript_path, self.entrant.sandbox, self.workdir, self.hidden)
+                if self.entrant.connect is not None:
+                    client = await BotClient.attach(await self.entrant.connect(), self.entrant.name,
+                                                    self.startup_timeout)
+                else:
+                    client = await BotClient.start(nursery, self.entrant.command, self.log_path,
+                                                   self.startup_timeout, self.transcript_path, self.entrant.sandbox,
+                                                   self.workdir, self.hidden)
                 client.set_options(dict(self.entrant.options))
             except BotError:
                 self.faulted = True

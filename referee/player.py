@@ -54,7 +54,14 @@ class BotClient:
         stderr in the message (a jailed bot that cannot reach a file says so there).
         """
         process = await BotProcess.start(nursery, command, stderr_path, transcript_path, sandbox, workdir, hidden)
-        client = cls(process, name=Path(command.argv[-1]).name)
+        return await cls.attach(process, Path(command.argv[-1]).name, startup_timeout, stderr_path)
+
+    @classmethod
+    async def attach(cls, process, name: str, startup_timeout: float = 10.0,
+                     stderr_path: Path | None = None) -> BotClient:
+        """Complete the handshake with a player already on the line: a bot's process, or anything that offers
+        what a :class:`~referee.transport.BotProcess` offers the referee (a person's seat in a browser)."""
+        client = cls(process, name=name)
         try:
             await client._handshake(startup_timeout)
         except BotError as e:

@@ -7,7 +7,7 @@ writes ``out/report/``:
   tables of the terminal's summary (the same parts, :mod:`tournaments.summary`),
   the faults by kind with their detail, two plots, and the game list with
   its filters and the replay viewer;
-* ``report.js`` and ``report.css`` (copied from this package: no server,
+* ``cards.js``, ``report.js`` and ``report.css`` (copied from this package: no server,
   no CDN, nothing fetched);
 * ``films/N.js``: game N's film (:mod:`viewer.film`), gzipped and loaded
   by the viewer only when the game is opened (a browser may load a script
@@ -47,7 +47,7 @@ def write_report(records: Sequence[GameRecord], directory: Path, title: str, sum
     ``summary``: the records' tables if the caller has them already (else made with ``bootstrap``)."""
     films = directory / "films"
     films.mkdir(parents=True, exist_ok=True)
-    for name in ("report.js", "report.css"):
+    for name in ("cards.js", "report.js", "report.css"):
         shutil.copyfile(STATIC / name, directory / name)
     games = []
     for number, record in enumerate(records):
@@ -205,10 +205,12 @@ GAMES_HTML = """<section id="games"><h2>Games</h2>
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>{title}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="report.css">
 </head><body>
 {body}
 <script>window.REPORT_GAMES = {games};</script>
+<script src="cards.js"></script>
 <script src="report.js"></script>
 </body></html>
 """

@@ -1,0 +1,89 @@
+"""A person's seat in a real browser: whole games played by clicking the legal actions the page offers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from referee.integrity import load_key
+from referee.record import Termination, read_records
+from referee.replay import replay_record
+
+from helpers import ROOT
+
+WAIT = "() => !document.getElementById('request').hidden || document.getElementById('status').className === 'over'"
+
+
+def start_play(out, *args) -> tuple[subprocess.Popen, str]:
+    """`pinochle-arena play ...` in its own process (it serves the page while the test drives the browser)."""
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "play", *args, "--out", str(out), "--isolation", "none"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in proc.stdout:
+        if line.startswith("seat "):
+            return proc, line.split("open ", 1)[1].strip()
+    proc.wait(timeout=10)
+    raise AssertionError(f"play printed no address: {proc.stderr.read()}")
+
+
+def click_through(page, limit: int = 2000) -> int:
+    """Answer every request until the game is over: a highlighted card of the hand when there is one (cards are
+    clicked where they lie), else the first choice offered. Returns the number of moves made."""
+    moves = 0
+    while moves < limit:
+        page.wait_for_function(WAIT, timeout=30_000)
+        if page.locator("#status.over").count():
+            return moves
+        legal_cards = page.locator(".hand .card.legal")
+        (legal_cards.first if legal_cards.count() else page.locator("#choices button").first).click()
+        moves += 1
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("variant, bots, target", [("two-handed", ["greedy"], "300"),
+                                                    ("three-handed", ["greedy", "random"], "300")])
+def test_a_person_plays_a_whole_game_by_clicking(page, tmp_path, variant, bots, target):
+    out = tmp_path / "p"
+    proc, address = start_play(out, *bots, "--variant", variant, "--option", f"target={target}", "--seed", "5")
+    try:
+        page.goto(address)
+        moves = click_through(page)
+        page.screenshot(path=str(page.shots / f"play-{variant}.png"))
+        assert "game over" in page.inner_text("#status")
+        assert proc.wait(timeout=60) == 0, proc.stderr.read()
+    finally:
+        proc.kill()
+    (record,) = read_records(out / "games.jsonl", load_key(out))
+    assert record.termination is Termination.COMPLETED and record.variant == variant
+    assert record.seats[0].entrant == "human-0" and [s.entrant for s in record.seats[1:]] == bots
+    assert sum(1 for a in record.actions if a.seat == 0) == moves  # every click was one action of seat 0
+    assert replay_record(record).ok  # and the rules agree with every one of them
+    assert (out / "report" / "index.html").exists()
+
+
+def test_the_page_refuses_a_wrong_token_shows_only_its_seat_and_survives_a_reload(page, tmp_path, browser):
+    out = tmp_path / "p"
+    proc, address = start_play(out, "greedy", "--option", "target=300", "--seed", "2")
+    try:
+        intruder = browser.new_page()
+        intruder.goto(address.replace("token=", "token=x"))
+        intruder.wait_for_function("() => document.getElementById('status').className === 'over'", timeout=10_000)
+        assert "closed" in intruder.inner_text("#status")
+        intruder.close()
+        page.goto(address)
+        page.wait_for_function(WAIT, timeout=30_000)
+        mine = page.locator(".seat[data-seat='0'] .hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+        theirs = page.locator(".seat[data-seat='1'] .hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+        assert len(mine) == 12 and "hidden" not in mine
+        assert theirs and set(theirs) == {"hidden"}  # the bot's cards: backs only
+        for _ in range(5):
+            page.locator("#choices button").first.click()
+            page.wait_for_function(WAIT, timeout=30_000)
+        page.reload()  # a reloaded page is sent the game in play, and the game goes on
+        page.wait_for_function(WAIT, timeout=30_000)
+        assert page.locator(".seat[data-seat='0'] .hand .card").count() > 0
+        click_through(page)
+        assert proc.wait(timeout=60) == 0
+    finally:
+        proc.kill()

@@ -84,7 +84,7 @@ def test_a_match_writes_its_report_and_the_report_command_rewrites_it(tmp_path):
     games = json.loads(re.search(r"window.REPORT_GAMES = (.*);</script>", page).group(1))
     assert [g["id"] for g in games] == ["g1", "g2", "g3", "g4"]
     assert "<h2>Standings</h2>" in page and "<table>" in page and "No game ended on a fault." in page
-    for name in ("report.js", "report.css"):
+    for name in ("cards.js", "report.js", "report.css"):
         assert (out / "report" / name).read_bytes() == (Path("viewer/static") / name).read_bytes()
     text = (out / "report" / "films" / "0.js").read_text()
     packed = re.fullmatch(r'pinochleFilm\(0, "([A-Za-z0-9+/=]+)"\);\n', text).group(1)

@@ -10,6 +10,7 @@ import pytest
 from referee.integrity import load_key
 from referee.record import Termination, read_records
 from referee.replay import replay_record
+from referee.rules import get_variant
 
 from helpers import ROOT
 
@@ -27,16 +28,21 @@ def start_play(out, *args) -> tuple[subprocess.Popen, str]:
     raise AssertionError(f"play printed no address: {proc.stderr.read()}")
 
 
-def click_through(page, limit: int = 2000) -> int:
-    """Answer every request until the game is over: a highlighted card of the hand when there is one (cards are
-    clicked where they lie), else the first choice offered. Returns the number of moves made."""
+def click_through(page, limit: int = 2000, asked: set | None = None) -> int:
+    """Answer every request until the game is over: the lowest bid when bidding (to win auctions, and so name
+    trump, pass or bury cards), else a highlighted card of the hand when there is one (cards are clicked where
+    they lie), else the first choice offered. Returns the number of moves; ``asked`` collects the decisions."""
     moves = 0
     while moves < limit:
         page.wait_for_function(WAIT, timeout=30_000)
         if page.locator("#status.over").count():
             return moves
+        if asked is not None:
+            asked.add(page.inner_text("#ask").removeprefix("Your move: "))
+        bids = page.locator("#choices button[data-token^='bid:']")
         legal_cards = page.locator(".hand .card.legal")
-        (legal_cards.first if legal_cards.count() else page.locator("#choices button").first).click()
+        choice = bids if bids.count() else legal_cards if legal_cards.count() else page.locator("#choices button")
+        choice.first.click()
         moves += 1
     raise AssertionError("the game did not end")
 
@@ -87,3 +93,30 @@ def test_the_page_refuses_a_wrong_token_shows_only_its_seat_and_survives_a_reloa
         assert proc.wait(timeout=60) == 0
     finally:
         proc.kill()
+
+
+# the decisions the seat met in one hand of each preset (seed 3, greedy bots): every kind a person may face
+DECISIONS = {"two-handed": {"lead", "follow", "meld"}, "two-handed-hoyle": {"lead", "follow", "meld"},
+             "two-handed-150": {"lead", "follow", "meld"}, "two-handed-dummy": {"bid", "trump", "bury", "lead", "follow"},
+             "three-handed": {"bid", "trump", "bury", "lead", "follow"},
+             "four-handed": {"bid", "trump", "give", "lead", "follow"},
+             "four-handed-double": {"bid", "trump", "give", "lead", "follow"},
+             "call-for-partner": {"bid", "trump", "call", "give", "lead", "follow"}}
+
+
+@pytest.mark.parametrize("variant", sorted(DECISIONS))
+def test_a_person_finishes_a_hand_of_every_variant(page, tmp_path, variant):
+    bots = ["greedy"] * (get_variant(variant).players - 1)
+    out = tmp_path / "p"
+    proc, address = start_play(out, *bots, "--variant", variant, "--option", "max-hands=1", "--seed", "3",
+                               "--no-report")
+    try:
+        page.goto(address)
+        asked: set[str] = set()
+        click_through(page, asked=asked)
+        assert proc.wait(timeout=60) == 0, proc.stderr.read()
+    finally:
+        proc.kill()
+    assert asked == DECISIONS[variant]
+    (record,) = read_records(out / "games.jsonl", load_key(out))
+    assert record.termination is Termination.COMPLETED and replay_record(record).ok

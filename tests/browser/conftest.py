@@ -12,7 +12,7 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "-
          "--disable-component-update", "--disable-sync"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # not longer: other tests check that their worker leaves no process behind
 def browser():
     if CHROMIUM is None:
         pytest.skip("no browser: install Debian's chromium (apt-get install chromium); make test does where it can")

@@ -165,7 +165,7 @@ def test_the_example_round_robin_is_reproducible(tmp_path):
     runs = []
     for name in ("one", "two"):
         run = arena("tournament", str(config), "--games", "1", "--no-duplicate", "--out", str(tmp_path / name),
-                    "--bootstrap", "0", "--isolation", "none", "--concurrency", "2")
+                    "--bootstrap", "0", "--isolation", "none", "--concurrency", "2", "--option", "target=300")
         assert run.returncode == 0, run.stderr
         runs.append({g: outcome(r) for g, r in games(tmp_path / name).items()})
     assert runs[0] == runs[1] and len(runs[0]) == 6

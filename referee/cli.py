@@ -1062,7 +1062,8 @@ def cmd_report(args) -> int:
     if audit.findings:
         raise UsageError(f"refusing to report on {path}: {len(audit.findings)} record(s) failed the seal or schedule "
                          "checks (listed above); --no-verify reports every record, unverified")
-    index = write_html_report(audit.records, folder, f"{folder.resolve().name}: {len(audit.records)} games",
+    unverified = " (unverified: --no-verify, seals and schedule not checked)" if args.no_verify else ""
+    index = write_html_report(audit.records, folder, f"{folder.resolve().name}: {len(audit.records)} games{unverified}",
                               bootstrap=args.bootstrap)
     if args.open:
         import webbrowser

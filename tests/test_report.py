@@ -111,6 +111,8 @@ def test_report_refuses_a_folder_without_results_or_with_a_forged_record(tmp_pat
     (out / "games.jsonl").write_text(lines[0] + "\n" + lines[0] + "\n")
     forged = arena("report", str(out))
     assert forged.returncode == 2 and "refusing to report" in forged.stderr and "a second record" in forged.stderr
+    unverified = arena("report", str(out), "--no-verify", "--bootstrap", "0")
+    assert unverified.returncode == 0 and "unverified" in (out / "report" / "index.html").read_text()
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

@@ -142,3 +142,19 @@ def arena_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedPr
     """``pinochle-arena ARGS`` as a separate process, exactly as a user starts it."""
     return subprocess.run([sys.executable, "-m", "referee", *map(str, args)], capture_output=True, text=True,
                           cwd=cwd or ROOT, timeout=300)
+
+
+def sigint_state(pid: int | str = "self") -> dict[str, bool]:
+    """Whether a process ignores, blocks or has a handler for SIGINT, as the kernel sees it."""
+    bit = 1 << 1  # SIGINT is signal 2
+    fields = dict(line.split(":\t", 1) for line in open(f"/proc/{pid}/status").read().splitlines() if ":\t" in line)
+    return {name: bool(int(fields[name], 16) & bit) for name in ("SigIgn", "SigBlk", "SigCgt")}
+
+
+def as_from_a_terminal() -> None:
+    """For ``preexec_fn``: SIGINT at its default in the child, as a command started from a terminal has it, whatever
+    the test process itself does with SIGINT (a child inherits an ignored signal)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])

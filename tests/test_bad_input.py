@@ -137,7 +137,10 @@ def test_damaged_results_name_the_line_and_resume_keeps_every_intact_game(how, r
         def lines(data: bytes) -> list[bytes]:
             return [line for line in data.split(b"\n") if line.strip()]
 
-        assert lines(data) == lines(results) and len(read) == 4, "a seal notices any damage; blank lines are skipped"
+        if how[0] == "cut":  # cut at the end of a line: a shorter file of whole records, each of them read
+            assert results.startswith(data) and len(read) == len(lines(data))
+        else:
+            assert lines(data) == lines(results) and len(read) == 4, "a seal notices any damage; blank lines are skipped"
     store = ResultStore(tmp_path)
     recovered = store.recover()
     intact = [x for i, x in enumerate(results.split(b"\n")[:-1], 1) if x in data.split(b"\n")]

@@ -17,7 +17,7 @@ import pytest
 from referee.samples import command_identity
 from tournaments.config import parse_config, with_flags
 
-from helpers import arena
+from helpers import arena, as_from_a_terminal, sigint_state
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM = f"python3 {ROOT / 'sample_bots' / 'random_bot.py'} 7"
@@ -143,11 +143,12 @@ def test_ctrl_c_in_a_match_prints_the_partial_table_and_how_to_continue(tmp_path
     out = tmp_path / "m"
     process = subprocess.Popen([sys.executable, "-m", "referee", "match", "greedy", RANDOM, "--games", "400",
                                 "--seed", "3", "--out", str(out), *UNJAILED], cwd=ROOT, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=as_from_a_terminal)
     try:
         for line in process.stderr:  # the progress lines: wait for the first finished game, then interrupt
             if line.startswith("[1/400]"):
                 break
+        assert sigint_state(process.pid)["SigCgt"]  # it handles Ctrl-C
         process.send_signal(signal.SIGINT)
         stdout, stderr = process.communicate(timeout=120)
     finally:

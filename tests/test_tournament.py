@@ -13,7 +13,7 @@ import pytest
 from tournaments.config import ConfigError, default_config, parse_config
 from tournaments.schedule import schedule
 
-from helpers import arena, descendants
+from helpers import arena, as_from_a_terminal, descendants, sigint_state
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM = f"{sys.executable} {ROOT / 'sample_bots' / 'random_bot.py'} 11"  # seeded: replays the same way
@@ -219,11 +219,13 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     config = write_config(tmp_path, games=20)
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", str(config), "--out", str(out)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=as_from_a_terminal)
     games = out / "games.jsonl"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (games.exists() and games.read_text().count("\n") >= 2):
         time.sleep(0.05)
+    assert sigint_state(proc.pid)["SigCgt"]  # it handles Ctrl-C
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130

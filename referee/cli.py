@@ -810,6 +810,18 @@ def cmd_replay(args) -> int:
     return 1 if bad or rejected else 0
 
 
+def records_to_use(path: Path, no_verify: bool, verb: str, verbs: str) -> list[GameRecord]:
+    """The records of ``path`` for a command that must not work from forged ones: every record that failed the
+    seal or schedule checks is listed, and then the command refuses ("refusing to VERB PATH")."""
+    audit = verified_records(path, no_verify)
+    for finding in audit.findings:
+        print(f"{path}:{finding.line}: {finding.game_id}: rejected: {finding.reason}", file=sys.stderr)
+    if audit.findings:
+        raise UsageError(f"refusing to {verb} {path}: {len(audit.findings)} record(s) failed the seal or schedule "
+                         f"checks (listed above); --no-verify {verbs} every record, unverified")
+    return audit.records
+
+
 def verified_records(path: Path, no_verify: bool) -> Audit:
     """The records of ``path`` that pass the seal and schedule checks, and the findings on the others.
 
@@ -1055,15 +1067,9 @@ def cmd_report(args) -> int:
     folder = args.results
     if not (folder / "games.jsonl").is_file():
         raise UsageError(f"{folder}: not a results folder (it has no games.jsonl)")
-    path = folder / "games.jsonl"
-    audit = verified_records(path, args.no_verify)
-    for finding in audit.findings:
-        print(f"{path}:{finding.line}: {finding.game_id}: rejected: {finding.reason}", file=sys.stderr)
-    if audit.findings:
-        raise UsageError(f"refusing to report on {path}: {len(audit.findings)} record(s) failed the seal or schedule "
-                         "checks (listed above); --no-verify reports every record, unverified")
+    records = records_to_use(folder / "games.jsonl", args.no_verify, "report on", "reports")
     unverified = " (unverified: --no-verify, seals and schedule not checked)" if args.no_verify else ""
-    index = write_html_report(audit.records, folder, f"{folder.resolve().name}: {len(audit.records)} games{unverified}",
+    index = write_html_report(records, folder, f"{folder.resolve().name}: {len(records)} games{unverified}",
                               bootstrap=args.bootstrap)
     if args.open:
         import webbrowser
@@ -1074,13 +1080,7 @@ def cmd_report(args) -> int:
 
 def cmd_ratings(args) -> int:
     path = args.results / "games.jsonl" if args.results.is_dir() else args.results
-    audit = verified_records(path, args.no_verify)
-    for finding in audit.findings:
-        print(f"{path}:{finding.line}: {finding.game_id}: rejected: {finding.reason}", file=sys.stderr)
-    if audit.findings:
-        raise UsageError(f"refusing to rate {path}: {len(audit.findings)} record(s) failed the seal or schedule "
-                         "checks (listed above); --no-verify rates every record, unverified")
-    records = audit.records
+    records = records_to_use(path, args.no_verify, "rate", "rates")
     if not records:
         raise UsageError(f"{path} holds no games")
     from tournaments.multi import sides_of

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import time
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from typing import Any, TypeVar
 from pathlib import Path
 
@@ -462,7 +462,7 @@ async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | Non
                 seating_lane = (number - 1) % n if plan.boards else 0  # boards: each seating has processes of its own
                 if seating_lane != lane:
                     lane = seating_lane
-                    await _close_all(players)
+                    await close_players(players)
                     players = _new_players(plan, logs, retired={p.entrant.name for p in players if p.faulted})
                 seated = [players[i] for i in seating]
                 board = _board_extra(plan, number, seating) if plan.boards else {}
@@ -473,7 +473,7 @@ async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | Non
                 if on_game is not None:
                     on_game(record)
         finally:
-            await _close_all(players)
+            await close_players(players)
             nursery.cancel_scope.cancel()
     return records
 
@@ -487,7 +487,8 @@ def _new_players(plan: MatchPlan, logs: Path, retired: Collection[str]) -> list[
     return players
 
 
-async def _close_all(players: Sequence[Player]) -> None:
+async def close_players(players: Iterable[Player]) -> None:
+    """Stop the players' bots (matchend, quit), even while the caller is being cancelled."""
     with trio.CancelScope(shield=True):
         for p in players:
             await p.close()
@@ -523,4 +524,4 @@ def _file_safe(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name) or "bot"
 
 
-__all__ = ["Entrant", "MatchPlan", "Player", "derive_seed", "match_games", "match_schedule", "board_runs", "play_game", "preflight", "run_match"]
+__all__ = ["Entrant", "MatchPlan", "Player", "derive_seed", "match_games", "match_schedule", "board_runs", "close_players", "play_game", "preflight", "run_match"]

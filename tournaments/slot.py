@@ -16,7 +16,7 @@ from pathlib import Path
 
 import trio
 
-from referee.match import Entrant, Player, Restart, play_game
+from referee.match import Entrant, Player, Restart, close_players, play_game
 from referee.record import GameRecord
 
 from .config import TournamentConfig
@@ -56,9 +56,7 @@ async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[
 
 
 async def _close_all(pool: dict[str, Player]) -> None:
-    with trio.CancelScope(shield=True):
-        for player in pool.values():
-            await player.close()
+    await close_players(pool.values())
     pool.clear()
 
 

@@ -20,7 +20,7 @@ import trio
 
 from referee.audit import Schedule
 from referee.deals import DealFile
-from referee.match import Entrant, Player, derive_seed, play_game
+from referee.match import Entrant, Player, close_players, derive_seed, play_game
 from referee.record import GameRecord
 from referee.results import ResultStore
 from referee.rules.variants import Variant
@@ -118,9 +118,7 @@ async def run_sprt(new: Entrant, old: Entrant, variant: Variant, test: Sprt, see
                         cancel.cancel()
                         return
             finally:
-                with trio.CancelScope(shield=True):
-                    for p in pool.values():
-                        await p.close()
+                await close_players(pool.values())
                 bots.cancel_scope.cancel()
 
     async with trio.open_nursery() as nursery:

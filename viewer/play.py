@@ -17,7 +17,7 @@ import trio
 
 from referee.audit import Schedule
 from referee.clock import TimeControl
-from referee.match import Entrant, Player, derive_seed, play_game
+from referee.match import Entrant, Player, close_players, derive_seed, play_game
 from referee.record import GameRecord
 from referee.results import ResultStore
 from referee.rules.variants import Variant
@@ -57,9 +57,7 @@ async def run_play(seated: Sequence[Entrant], links: dict[int, SeatLink], varian
                 records.append(record)
                 on_game(record)
         finally:
-            with trio.CancelScope(shield=True):
-                for p in players:
-                    await p.close()
+            await close_players(players)
             nursery.cancel_scope.cancel()
     return records
 

@@ -15,25 +15,23 @@ STAMP := $(VENV)/.installed-stamp
 
 install: $(STAMP)
 
-# The bots' jail is bubblewrap (Debian's bubblewrap package, as Flatpak uses it); setpriv comes with util-linux.
-# The browser tests of the HTML report drive Debian's chromium with Playwright (a test dependency).
-system-packages:
-	@if command -v bwrap >/dev/null 2>&1; then :; \
+# A system package, installed when its command is missing and the machine allows it (root, apt-get), else one
+# line saying what to install: $(call apt-install,COMMAND,PACKAGE,WHAT FOR,MESSAGE WITHOUT IT)
+apt-install = if command -v $(1) >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "installing bubblewrap (the bots' jail)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
+		echo "installing $(2) ($(3))"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null; \
 	else \
-		echo "pinochle-arena: install bubblewrap for the bots' jail (sudo apt-get install bubblewrap); until then runs need --isolation none"; \
+		echo "pinochle-arena: $(4)"; \
 	fi
 
+# The bots' jail is bubblewrap (Debian's bubblewrap package, as Flatpak uses it); setpriv comes with util-linux.
+system-packages:
+	@$(call apt-install,bwrap,bubblewrap,the bots' jail,install bubblewrap for the bots' jail (sudo apt-get install bubblewrap); until then runs need --isolation none)
+
+# The browser tests of the HTML report drive Debian's chromium with Playwright (a test dependency).
 browser-packages:
-	@if command -v chromium >/dev/null 2>&1; then :; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "installing chromium (for the browser tests)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	else \
-		echo "pinochle-arena: the browser tests are skipped without chromium (sudo apt-get install chromium)"; \
-	fi
+	@$(call apt-install,chromium,chromium,for the browser tests,the browser tests are skipped without chromium (sudo apt-get install chromium))
 
 $(STAMP): pyproject.toml Makefile
 	@$(MAKE) --no-print-directory system-packages

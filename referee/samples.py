@@ -11,6 +11,8 @@ from pathlib import Path
 
 import attrs
 
+import protocol
+
 from .transport import BotCommand, BotStartError
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_bots"
@@ -24,11 +26,12 @@ class SampleBot:
     argv: tuple[str, ...]
     source: Path | None = None  # a C source compiled to argv[0] on first use
     in_default: bool = True  # plays in the embedded default tournament
+    read_only: tuple[str, ...] = ()  # folders it needs besides its own (a library it imports)
 
     def command(self) -> BotCommand:
         if self.source is not None:
             build_c(self.source, Path(self.argv[0]))
-        return BotCommand(self.argv)
+        return BotCommand(self.argv, read_only=self.read_only)
 
 
 def build_c(source: Path, binary: Path) -> None:
@@ -52,6 +55,15 @@ def _python(script: str) -> tuple[str, ...]:
     return (os.path.realpath(sys.executable), str(SAMPLE_DIR / script))
 
 
+def _python_with_library(script: str) -> tuple[str, ...]:
+    """A Python sample that imports pinochle-arena's rules library runs with the interpreter the package is
+    installed in (its virtual environment holds attrs); the jail shows that environment."""
+    return (sys.executable, str(SAMPLE_DIR / script))
+
+
+# The packages a library-using sample imports, wherever they are installed (a checkout or site-packages).
+LIBRARY = (str(Path(protocol.__file__).resolve().parent), str(Path(__file__).resolve().parent / "rules"))
+
 SAMPLES: dict[str, SampleBot] = {
     b.name: b
     for b in (
@@ -59,6 +71,8 @@ SAMPLES: dict[str, SampleBot] = {
         SampleBot("greedy", "Python", "highest meld, cheap wins of counters, keeps trumps and meld cards", _python("greedy_bot.py")),
         SampleBot("tactician", "JavaScript (node)", "card counting, and exact search of the second phase",
                   ("node", str(SAMPLE_DIR / "js" / "tactician.js"))),
+        SampleBot("montecarlo", "Python", "Monte Carlo: simulates the hidden cards, for every decision that matters",
+                  _python_with_library("montecarlo_bot.py"), read_only=LIBRARY, in_default=False),
         SampleBot("first-legal", "C", "the first legal action at once (for measuring the referee)",
                   (str(SAMPLE_DIR / "c" / "build" / "first_legal"),), SAMPLE_DIR / "c" / "first_legal.c",
                   in_default=False),

@@ -92,6 +92,7 @@ class BotCommand:
     argv: tuple[str, ...]
     cwd: str | None = None
     env: tuple[tuple[str, str], ...] = ()
+    read_only: tuple[str, ...] = ()  # host folders the program needs besides those its command names (a jail shows them)
 
     @classmethod
     def from_text(cls, text: str, cwd: str | None = None, env: dict[str, str] | None = None,
@@ -191,6 +192,8 @@ class BotProcess:
         """
         command.check()
         try:
+            if command.read_only:
+                sandbox = attrs.evolve(sandbox, read_only=sandbox.read_only + command.read_only)
             how = launch(sandbox, command.argv, command.cwd, dict(command.env), workdir, hidden)
         except SandboxError as e:
             raise BotStartError(str(e)) from None

@@ -77,6 +77,7 @@ class Bot:
         self.counter = {}  # rank -> points taken in tricks
         self.copies = 2  # of each card
         self.trick_points = 0  # counters in the deck plus the last trick
+        self.last_turnup = None  # the stock game's turn-up while it lies there
 
     def on_rule(self, words):
         """``rule meld run 150 300``, ``rule points A=11 T=10 ...``: what the game is worth (PROTOCOL.md, 10)."""
@@ -267,47 +268,62 @@ class Bot:
     def turnup_wanted(self):
         return self.last_turnup is not None and (self.last_turnup[1] == self.trump or self.last_turnup[0] == "A")
 
+    # ------------------------------------------------------------ the protocol
+    def on_line(self, line):
+        """Take in one line from the referee; return our reply (text ending in a newline), or None.
+
+        ``"quit"`` is returned for the referee's ``quit``. The montecarlo bot
+        feeds every line to a greedy bot of its own, for the decisions it
+        does not simulate.
+        """
+        words = line.split()
+        if not words:
+            return None
+        verb = words[0]
+        if verb == "pinochle":
+            name = f"greedy-noise{self.noise:g}" if self.noise else "greedy"
+            return (f"id name {name}\nid author pinochle-arena sample bots\nprotocol 3\n"
+                    f"option noise int {round(self.noise * 100)} 0 100\nready\n")
+        if verb == "setoption" and words[1] == "noise":
+            self.noise = int(words[2]) / 100
+        elif verb == "game":
+            self.on_game(words)
+        elif verb == "rule":
+            self.on_rule(words)
+        elif verb == "deal":
+            self.on_deal(words)
+            self.last_turnup = words[3]
+        elif verb == "exchange":
+            self.last_turnup = words[2]
+            if int(words[1]) == self.seat:
+                self.hand.append(words[3])
+        elif verb == "play":
+            self.on_play(words)
+        elif verb == "trick":
+            self.on_trick(words)
+        elif verb == "phase2":
+            self.phase = 2
+        elif verb in ("bidwon", "kitty", "trump", "partner", "give", "bury"):
+            self.on_event(words)
+        elif verb == "go":
+            return self.choose(words[1], words[4:]) + "\n"
+        elif verb == "ping":
+            return f"pong {words[1]}\n"
+        elif verb == "quit":
+            return "quit"
+        return None
+
 
 def main():
     noise = float(sys.argv[sys.argv.index("--noise") + 1]) if "--noise" in sys.argv else 0.0
     bot = Bot(noise)
-    bot.last_turnup = None
     for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        verb = words[0]
-        if verb == "pinochle":
-            name = f"greedy-noise{bot.noise:g}" if bot.noise else "greedy"
-            print(f"id name {name}\nid author pinochle-arena sample bots\nprotocol 3\n"
-                  f"option noise int {round(bot.noise * 100)} 0 100\nready", flush=True)
-        elif verb == "setoption" and words[1] == "noise":
-            bot.noise = int(words[2]) / 100
-        elif verb == "game":
-            bot.on_game(words)
-        elif verb == "rule":
-            bot.on_rule(words)
-        elif verb == "deal":
-            bot.on_deal(words)
-            bot.last_turnup = words[3]
-        elif verb == "exchange":
-            bot.last_turnup = words[2]
-            if int(words[1]) == bot.seat:
-                bot.hand.append(words[3])
-        elif verb == "play":
-            bot.on_play(words)
-        elif verb == "trick":
-            bot.on_trick(words)
-        elif verb == "phase2":
-            bot.phase = 2
-        elif verb in ("bidwon", "kitty", "trump", "partner", "give", "bury"):
-            bot.on_event(words)
-        elif verb == "go":
-            print(bot.choose(words[1], words[4:]), flush=True)
-        elif verb == "ping":
-            print("pong", words[1], flush=True)
-        elif verb == "quit":
+        reply = bot.on_line(line)
+        if reply == "quit":
             return
+        if reply is not None:
+            sys.stdout.write(reply)
+            sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,472 @@
+#!/usr/bin/env python3
+"""montecarlo: perfect-information Monte Carlo play for every pinochle variant.
+
+How it decides
+--------------
+For a card to play, it deals the cards it has not seen into the places it
+cannot see, many times over, each time consistently with everything it was
+shown: its own hand, the melds on the table, the cards played, the suits a
+seat has shown out of, the kitty, the cards passed and buried. In each such
+world it tries every legal card and plays the rest of the hand out with a
+fast policy (cheapest winner, else cheapest card; smear points on a
+partner's trick); it plays the card with the best mean result for its side
+at the end of the hand. Bids and trump are chosen by the same simulation:
+the expected points of each trump suit (its meld and the tricks played
+out) decide whether the next bid is worth making.
+
+Why perfect-information Monte Carlo and not information-set MCTS (Cowling,
+Powley and Whitehouse 2012): in pinochle most of the value of a hand is in
+its meld and in which seat holds the trumps and aces, which sampling gets
+right; the known weakness of PIMC, "strategy fusion" (a plan that needs to
+know the hidden cards), costs little in a game where every trick is
+followed under strict duties and half the deck is seen by the end. PIMC's
+worlds are independent, so the sampling of the public rules library is
+used as it is, and the search is a plain loop a reader can follow. ISMCTS
+would spend its budget on a tree over information sets that, at 100 ms a
+decision, stays shallow.
+
+What it does not simulate: the two-handed game's first phase (the stock,
+its melds and draws) is played by the heuristics of the ``greedy`` sample
+bot, which it runs beside itself; so are the called card, the cards
+passed to a partner and the melds of the first phase. Burying, and the
+cards the bid winner passes back, keep the most meld and bury counters.
+
+It needs the pinochle-arena package (the rules library ``referee.rules``
+and the protocol parser ``protocol``): run it with the Python that
+pinochle-arena is installed in, as ``pinochle-arena match montecarlo ...``
+does.
+
+Usage: montecarlo_bot.py [--think MS] [--worlds N] [--seed S]
+
+* ``--think MS`` (default 100): the time it may spend on a decision, cut
+  further when the clock the request reports runs short;
+* ``--worlds N``: sample exactly N worlds a decision (the clock
+  permitting) instead of as many as fit in the time: its moves are then
+  the same on any machine;
+* ``--seed S`` (default 0): with the game id, seeds every random choice,
+  so a game replays the same way given the same worlds.
+
+The organiser may set them per bot instead: ``option.think=50``,
+``option.worlds=200``, ``option.seed=7``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+try:
+    from protocol import HIDDEN, codec
+    from protocol import messages as m
+except ImportError:  # run from a checkout with another Python: the checkout's own packages
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    try:
+        from protocol import HIDDEN, codec
+        from protocol import messages as m
+    except ImportError as error:
+        sys.exit(f"montecarlo needs the pinochle-arena package (its rules library and attrs): run it with the "
+                 f"Python pinochle-arena is installed in ({error})")
+
+from referee.rules import Card, Rank, Suit, action_from_text, get_variant
+from referee.rules import events as e
+from referee.rules.cards import make_deck
+from referee.rules.melds import count_hand_meld
+from referee.rules.observation import Observation, Observer
+from referee.rules.tricks import FollowDuty, legal_plays, winning_index
+from referee.rules.variants import Partners, SaveMeld, Scoring
+
+from greedy_bot import Bot as Greedy
+
+THINK_MS = 100
+SAFETY = 0.3  # of the time a reply may take, the most a decision spends: the rest covers the process's delays
+MARGIN_S = 0.02  # and this much is never spent
+
+
+# ------------------------------------------------------------------ the lines, as the rules' events
+def _card(text):
+    return Card.from_text(text)
+
+
+def _cards(texts):
+    return tuple(None if t == HIDDEN else Card.from_text(t) for t in texts)
+
+
+# One entry per message that tells of an event: the inverse of the referee's wire.py.
+EVENT_OF = {
+    m.Deal: lambda x: e.HandDealt(x.hand, x.dealer, None if x.turnup == m.NO_CARD else _card(x.turnup),
+                                  tuple(_card(c) for c in x.cards)),
+    m.BidEvent: lambda x: e.BidMade(x.seat, x.amount),
+    m.BidWon: lambda x: e.AuctionWon(x.seat, x.amount),
+    m.RedealEvent: lambda x: e.Redeal(x.dealer),
+    m.Kitty: lambda x: e.KittyShown(_cards(x.cards)),
+    m.KittyCard: lambda x: e.KittyCardTurned(_card(x.card)),
+    m.ThrowIn: lambda x: e.ThrownIn(x.seat),
+    m.Trump: lambda x: e.TrumpDeclared(x.seat, x.suit),
+    m.Call: lambda x: e.CardCalled(x.seat, _card(x.card)),
+    m.PartnerEvent: lambda x: e.PartnerKnown(x.bidder, x.partner),
+    m.Give: lambda x: e.Given(x.giver, x.receiver, _cards(x.cards)),
+    m.Bury: lambda x: e.Buried(x.seat, _cards(x.cards)),
+    m.Dummy: lambda x: e.DummyTaken(x.seat, _card(x.card)),
+    m.Play: lambda x: e.Played(x.seat, action_from_text(x.action)),
+    m.Trick: lambda x: e.TrickWon(x.winner, x.points),
+    m.Draw: lambda x: e.Drew(x.seat, None if x.card == HIDDEN else _card(x.card)),
+    m.MeldShown: lambda x: e.Melded(x.seat, x.name, x.points, tuple(_card(c) for c in x.cards)),
+    m.Exchange: lambda x: e.Exchanged(x.seat, _card(x.dix), _card(x.taken)),
+    m.PhaseTwo: lambda x: e.PhaseTwo(x.leader),
+    m.Bonus: lambda x: e.Scored(x.seat, x.points, x.reason),
+    m.ClaimMade: lambda x: e.Claimed(x.seat, x.success),
+    m.HandEnd: lambda x: e.HandEnded(x.hand, x.points, x.totals),
+}
+
+
+class Table:
+    """The facts of a variant that the trick simulation needs, worked out once a game."""
+
+    def __init__(self, variant):
+        self.variant = variant
+        self.seats = variant.players
+        self.stock_game = variant.family == "stock"
+        self.values = {c: variant.counter_values[c.rank] for c in make_deck(1, variant.deck_ranks)}
+        self.duty = FollowDuty(must_follow=True, must_trump=True, must_win=variant.phase2_must_win)
+
+    def sides(self, obs: Observation) -> list[int]:
+        """Which side each seat plays for this hand (seats of a side score together)."""
+        n, v = self.seats, self.variant
+        if v.partners is Partners.OPPOSITE:
+            return [s % 2 for s in range(n)]
+        if v.partners is Partners.CALLED and obs.bidder is not None:
+            team = {obs.bidder, obs.partner}
+            return [0 if s in team else 1 for s in range(n)]
+        return list(range(n))
+
+
+# ------------------------------------------------------------------ simulation
+def rollout_card(table: Table, legal, trick, seat, side, trump, rng):
+    """The fast policy a simulated seat plays by: a random lead; to a trick, smear points on a partner's
+    card, else win as cheaply as it can, else throw its cheapest card."""
+    if len(legal) == 1:
+        return legal[0]
+    if not trick:
+        return legal[rng.randrange(len(legal))]
+    values = table.values
+    cards = [c for _, c in trick]
+    at = winning_index(cards, trump)
+    best = cards[at]
+    if side[trick[at][0]] == side[seat]:
+        return max(legal, key=lambda c: (values[c], -c.strength))
+    winners = [c for c in legal if ((c.strength > best.strength) if c.suit is best.suit else (c.suit is trump))]
+    if winners:
+        return min(winners, key=lambda c: (c.suit is trump, c.strength))
+    return min(legal, key=lambda c: (values[c], c.suit is trump, c.strength))
+
+
+def play_out(table: Table, trump, hands, trick, leader, played_tricks, points, won, dummy, side, rng, first=None):
+    """Play the hand's remaining tricks by the fast policy (``first``: the card the seat to act plays now).
+
+    ``hands``, ``points`` (trick points per seat) and ``won`` (tricks per
+    seat) are changed in place; ``dummy`` is the dummy's cards, top first.
+    """
+    seats, values, duty = table.seats, table.values, table.duty
+    first_lead_trump = table.variant.first_lead_trump and not table.stock_game
+    trick = list(trick)
+    dummy = list(dummy)
+    while True:
+        seat = (leader + len(trick)) % seats
+        hand = hands[seat]
+        if not hand:
+            return
+        played = [c for _, c in trick]
+        if first is not None:
+            card, first = first, None
+        else:
+            legal = legal_plays(hand, played, trump, duty)
+            if first_lead_trump and played_tricks == 0 and not played:
+                legal = [c for c in legal if c.suit is trump] or legal
+            card = rollout_card(table, legal, trick, seat, side, trump, rng)
+        hand.remove(card)
+        trick.append((seat, card))
+        if len(trick) < seats:
+            continue
+        cards = [c for _, c in trick]
+        leader = (leader + winning_index(cards, trump)) % seats
+        points[leader] += sum(values[c] for c in cards)
+        if dummy:
+            points[leader] += values[dummy.pop(0)]
+        won[leader] += 1
+        played_tricks += 1
+        trick = []
+        if not hands[leader]:
+            points[leader] += table.variant.last_trick
+            return
+
+
+def hand_scores(table: Table, obs: Observation, points, won, buried_points: int, side) -> list[float]:
+    """Each seat's score for the hand, as the rules count it, given the trick points it ends with."""
+    v, n = table.variant, table.seats
+    if table.stock_game:
+        return [obs.meld_points[s] + points[s] for s in range(n)]
+    points = list(points)
+    points[obs.bidder] += buried_points
+    scores = [0.0] * n
+    bidder_side = side[obs.bidder]
+    for which in set(side):
+        members = [s for s in range(n) if side[s] == which]
+        tricks = sum(points[s] for s in members)
+        saved = sum(won[s] for s in members) > 0 if v.save_meld is SaveMeld.TRICK else tricks > 0
+        total = tricks + (sum(obs.meld_points[s] for s in members) if saved else 0)
+        if which == bidder_side:
+            made = total >= obs.bid
+            score = (2 if made else -1) if v.scoring is Scoring.TWO_ONE else (total if made else -obs.bid)
+        else:
+            made = None
+            score = total
+        for s in members:
+            scores[s] = score
+    if v.scoring is Scoring.TWO_ONE:  # the defenders score 1 for a set, nothing for a made bid
+        made = scores[obs.bidder] > 0
+        for s in range(n):
+            if side[s] != bidder_side:
+                scores[s] = 0 if made else 1
+    return scores
+
+
+def utility(scores, seat, side) -> float:
+    """How good an end of the hand is for ``seat``: its side's score less the other sides' mean."""
+    mine = side[seat]
+    others = {side[s]: scores[s] for s in range(len(scores)) if side[s] != mine}
+    return scores[seat] - (sum(others.values()) / len(others) if others else 0.0)
+
+
+# ------------------------------------------------------------------ the bot
+class MonteCarlo:
+    def __init__(self, think_ms=THINK_MS, worlds=0, seed=0):
+        self.think_ms, self.worlds, self.seed = think_ms, worlds, seed
+        self.greedy = Greedy()
+        self.game_id, self.seat, self.decisions = "", 0, 0
+        self.table: Table | None = None
+        self.observer: Observer | None = None
+        self.won: list[int] = []
+        self.started = 0.0  # when the request in hand arrived
+
+    # -------------------------------------------------------------- protocol
+    def on_line(self, line: str):
+        """Take in one line from the referee; return our reply (text ending in a newline), "quit", or None."""
+        line = line.rstrip("\r\n")
+        words = line.split()
+        if not words:
+            return None
+        verb = words[0]
+        if verb == "pinochle":
+            return (f"id name montecarlo\nid author pinochle-arena sample bots\nprotocol 3\n"
+                    f"option think int {self.think_ms} 1 60000\noption worlds int {self.worlds} 0 1000000\n"
+                    f"option seed int {self.seed} 0 2147483647\nready\n")
+        if verb == "setoption":
+            if words[1] in ("think", "worlds", "seed"):
+                setattr(self, "think_ms" if words[1] == "think" else words[1], int(words[2]))
+            return None
+        if verb == "go":
+            self.started = time.perf_counter()
+        advice = self.greedy.on_line(line)  # greedy follows the game too, for the decisions it makes
+        if verb in ("ping", "quit"):
+            return advice
+        try:
+            message = codec.parse_referee_line(line)
+        except codec.ProtocolError:
+            return None
+        if isinstance(message, m.NewGame):
+            self.new_game(message)
+        elif isinstance(message, m.Request):
+            return self.decide(message, advice) + "\n"
+        elif type(message) in EVENT_OF and self.observer is not None:
+            self.see(EVENT_OF[type(message)](message))
+        return None
+
+    def new_game(self, message: m.NewGame) -> None:
+        variant = get_variant(message.variant, dict(message.options))
+        self.game_id, self.seat, self.decisions = message.game_id, message.seat, 0
+        self.table = Table(variant)
+        self.observer = Observer(variant, message.seat)
+        self.won = [0] * variant.players
+
+    def see(self, event) -> None:
+        if type(event) is e.HandDealt:
+            self.won = [0] * self.table.seats
+        elif type(event) is e.TrickWon:
+            self.won[event.seat] += 1
+        elif type(event) is e.Played and not self.table.stock_game:
+            self.begin_play()
+        self.observer.see(event)
+
+    def begin_play(self) -> None:
+        """The bidding games' tricks begin: the referee's lines have no word for it (the first lead says it)."""
+        if self.observer.phase == 1:
+            self.observer.see(e.PlayBegins(self.observer.bidder))
+
+    # -------------------------------------------------------------- deciding
+    def decide(self, request: m.Request, advice: str | None) -> str:
+        self.decisions += 1
+        self.rng = random.Random(f"{self.seed}:{self.game_id}:{self.decisions}")
+        legal = [t for t in request.legal if t != "claim"] or list(request.legal)
+        spare = SAFETY * request.time_left_ms / 1000 - MARGIN_S
+        self.limit = self.started + max(spare, 0.0)  # never later than this, whatever --worlds says
+        self.deadline = self.started + max(min(self.think_ms / 1000, spare), 0.0)
+        kind = request.decision
+        reply = advice.strip() if advice else legal[0]
+        if kind in ("lead", "follow") and not self.table.stock_game:
+            self.begin_play()
+        if spare > 0 and (len(legal) > 1 or ".." in legal[0]):
+            try:
+                reply = self.simulate(kind, legal) or reply
+            except ValueError as error:  # a world that cannot be: our bookkeeping is wrong; greedy's choice
+                print(f"montecarlo: no simulation for this {kind} ({error}); playing greedy's choice",
+                      file=sys.stderr, flush=True)
+        if kind in ("give", "bury"):  # our card leaves the hand before the referee shows the passing
+            self.observer.see(e.SetAside(self.seat, Card.from_text(reply.split(":", 1)[1])))
+        return reply
+
+    def simulate(self, kind: str, legal: list[str]) -> str | None:
+        """The simulated choice for this decision; None where greedy's heuristics decide."""
+        if kind in ("lead", "follow") and (not self.table.stock_game or self.observer.phase == 2):
+            return self.choose_card(legal)
+        if kind == "bid":
+            return self.choose_bid(legal)
+        if kind == "trump":
+            return self.choose_trump(legal)
+        if kind == "bury" or (kind == "give" and self.observer.bidder == self.seat):
+            return self.choose_discard(kind, legal)
+        return None
+
+    def enough(self, worlds: int) -> bool:
+        """Has this decision sampled enough worlds (by count with --worlds, else by the clock)?"""
+        if worlds == 0:
+            return False
+        now = time.perf_counter()
+        if self.worlds:
+            return worlds >= self.worlds or now >= self.limit
+        return now >= self.deadline
+
+    def choose_card(self, legal: list[str]) -> str:
+        obs = self.observer.observation()
+        table, seat, rng = self.table, self.seat, self.rng
+        cards = [action_from_text(t).card for t in legal]
+        side = table.sides(obs)
+        trick = list(obs.trick)
+        leader = trick[0][0] if trick else seat
+        played_tricks = (len(obs.played) - len(trick)) // table.seats
+        sampler = obs.sampler()
+        totals = [0.0] * len(cards)
+        worlds = 0
+        while not self.enough(worlds):
+            world = sampler.sample(rng)
+            buried = sum(table.values[c] for c in (obs.buried or world.buried))
+            for i, card in enumerate(cards):
+                hands = [list(h) for h in world.hands]
+                hands[seat] = list(obs.hand)
+                points, won = list(obs.trick_points), list(self.won)
+                play_out(table, obs.trump, hands, trick, leader, played_tricks, points, won, world.dummy, side,
+                         rng, first=card)
+                totals[i] += utility(hand_scores(table, obs, points, won, buried, side), seat, side)
+            worlds += 1
+        best = max(range(len(cards)), key=lambda i: totals[i])
+        return legal[best]
+
+    def suit_values(self, obs: Observation, trumps, bidding: bool) -> list[list[float]]:
+        """Per sampled world, for each suit in ``trumps``: the points this seat's side would make with it as
+        trump, were this seat to win the bid now (with the kitty, if there is one) and lead."""
+        table, seat, rng, v = self.table, self.seat, self.rng, self.table.variant
+        side = table.sides(obs) if obs.bidder is not None else [s % 2 if v.partners is Partners.OPPOSITE else s
+                                                                 for s in range(table.seats)]
+        partner = (seat + 2) % 4 if v.partners is Partners.OPPOSITE else None
+        sampler = obs.sampler()
+        rows = []
+        while not self.enough(len(rows)):
+            world = sampler.sample(rng)
+            mine = list(obs.hand) + (list(world.kitty) if bidding else [])
+            row = []
+            for suit in trumps:
+                meld = sum(x.points for x in count_hand_meld(mine, suit, v.melds))
+                if partner is not None:
+                    meld += sum(x.points for x in count_hand_meld(world.hands[partner], suit, v.melds))
+                hands = [list(h) for h in world.hands]
+                hands[seat] = list(mine)
+                if len(mine) > v.hand_size:  # the kitty's cards: bury (or pass back) the least useful
+                    hands[seat] = sorted(mine, key=lambda c: (c.suit is suit, c.strength))[len(mine) - v.hand_size:]
+                points, won = [0] * table.seats, [0] * table.seats
+                play_out(table, suit, hands, (), seat, 0, points, won, world.dummy, side, rng)
+                tricks = sum(points[s] for s in range(table.seats) if side[s] == side[seat])
+                row.append(meld + tricks)
+            rows.append(row)
+        return rows
+
+    def choose_bid(self, legal: list[str]) -> str:
+        amounts = sorted(a for t in legal if t.startswith("bid:") for a in _bid_amounts(t))
+        if not amounts:
+            return "pass"
+        obs = self.observer.observation()
+        rows = self.suit_values(obs, list(Suit), bidding=True)
+        best = sorted(max(row) for row in rows)
+        # the highest bid this hand makes in at least 60% of the worlds
+        worth = best[int(0.4 * (len(best) - 1))]
+        affordable = [a for a in amounts if a <= worth]
+        if "pass" not in legal:
+            return f"bid:{amounts[0]}"
+        if not affordable:
+            return "pass"
+        if self.table.variant.single_round:
+            return f"bid:{affordable[-1]}"
+        return f"bid:{affordable[0]}"
+
+    def choose_trump(self, legal: list[str]) -> str:
+        obs = self.observer.observation()
+        suits = [Suit.from_text(t[6:]) for t in legal if t.startswith("trump:")]
+        rows = self.suit_values(obs, suits, bidding=False)
+        means = [sum(row[i] for row in rows) / len(rows) for i in range(len(suits))]
+        return f"trump:{suits[max(range(len(suits)), key=lambda i: means[i])].value}"
+
+    def choose_discard(self, kind: str, legal: list[str]) -> str:
+        """The bid winner's bury or pass back: keep the most meld, then the trumps and aces; bury counters
+        (they score for the bid winner) before blanks."""
+        obs = self.observer.observation()
+        v, trump, hand = self.table.variant, obs.trump, list(obs.hand)
+        values = self.table.values
+
+        def keep(token: str):
+            card = Card.from_text(token.split(":", 1)[1])
+            rest = list(hand)
+            rest.remove(card)
+            meld = sum(x.points for x in count_hand_meld(rest, trump, v.melds))
+            counts = values[card] if kind == "bury" else -values[card]
+            return (meld, card.suit is not trump, card.rank is not Rank.ACE, counts, token)
+
+        return max(legal, key=keep)
+
+
+def _bid_amounts(token: str) -> list[int]:
+    """``bid:25`` -> [25]; ``bid:A..B`` and ``bid:A..B/S`` -> every bid of the range."""
+    text = token[4:]
+    if ".." not in text:
+        return [int(text)]
+    low, _, rest = text.partition("..")
+    high, _, step = rest.partition("/")
+    return list(range(int(low), int(high) + 1, int(step or 1)))
+
+
+def _option(name: str, default: int) -> int:
+    return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
+
+
+def main():
+    bot = MonteCarlo(_option("--think", THINK_MS), _option("--worlds", 0), _option("--seed", 0))
+    for line in sys.stdin:
+        reply = bot.on_line(line)
+        if reply == "quit":
+            return
+        if reply is not None:
+            sys.stdout.write(reply)
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+"""The montecarlo sample bot: it knows what its seat knows, plays every variant legally, replays with a seed,
+and keeps to its clock."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import attrs
+import pytest
+
+from referee import wire
+from referee.rules import PRESETS, action_from_text, new_game
+from referee.samples import SAMPLE_DIR
+
+from helpers import arena
+
+sys.path.insert(0, str(SAMPLE_DIR))
+import montecarlo_bot  # noqa: E402  (a sample bot, not a package: found by its folder)
+
+
+def comparable(obs):
+    """An observation without what the referee's lines leave out: which table cards a two-handed meld reused."""
+    return attrs.evolve(obs, melds=tuple(tuple((x.seat, x.name, x.points, x.cards) for x in seat) for seat in obs.melds))
+
+
+def lines_for(seat, notices):
+    return [text for n in notices if seat in n.seats for text in [wire.event_text(n.event)] if text is not None]
+
+
+def start(variant, seed=7, worlds=1):
+    """A game of ``variant`` and a montecarlo bot in every seat, each told the game so far."""
+    game, notices = new_game(variant, seed=seed)
+    bots = [montecarlo_bot.MonteCarlo(worlds=worlds, seed=s) for s in range(variant.players)]
+    for seat, bot in enumerate(bots):
+        bot.on_line("pinochle 3")
+        bot.on_line(wire.new_game_message("t1", variant, seat).to_text())
+        for rule in wire.rule_messages(variant):
+            bot.on_line(rule.to_text())
+        for line in lines_for(seat, notices):
+            bot.on_line(line)
+    return game, bots
+
+
+def step(game, bots, check=None):
+    """The seat to act is asked as the referee asks it (``check(decision, bot)`` runs once it has replied);
+    its reply is applied and every seat told of it. Returns (decision, reply)."""
+    d = game.decision()
+    request = wire.request_message(d, 5000, 60000, getattr(game, "meld_value", None))
+    reply = bots[d.seat].on_line(request.to_text()).strip()
+    if check is not None:
+        check(d, bots[d.seat])
+    action = action_from_text(wire.split_points(reply)[0])
+    assert action in d.legal, f"{reply!r} is not legal for {d.kind.value}"
+    shown = game.apply(action)
+    for seat, bot in enumerate(bots):
+        for line in lines_for(seat, shown):
+            bot.on_line(line)
+    return d, reply
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_the_bot_knows_what_the_rules_say_its_seat_knows(name):
+    """Every seat is a montecarlo bot fed the referee's lines; at each of its decisions, what it has gathered
+    from them is what the rules say the seat may know, in every preset (bids, kitty, passing, burying, dummy,
+    stock and melds included), and its replies are legal."""
+    game, bots = start(PRESETS[name])
+    checked = []
+
+    def check(d, bot):
+        if d.kind.value not in ("give", "bury"):  # the bot sets its own card aside as it replies
+            assert comparable(bot.observer.observation()) == comparable(game.observation(d.seat))
+            checked.append(d)
+
+    while not game.is_terminal() and len(game.hands_ended) < 2:
+        step(game, bots, check)
+    assert len(checked) > 20
+
+
+
+
+@pytest.mark.parametrize("name", ["three-handed", "two-handed"])
+def test_the_same_seed_and_worlds_play_the_same_game(name):
+    """With a fixed number of worlds a decision and a seed, the bot's moves do not depend on time: two runs
+    of the same deal make the same moves, and another seed makes other moves somewhere."""
+    def moves(seed):
+        game, bots = start(PRESETS[name], seed=11, worlds=4)
+        for bot in bots:
+            bot.seed = seed
+        return [step(game, bots)[1] for _ in range(60) if not game.is_terminal()]
+
+    first = moves(1)
+    assert first == moves(1)
+    assert first != moves(2)
+
+
+def test_the_clock_cuts_the_thinking_and_a_short_clock_plays_at_once(monkeypatch):
+    """The time a decision may take is the smaller of --think and a share of what the request says is left;
+    with almost nothing left, the bot answers with greedy's choice without simulating."""
+    game, bots = start(PRESETS["three-handed"])
+    d = game.decision()
+    bot = bots[d.seat]
+    bot.think_ms, bot.worlds = 40, 0
+    request = wire.request_message(d, 10_000, 60_000)
+    bot.on_line(request.to_text())
+    assert bot.deadline - bot.started == pytest.approx(0.040)
+    bot.on_line(wire.request_message(d, 100, 60_000).to_text())
+    assert bot.deadline - bot.started == pytest.approx(montecarlo_bot.SAFETY * 0.1 - montecarlo_bot.MARGIN_S)
+
+    def no_simulation(*args):
+        raise AssertionError("simulated with no time left")
+
+    monkeypatch.setattr(bot, "simulate", no_simulation)
+    reply = bot.on_line(wire.request_message(d, 30, 60_000).to_text()).strip()
+    assert action_from_text(reply) in d.legal
+
+
+@pytest.mark.parametrize("name", ["two-handed", "call-for-partner"])
+def test_the_sample_bot_plays_in_the_jail(tmp_path, name):
+    """montecarlo, jailed (it reads the rules library through the folders its command names), in every seat
+    of one board against greedy: every game ends completed, and the records verify."""
+    variant = PRESETS[name]
+    bots = ["montecarlo", "option.worlds=2"] + ["greedy"] * (variant.players - 1)
+    run = arena("match", *bots, "--variant", name, "--boards", "1", "--out", str(tmp_path), "--no-report")
+    assert run.returncode == 0, run.stdout + run.stderr
+    records = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
+    assert len(records) == variant.players
+    assert {r["termination"] for r in records} == {"completed"}

@@ -80,6 +80,8 @@ from referee.rules.variants import Partners, SaveMeld, Scoring
 from greedy_bot import Bot as Greedy
 
 THINK_MS = 100
+EXACT_FROM = 8  # two-handed, second phase: cards in hand from which every trick is searched exactly
+EXACT_NODES = 40_000  # positions such a search may visit before it gives way to simulation
 SAFETY = 0.3  # of the time a reply may take, the most a decision spends: the rest covers the process's delays
 MARGIN_S = 0.02  # and this much is never spent
 
@@ -200,6 +202,75 @@ def play_out(table: Table, trump, hands, trick, leader, played_tricks, points, w
         if not hands[leader]:
             points[leader] += table.variant.last_trick
             return
+
+
+class OutOfBudget(Exception):
+    """An exact search met its node budget or the clock."""
+
+
+def best_exact(table: Table, trump, hands, trick, leader, me, budget: int, limit: float):
+    """Two seats and every card known (the two-handed second phase): the card that makes the most of the
+    remaining tricks for ``me`` (its trick points less the other seat's) against the best defence, by
+    alpha-beta search with a table of positions already solved. Raises OutOfBudget past ``budget``
+    positions or the time ``limit``."""
+    values, duty, last = table.values, table.duty, table.variant.last_trick
+    solved: dict = {}
+    nodes = 0
+
+    def value(hands, leader, trick, alpha, beta):
+        """The margin for ``me`` of the rest of the hand from this position."""
+        nonlocal nodes
+        nodes += 1
+        if nodes > budget or (nodes & 1023 == 0 and time.perf_counter() > limit):
+            raise OutOfBudget
+        if not trick:
+            if not hands[0]:
+                return 0
+            key = (tuple(sorted(c.order for c in hands[0])), tuple(sorted(c.order for c in hands[1])), leader)
+            if key in solved:
+                return solved[key]
+        seat = (leader + len(trick)) % 2
+        maximise = seat == me
+        best = float("-inf") if maximise else float("inf")
+        low, high = alpha, beta
+        for card, after in moves(hands, seat, trick):
+            if not trick:
+                v = value(after, leader, [card], low, high)
+            else:
+                pair = (trick[0], card)
+                winner = (leader + winning_index(pair, trump)) % 2
+                points = values[pair[0]] + values[card] + (last if not after[0] else 0)
+                gain = points if winner == me else -points
+                v = gain + value(after, winner, [], low - gain, high - gain)
+            if maximise:
+                best, low = max(best, v), max(low, v)
+            else:
+                best, high = min(best, v), min(high, v)
+            if low >= high:
+                break
+        if not trick and alpha < best < beta:
+            solved[key] = best
+        return best
+
+    def moves(hands, seat, trick):
+        for card in sorted(legal_plays(hands[seat], trick, trump, duty), key=lambda c: -c.strength):
+            hand = list(hands[seat])
+            hand.remove(card)
+            yield card, ([hand, hands[1]] if seat == 0 else [hands[0], hand])
+
+    played = [c for _, c in trick]
+    choice, best = None, float("-inf")
+    for card, after in moves(hands, me, played):
+        if not played:
+            v = value(after, me, [card], best, float("inf"))
+        else:
+            winner = (leader + winning_index((played[0], card), trump)) % 2
+            points = values[played[0]] + values[card] + (last if not after[0] else 0)
+            gain = points if winner == me else -points
+            v = gain + value(after, winner, [], best - gain, float("inf"))
+        if v > best:
+            choice, best = card, v
+    return choice
 
 
 def hand_scores(table: Table, obs: Observation, points, won, buried_points: int, side) -> list[float]:
@@ -328,7 +399,9 @@ class MonteCarlo:
 
     def simulate(self, kind: str, legal: list[str]) -> str | None:
         """The simulated choice for this decision; None where greedy's heuristics decide."""
-        if kind in ("lead", "follow") and (not self.table.stock_game or self.observer.phase == 2):
+        if kind in ("lead", "follow") and self.table.stock_game and self.observer.phase == 2:
+            return self.solve(legal) or self.choose_card(legal)
+        if kind in ("lead", "follow") and not self.table.stock_game:
             return self.choose_card(legal)
         if kind == "bid":
             return self.choose_bid(legal)
@@ -346,6 +419,21 @@ class MonteCarlo:
         if self.worlds:
             return worlds >= self.worlds or now >= self.limit
         return now >= self.deadline
+
+    def solve(self, legal: list[str]) -> str | None:
+        """The two-handed second phase with few cards left: every card is known, so search it exactly."""
+        obs = self.observer.observation()
+        if len(obs.hand) > EXACT_FROM:
+            return None
+        world = obs.sample(self.rng)  # the only world there is: the other hand is every card not seen
+        hands = [list(h) for h in world.hands]
+        hands[self.seat] = list(obs.hand)
+        leader = obs.trick[0][0] if obs.trick else self.seat
+        try:
+            card = best_exact(self.table, obs.trump, hands, obs.trick, leader, self.seat, EXACT_NODES, self.limit)
+        except OutOfBudget:
+            return None
+        return next(t for t in legal if action_from_text(t).card == card)
 
     def choose_card(self, legal: list[str]) -> str:
         obs = self.observer.observation()

@@ -4,6 +4,7 @@ and keeps to its clock."""
 from __future__ import annotations
 
 import json
+import random
 import sys
 
 import attrs
@@ -126,3 +127,51 @@ def test_the_sample_bot_plays_in_the_jail(tmp_path, name):
     records = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
     assert len(records) == variant.players
     assert {r["termination"] for r in records} == {"completed"}
+
+
+def test_the_exact_search_of_the_two_handed_second_phase_finds_the_best_card():
+    """On random endings of four cards a hand, the card alpha-beta picks is worth what plain minimax says the
+    best card is worth (trick points for the seat less the other's, the last trick's bonus included)."""
+    from referee.rules import Suit
+    from referee.rules.cards import make_deck
+    from referee.rules.tricks import legal_plays, winning_index
+
+    variant = PRESETS["two-handed"]
+    table = montecarlo_bot.Table(variant)
+    rng = random.Random(5)
+
+    def minimax(hands, leader, trick, me, trump):
+        if not trick and not hands[0]:
+            return 0
+        seat = (leader + len(trick)) % 2
+        results = []
+        for card in legal_plays(hands[seat], trick, trump, table.duty):
+            after = [list(h) for h in hands]
+            after[seat].remove(card)
+            if not trick:
+                results.append(minimax(after, leader, [card], me, trump))
+                continue
+            winner = (leader + winning_index((trick[0], card), trump)) % 2
+            points = table.values[trick[0]] + table.values[card] + (variant.last_trick if not after[0] else 0)
+            results.append((points if winner == me else -points) + minimax(after, winner, [], me, trump))
+        return max(results) if seat == me else min(results)
+
+    for _ in range(40):
+        deck = list(make_deck(2, variant.deck_ranks))
+        rng.shuffle(deck)
+        trump, me, leader = rng.choice(list(Suit)), rng.randrange(2), rng.randrange(2)
+        hands = [deck[:4], deck[4:8]]
+        trick = []
+        if leader != me:  # the other seat has led its fourth card
+            trick, hands[leader] = [deck[8]], hands[leader][:3]
+        choice = montecarlo_bot.best_exact(table, trump, hands, [(leader, c) for c in trick], leader, me,
+                                           10**6, float("inf"))
+        after = [list(h) for h in hands]
+        after[me].remove(choice)
+        if trick:
+            winner = (leader + winning_index((trick[0], choice), trump)) % 2
+            points = table.values[trick[0]] + table.values[choice] + (variant.last_trick if not after[0] else 0)
+            got = (points if winner == me else -points) + minimax(after, winner, [], me, trump)
+        else:
+            got = minimax(after, me, [choice], me, trump)
+        assert got == minimax(hands, leader, list(trick), me, trump)

@@ -1,0 +1,150 @@
+"""How strong is the montecarlo sample bot? Its strength table against every other sample bot, every variant.
+
+Two-player variants: duplicate games (each deal played twice, seats swapped), montecarlo's score (wins, a
+draw a half) with a 95% interval from a bootstrap over the deal pairs. Three to five players: boards
+(one deal played as one hand in every seating) with montecarlo in one seat (in both seats of a side in the
+partnership variants) and the opponent in the others; its points per hand less the others' on the same
+cards, and its mean finishing position in each hand (1 is first; equal bots average (players + 1) / 2),
+each with a 95% interval from a bootstrap over boards. A row whose interval excludes equality is marked.
+
+    python bench/montecarlo_strength.py                    # the issue's figures: 100 ms, 400 games, 100 boards
+    python bench/montecarlo_strength.py --think 20 --games 40 --boards 20 --variants three-handed
+
+Matches run as the command line runs them (jailed bots), two at a time (--parallel).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tabulate import tabulate  # noqa: E402
+
+from referee.rules import PRESETS  # noqa: E402
+from referee.rules.variants import Partners  # noqa: E402
+
+OPPONENTS = ("tactician", "greedy", "random")
+RESAMPLES = 2000
+
+
+def lineup(variant, opponent: str, think: int) -> list[str]:
+    """The match's bots, seat by seat: montecarlo and the opponent, montecarlo twice in a partnership."""
+    me = ["montecarlo", f"option.think={think}"]
+    if variant.partners is Partners.OPPOSITE:
+        return [*me, opponent, *me, opponent]
+    return [*me, *[opponent] * (variant.players - 1)]
+
+
+def play(name: str, opponent: str, args, out: Path) -> list[dict]:
+    variant = PRESETS[name]
+    unit = ["--games", str(args.games)] if variant.players == 2 else ["--boards", str(args.boards)]
+    command = [sys.executable, "-m", "referee", "match", *lineup(variant, opponent, args.think), "--variant", name,
+               *unit, "--seed", str(args.seed), "--out", str(out), "--no-report"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{name} vs {opponent} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    faults = [r for r in records if r["termination"] != "completed"]
+    if faults:
+        print(f"  {name} vs {opponent}: {len(faults)} games ended by a fault: {faults[0]['detail']}", flush=True)
+    return records
+
+
+def interval(units: list[list[float]], rng: random.Random) -> tuple[float, float, float]:
+    """Mean of the values, with a 95% bootstrap interval over the units (deal pairs or boards)."""
+    flat = [x for unit in units for x in unit]
+    means = []
+    for _ in range(RESAMPLES):
+        pick = [x for _ in units for x in units[rng.randrange(len(units))]]
+        means.append(sum(pick) / len(pick))
+    means.sort()
+    return sum(flat) / len(flat), means[int(0.025 * RESAMPLES)], means[int(0.975 * RESAMPLES) - 1]
+
+
+def mine(record: dict) -> list[int]:
+    return [i for i, s in enumerate(record["seats"]) if s["entrant"].startswith("montecarlo")]
+
+
+def by_deal(records: list[dict]) -> list[list[dict]]:
+    """The games that share a deal (a duplicate pair, or a board's seatings)."""
+    groups: dict[int, list[dict]] = defaultdict(list)
+    for r in records:
+        groups[r["seed"]].append(r)
+    return list(groups.values())
+
+
+def two_player_row(records, rng):
+    units = [[r["result"][mine(r)[0]] for r in group] for group in by_deal(records)]
+    score, low, high = interval(units, rng)
+    return f"{100 * score:.1f}% ({100 * low:.1f}-{100 * high:.1f})", low > 0.5 or high < 0.5, "", len(records)
+
+
+def position(points: list[int], seat: int) -> float:
+    """Finishing position of ``seat`` by the hand's points: 1 is first; tied seats share their places."""
+    above = sum(1 for p in points if p > points[seat])
+    level = sum(1 for p in points if p == points[seat])
+    return above + (level + 1) / 2
+
+
+def many_player_row(records, players, rng):
+    margins, places = [], []
+    for group in by_deal(records):
+        m, p = [], []
+        for r in group:
+            points = [sum(h["points"][s] for h in r["hands"]) for s in range(players)]
+            ours = mine(r)
+            theirs = [s for s in range(players) if s not in ours]
+            m.append(sum(points[s] for s in ours) / len(ours) - sum(points[s] for s in theirs) / len(theirs))
+            p.append(sum(position(points, s) for s in ours) / len(ours))
+        margins.append(m)
+        places.append(p)
+    margin, low, high = interval(margins, rng)
+    place, p_low, p_high = interval(places, rng)
+    even = (players + 1) / 2
+    clear = (low > 0 or high < 0) and (p_high < even or p_low > even)
+    return (f"{margin:+.1f} ({low:+.1f} to {high:+.1f}) points a hand",
+            clear, f"{place:.2f} ({p_low:.2f}-{p_high:.2f}); equal: {even:g}", len(records))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--think", type=int, default=100, help="montecarlo's ms a decision (default 100)")
+    parser.add_argument("--games", type=int, default=400, help="duplicate games a two-player pairing (default 400)")
+    parser.add_argument("--boards", type=int, default=100, help="boards a 3-5 player pairing (default 100)")
+    parser.add_argument("--variants", nargs="+", default=list(PRESETS), choices=list(PRESETS))
+    parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS), choices=list(OPPONENTS))
+    parser.add_argument("--seed", type=int, default=1, help="the deals' seed (default 1)")
+    parser.add_argument("--parallel", type=int, default=2, help="matches at once (default 2)")
+    args = parser.parse_args()
+
+    pairings = [(v, o) for v in args.variants for o in args.opponents]
+    print(f"montecarlo at {args.think} ms a decision: {len(pairings)} pairings, {args.parallel} at a time", flush=True)
+    with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(args.parallel) as pool:
+        jobs = {pair: pool.submit(play, *pair, args, Path(tmp) / f"{pair[0]}-{pair[1]}") for pair in pairings}
+        rows = []
+        for (name, opponent), job in jobs.items():
+            records = job.result()
+            rng = random.Random(0)
+            players = PRESETS[name].players
+            if players == 2:
+                measure, clear, place, games = two_player_row(records, rng)
+            else:
+                measure, clear, place, games = many_player_row(records, players, rng)
+            rows.append([name, opponent, measure, place, games, "yes" if clear else "no"])
+            print(f"  {name} vs {opponent}: {measure}  {place}", flush=True)
+    print()
+    print(tabulate(rows, headers=["variant", "against", "montecarlo: score (95%) / margin (95%)",
+                                  "finishing position (95%)", "games", "clear of equality"], tablefmt="github"))
+
+
+if __name__ == "__main__":
+    main()

@@ -52,25 +52,30 @@ The organiser may set them per bot instead: ``option.think=50``,
 
 from __future__ import annotations
 
+import copy
 import random
 import sys
 import time
 from pathlib import Path
 
 try:
+    import attrs
     from protocol import HIDDEN, codec
     from protocol import messages as m
 except ImportError:  # run from a checkout with another Python: the checkout's own packages
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     try:
+        import attrs
         from protocol import HIDDEN, codec
         from protocol import messages as m
     except ImportError as error:
         sys.exit(f"montecarlo needs the pinochle-arena package (its rules library and attrs): run it with the "
                  f"Python pinochle-arena is installed in ({error})")
 
-from referee.rules import Card, Rank, Suit, action_from_text, get_variant
+from referee.rules import Card, Claim, Deal, Meld, Pass, PlayCard, Rank, StockPick, Suit, TakeLast, action_from_text, \
+    get_variant, new_game
 from referee.rules import events as e
+from referee.rules.events import DecisionKind
 from referee.rules.cards import make_deck
 from referee.rules.melds import count_hand_meld
 from referee.rules.observation import Observation, Observer
@@ -273,6 +278,171 @@ def best_exact(table: Table, trump, hands, trick, leader, me, budget: int, limit
     return choice
 
 
+# ------------------------------------------------------------------ two-handed: the game itself, in a world
+class Shadow:
+    """The two-handed game as this seat has seen it, kept as a real game of the rules library.
+
+    Its hidden cards (the other hand and the stock) are a guess, put right
+    whenever the referee's lines show otherwise: a card the other seat
+    plays or melds is swapped into its hand, a card this seat draws into
+    the place in the stock it is drawn from. So the game's notices to this
+    seat are the referee's lines, its ``observation`` is the seat's, and
+    ``determinize`` samples worlds from it like the referee's own game.
+    """
+
+    def __init__(self, variant, seat: int, dealt: e.HandDealt, totals, rng: random.Random):
+        self.seat, self.other = seat, 1 - seat
+        mine = list(dealt.cards)
+        unseen = list(make_deck(variant.deck_copies, variant.deck_ranks))
+        for c in [*mine, dealt.turnup]:
+            unseen.remove(c)
+        rng.shuffle(unseen)
+        hands = [None, None]
+        hands[seat], hands[1 - seat] = mine, unseen[:len(mine)]
+        deal = Deal(hands, dealt.turnup, unseen[len(mine):])
+        self.game, notices = new_game(variant, seed=rng.getrandbits(32), deal=deal, dealer=dealt.dealer,
+                                      totals=totals)
+        self.game.hand_number = dealt.hand  # the game's log says which hand it is, as the referee's does
+        self.game.log = [attrs.evolve(n, event=attrs.evolve(n.event, hand=dealt.hand))
+                         if type(n.event) is e.HandDealt else n for n in self.game.log]
+        self.opening = [n.event for n in notices if seat in n.seats][1:]  # what follows the deal (002's dix bonus)
+
+    def follow(self, events: list, mine: list) -> None:
+        """Apply the actions behind ``events`` (what the referee showed this seat, in order; used up as they
+        are explained) and ``mine`` (this seat's own replies), up to this seat's decision now. Raises
+        ValueError if they cannot be."""
+        while True:
+            self.into_hand(self.shown(events), events)  # before a trick is won: the meld it allows
+            d = self.game.decision()
+            if d is None:
+                raise ValueError("the game is over in the shadow")
+            if d.seat == self.seat and mine:
+                action = mine.pop(0)
+            elif d.seat == self.seat and events:
+                raise ValueError(f"the shadow waits for our {d.kind.value}, the referee shows {events[0]}")
+            elif events:
+                action = self.decode(d, events)
+            else:
+                break
+            self.arrange(action, events)
+            shown = [n.event for n in self.game.apply(action) if self.seat in n.seats]
+            shown = shown[:next((i + 1 for i, x in enumerate(shown) if type(x) is e.HandEnded), len(shown))]
+            if [_plain(x) for x in shown] != [_plain(x) for x in events[:len(shown)]]:
+                raise ValueError(f"the shadow shows {shown}, the referee {events[:len(shown)]}")
+            del events[:len(shown)]
+        d = self.game.decision()
+        while d is not None and d.seat == self.other and d.kind is DecisionKind.MELD:
+            self.game.apply(Pass())  # it could meld here and did not (or, holding other cards, could not)
+            d = self.game.decision()
+
+    def shown(self, events: list) -> list:
+        """The cards the other seat will show from its hand in ``events``: played, or melded."""
+        return [c for x in events if getattr(x, "seat", None) == self.other
+                for c in (x.cards if type(x) is e.Melded else (x.action.card,)
+                          if type(x) is e.Played and not x.action.from_table else ())]
+
+    def decode(self, d, events: list):
+        """The other seat's action that the next events show."""
+        first = events[0]
+        if d.kind in (DecisionKind.LEAD, DecisionKind.FOLLOW):
+            if type(first) is not e.Played:
+                raise ValueError(f"the other seat was to play, the referee shows {first}")
+            same = [a for a in self.game.legal_actions()
+                    if type(a) is PlayCard and a.card == first.action.card and a.from_table == first.action.from_table]
+            if not same:
+                raise ValueError(f"{first.action.to_text()} cannot be played in the shadow")
+            return same[0]
+        if d.kind is DecisionKind.MELD:
+            if type(first) is not e.Melded or first.seat != self.other:
+                return Pass()
+            return action_from_text(f"{first.name}:{','.join(c.to_text() for c in first.cards)}")
+        if d.kind is DecisionKind.TAKE_LAST:
+            drew = next(x for x in events if type(x) is e.Drew)
+            return TakeLast(StockPick.TURNUP if drew.seat == self.other and drew.card is not None else StockPick.STOCK)
+        raise ValueError(f"no decision {d.kind.value} in two-handed")
+
+    def into_hand(self, cards, events: list) -> None:
+        """Put ``cards`` in the other hand, from the stock, each taking the place of a card of that hand the
+        events to come do not show it holding."""
+        g = self.game
+        hand = g.hands[self.other]
+        needed = cards
+        for c in cards:
+            if hand.count(c) >= cards.count(c) or c not in g.stock:
+                continue  # there already, or it comes by another way (the turn-up): decode finds out
+            spare = next((x for x in hand if x not in needed), None)
+            if spare is None:
+                raise ValueError("no card of the other hand to swap")
+            i = g.stock.index(c)
+            g.stock[i], hand[hand.index(spare)] = spare, c
+        g.decision_cache = None
+
+    def arrange(self, action, events: list) -> None:
+        """Make the cards drawn after ``action`` that this seat sees (its own, and the last stock card) the
+        ones the referee shows."""
+        g = self.game
+        for _ in range(4):
+            trial = copy.deepcopy(g)
+            shown = [n.event for n in trial.apply(action) if self.seat in n.seats]
+            wrong = next(((x.card, y.card) for x, y in zip(shown, events)
+                          if type(x) is e.Drew and type(y) is e.Drew and x.card != y.card), None)
+            if wrong is None:
+                return
+            drawn, real = wrong
+            i = g.stock.index(drawn)
+            if real in g.stock:
+                j = g.stock.index(real)
+                g.stock[i], g.stock[j] = g.stock[j], g.stock[i]
+            elif real in g.hands[self.other]:
+                hand = g.hands[self.other]
+                hand[hand.index(real)], g.stock[i] = g.stock[i], real
+            else:
+                raise ValueError(f"we draw {real}, which the shadow has nowhere hidden")
+        raise ValueError("the draws cannot be arranged")
+
+
+def _plain(event):
+    """An event as the referee's lines tell it (they leave out which table cards a meld reused, and the
+    copy of a table card played)."""
+    if type(event) is e.Melded:
+        return ("meld", event.seat, event.name, event.points, event.cards)
+    if type(event) is e.Played:
+        return ("play", event.seat, event.action.plain())
+    if type(event) is e.HandEnded:
+        return ("handend", event.hand, event.points, event.totals)
+    return event
+
+
+def stock_rollout(game, me: int, values, rng: random.Random) -> float:
+    """Play the two-handed hand out by a fast policy; our hand's points less the other seat's."""
+    start = len(game.hands_ended)
+    while not game.is_terminal() and len(game.hands_ended) == start:
+        game.apply(stock_policy(game, values, rng))
+    points = game.hands_ended[-1].points
+    return points[me] - points[1 - me]
+
+
+def stock_policy(game, values, rng):
+    """The simulated seats of two-handed: the best meld; take the turn-up if it is a trump or an ace; lead
+    a random card; to a trick worth 10 or more win as cheaply as possible; else throw the cheapest card."""
+    d = game.decision()
+    legal = [a for a in d.legal if type(a) is not Claim]
+    if d.kind is DecisionKind.MELD:
+        melds = [a for a in legal if type(a) is Meld]
+        return max(melds, key=game.meld_value) if melds else legal[0]
+    if d.kind is DecisionKind.TAKE_LAST:
+        t = game.turnup
+        return TakeLast(StockPick.TURNUP if t.suit is game.trump or t.rank is Rank.ACE else StockPick.STOCK)
+    if d.kind is DecisionKind.LEAD:
+        return legal[rng.randrange(len(legal))]
+    led = game.trick[0][1].card
+    trump = game.trump
+    winners = [a for a in legal if ((a.card.strength > led.strength) if a.card.suit is led.suit else (a.card.suit is trump))]
+    if winners and (game.phase == 2 or values[led] >= 10):
+        return min(winners, key=lambda a: (a.card.suit is trump, a.card.strength))
+    return min(legal, key=lambda a: (values[a.card], a.card.suit is trump, a.card.strength))
+
+
 def hand_scores(table: Table, obs: Observation, points, won, buried_points: int, side) -> list[float]:
     """Each seat's score for the hand, as the rules count it, given the trick points it ends with."""
     v, n = table.variant, table.seats
@@ -320,6 +490,10 @@ class MonteCarlo:
         self.observer: Observer | None = None
         self.won: list[int] = []
         self.started = 0.0  # when the request in hand arrived
+        # two-handed: the hand as a game of the rules library (Shadow), and what it has yet to follow
+        self.shadow: Shadow | None = None
+        self.events: list = []  # events shown to us since the shadow last caught up
+        self.replies: list = []  # our actions since then
 
     # -------------------------------------------------------------- protocol
     def on_line(self, line: str):
@@ -364,6 +538,18 @@ class MonteCarlo:
     def see(self, event) -> None:
         if type(event) is e.HandDealt:
             self.won = [0] * self.table.seats
+            if self.table.stock_game:
+                rng = random.Random(f"{self.seed}:{self.game_id}:shadow:{event.hand}")
+                self.shadow = Shadow(self.table.variant, self.seat, event, self.observer.totals, rng)
+                self.events, self.replies = [], []
+                self.opening = list(self.shadow.opening)  # the deal's own events, which the shadow has seen
+                self.observer.see(event)
+                return
+        elif self.table.stock_game and self.shadow is not None:
+            if self.opening and _plain(event) == _plain(self.opening[0]):
+                self.opening.pop(0)
+            else:
+                self.events.append(event)
         elif type(event) is e.TrickWon:
             self.won[event.seat] += 1
         elif type(event) is e.Played and not self.table.stock_game:
@@ -395,12 +581,16 @@ class MonteCarlo:
                       file=sys.stderr, flush=True)
         if kind in ("give", "bury"):  # our card leaves the hand before the referee shows the passing
             self.observer.see(e.SetAside(self.seat, Card.from_text(reply.split(":", 1)[1])))
+        if self.shadow is not None:
+            self.replies.append(action_from_text(_without_points(reply)))
         return reply
 
     def simulate(self, kind: str, legal: list[str]) -> str | None:
         """The simulated choice for this decision; None where greedy's heuristics decide."""
         if kind in ("lead", "follow") and self.table.stock_game and self.observer.phase == 2:
             return self.solve(legal) or self.choose_card(legal)
+        if self.table.stock_game:
+            return self.choose_in_stock(legal)
         if kind in ("lead", "follow") and not self.table.stock_game:
             return self.choose_card(legal)
         if kind == "bid":
@@ -419,6 +609,38 @@ class MonteCarlo:
         if self.worlds:
             return worlds >= self.worlds or now >= self.limit
         return now >= self.deadline
+
+    def caught_up(self) -> Shadow | None:
+        """The two-handed shadow, brought up to now; None (greedy decides) if it could not follow the game."""
+        if self.shadow is None:
+            return None
+        try:
+            self.shadow.follow(self.events, self.replies)
+        except (ValueError, StopIteration) as error:
+            print(f"montecarlo: lost track of the hand ({error}); greedy plays it out", file=sys.stderr, flush=True)
+            self.shadow = None
+        return self.shadow
+
+    def choose_in_stock(self, legal: list[str]) -> str | None:
+        """Two-handed, while the stock lasts: every legal action tried in sampled worlds, each played out to
+        the end of the hand by the fast policy (the same random choices for every action of a world)."""
+        shadow = self.caught_up()
+        if shadow is None:
+            return None
+        actions = [action_from_text(_without_points(t)) for t in legal]
+        values = {c: v for c, v in self.table.values.items()}
+        totals = [0.0] * len(actions)
+        worlds = 0
+        while not self.enough(worlds):
+            world = shadow.game.determinize(self.seat, self.rng)
+            world.log, world.deals = [], []  # not needed to play on; cheaper to copy
+            seed = self.rng.getrandbits(32)
+            for i, action in enumerate(actions):
+                trial = copy.deepcopy(world)
+                trial.apply(action)
+                totals[i] += stock_rollout(trial, self.seat, values, random.Random(seed))
+            worlds += 1
+        return legal[max(range(len(actions)), key=lambda i: totals[i])]
 
     def solve(self, legal: list[str]) -> str | None:
         """The two-handed second phase with few cards left: every card is known, so search it exactly."""
@@ -529,6 +751,12 @@ class MonteCarlo:
             return (meld, card.suit is not trump, card.rank is not Rank.ACE, counts, token)
 
         return max(legal, key=keep)
+
+
+def _without_points(token: str) -> str:
+    """A protocol-3 meld token without the points it would score: ``royal:KH,QH=40`` -> ``royal:KH,QH``."""
+    action, sep, points = token.rpartition("=")
+    return action if sep and points.lstrip("-").isdigit() else token
 
 
 def _bid_amounts(token: str) -> list[int]:

@@ -43,10 +43,13 @@ def start(variant, seed=7, worlds=1):
     return game, bots
 
 
-def step(game, bots, check=None):
-    """The seat to act is asked as the referee asks it (``check(decision, bot)`` runs once it has replied);
-    its reply is applied and every seat told of it. Returns (decision, reply)."""
+def step(game, bots, check=None, before=None):
+    """The seat to act is asked as the referee asks it (``before(decision, bot)`` runs just before, and
+    ``check(decision, bot)`` once it has replied); its reply is applied and every seat told of it. Returns
+    (decision, reply)."""
     d = game.decision()
+    if before is not None:
+        before(d, bots[d.seat])
     request = wire.request_message(d, 5000, 60000, getattr(game, "meld_value", None))
     reply = bots[d.seat].on_line(request.to_text()).strip()
     if check is not None:
@@ -73,8 +76,15 @@ def test_the_bot_knows_what_the_rules_say_its_seat_knows(name):
             assert comparable(bot.observer.observation()) == comparable(game.observation(d.seat))
             checked.append(d)
 
+    def before(d, bot):
+        if game.variant.family == "stock":  # two-handed: the bot's own game of the hand agrees too
+            shadow = bot.caught_up()
+            assert shadow is not None, "the bot lost track of the hand"
+            assert comparable(shadow.game.observation(d.seat)) == comparable(game.observation(d.seat))
+            assert shadow.game.decision().kind is d.kind and shadow.game.decision().seat == d.seat
+
     while not game.is_terminal() and len(game.hands_ended) < 2:
-        step(game, bots, check)
+        step(game, bots, check, before)
     assert len(checked) > 20
 
 

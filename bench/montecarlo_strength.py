@@ -5,7 +5,8 @@ draw a half) with a 95% interval from a bootstrap over the deal pairs. Three to 
 (one deal played as one hand in every seating) with montecarlo in one seat (in both seats of a side in the
 partnership variants) and the opponent in the others; its points per hand less the others' on the same
 cards, and its mean finishing position in each hand (1 is first; equal bots average (players + 1) / 2),
-each with a 95% interval from a bootstrap over boards. A row whose interval excludes equality is marked.
+each with a 95% interval from a bootstrap over boards. A row says "better" or "worse" only where the
+intervals exclude equality.
 
     python bench/montecarlo_strength.py                    # the issue's figures: 100 ms, 400 games, 100 boards
     python bench/montecarlo_strength.py --think 20 --games 40 --boards 20 --variants three-handed
@@ -85,7 +86,8 @@ def by_deal(records: list[dict]) -> list[list[dict]]:
 def two_player_row(records, rng):
     units = [[r["result"][mine(r)[0]] for r in group] for group in by_deal(records)]
     score, low, high = interval(units, rng)
-    return f"{100 * score:.1f}% ({100 * low:.1f}-{100 * high:.1f})", low > 0.5 or high < 0.5, "", len(records)
+    verdict = "better" if low > 0.5 else "worse" if high < 0.5 else "not clear"
+    return f"{100 * score:.1f}% ({100 * low:.1f}-{100 * high:.1f})", verdict, "", len(records)
 
 
 def position(points: list[int], seat: int) -> float:
@@ -110,9 +112,9 @@ def many_player_row(records, players, rng):
     margin, low, high = interval(margins, rng)
     place, p_low, p_high = interval(places, rng)
     even = (players + 1) / 2
-    clear = (low > 0 or high < 0) and (p_high < even or p_low > even)
+    verdict = ("better" if low > 0 and p_high < even else "worse" if high < 0 and p_low > even else "not clear")
     return (f"{margin:+.1f} ({low:+.1f} to {high:+.1f}) points a hand",
-            clear, f"{place:.2f} ({p_low:.2f}-{p_high:.2f}); equal: {even:g}", len(records))
+            verdict, f"{place:.2f} ({p_low:.2f}-{p_high:.2f}); equal: {even:g}", len(records))
 
 
 def main() -> None:
@@ -136,14 +138,14 @@ def main() -> None:
             rng = random.Random(0)
             players = PRESETS[name].players
             if players == 2:
-                measure, clear, place, games = two_player_row(records, rng)
+                measure, verdict, place, games = two_player_row(records, rng)
             else:
-                measure, clear, place, games = many_player_row(records, players, rng)
-            rows.append([name, opponent, measure, place, games, "yes" if clear else "no"])
+                measure, verdict, place, games = many_player_row(records, players, rng)
+            rows.append([name, opponent, measure, place, games, verdict])
             print(f"  {name} vs {opponent}: {measure}  {place}", flush=True)
     print()
     print(tabulate(rows, headers=["variant", "against", "montecarlo: score (95%) / margin (95%)",
-                                  "finishing position (95%)", "games", "clear of equality"], tablefmt="github"))
+                                  "finishing position (95%)", "games", "montecarlo is"], tablefmt="github"))
 
 
 if __name__ == "__main__":

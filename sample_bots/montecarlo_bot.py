@@ -628,7 +628,7 @@ class MonteCarlo:
         if shadow is None:
             return None
         actions = [action_from_text(_without_points(t)) for t in legal]
-        values = {c: v for c, v in self.table.values.items()}
+        values = self.table.values
         totals = [0.0] * len(actions)
         worlds = 0
         while not self.enough(worlds):

@@ -141,6 +141,14 @@ def _option(parts: list[str]) -> m.OptionDeclared:
     return option
 
 
+def split_points(reply: str) -> tuple[str, int | None]:
+    """A version 3 meld reply or legal token ``royal:KH,QH=4`` -> (``royal:KH,QH``, 4); others as they are."""
+    action, sep, points = reply.rpartition("=")
+    if sep and action and points.lstrip("-").isdigit():
+        return action, int(points)
+    return reply, None
+
+
 def parse_referee_line(line: str):
     """A line the referee sends to a bot -> typed message."""
     parts = _split_line(line)

@@ -19,6 +19,7 @@ import attrs
 import trio
 
 from protocol import messages as m
+from protocol import split_points
 
 from .audit import Schedule
 from .clock import Clock, TimeControl
@@ -32,7 +33,7 @@ from .rules.variants import Variant
 from .sandbox import Sandbox
 from .transport import BotCommand, BotCrashed, BotError, BotTimeout
 from .rules.observation import Observer
-from .wire import event_text, new_game_message, request_message, rule_messages, split_points, state_message
+from .wire import event_text, new_game_message, request_message, rule_messages, state_message
 
 
 class Restart(enum.Enum):

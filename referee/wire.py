@@ -117,14 +117,6 @@ def legal_tokens(actions, meld_value=None) -> tuple[str, ...]:
     return tuple(tokens)
 
 
-def split_points(reply: str) -> tuple[str, int | None]:
-    """A version 3 meld reply ``royal:KH,QH=4`` -> (``royal:KH,QH``, 4); other replies as they are."""
-    action, sep, points = reply.rpartition("=")
-    if sep and action and points.lstrip("-").isdigit():
-        return action, int(points)
-    return reply, None
-
-
 # ---------------------------------------------------------------- version 3
 _DUTY_WORDS = {MustWin.ALWAYS: "head", MustWin.TRUMP_LED: "head-if-trump-led", MustWin.NEVER: None}
 

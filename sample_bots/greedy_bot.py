@@ -314,9 +314,8 @@ class Bot:
         return None
 
 
-def main():
-    noise = float(sys.argv[sys.argv.index("--noise") + 1]) if "--noise" in sys.argv else 0.0
-    bot = Bot(noise)
+def serve(bot):
+    """Answer the referee on standard input and output until it says quit (montecarlo serves this way too)."""
     for line in sys.stdin:
         reply = bot.on_line(line)
         if reply == "quit":
@@ -324,6 +323,11 @@ def main():
         if reply is not None:
             sys.stdout.write(reply)
             sys.stdout.flush()
+
+
+def main():
+    noise = float(sys.argv[sys.argv.index("--noise") + 1]) if "--noise" in sys.argv else 0.0
+    serve(Bot(noise))
 
 
 if __name__ == "__main__":

@@ -60,13 +60,13 @@ from pathlib import Path
 
 try:
     import attrs
-    from protocol import HIDDEN, codec
+    from protocol import HIDDEN, codec, split_points
     from protocol import messages as m
 except ImportError:  # run from a checkout with another Python: the checkout's own packages
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     try:
         import attrs
-        from protocol import HIDDEN, codec
+        from protocol import HIDDEN, codec, split_points
         from protocol import messages as m
     except ImportError as error:
         sys.exit(f"montecarlo needs the pinochle-arena package (its rules library and attrs): run it with the "
@@ -83,6 +83,7 @@ from referee.rules.tricks import FollowDuty, legal_plays, winning_index
 from referee.rules.variants import Partners, SaveMeld, Scoring
 
 from greedy_bot import Bot as Greedy
+from greedy_bot import serve
 
 THINK_MS = 100
 EXACT_FROM = 8  # two-handed, second phase: cards in hand from which every trick is searched exactly
@@ -298,7 +299,7 @@ class Shadow:
             unseen.remove(c)
         rng.shuffle(unseen)
         hands = [None, None]
-        hands[seat], hands[1 - seat] = mine, unseen[:len(mine)]
+        hands[seat], hands[self.other] = mine, unseen[:len(mine)]
         deal = Deal(hands, dealt.turnup, unseen[len(mine):])
         self.game, notices = new_game(variant, seed=rng.getrandbits(32), deal=deal, dealer=dealt.dealer,
                                       totals=totals)
@@ -366,11 +367,10 @@ class Shadow:
         events to come do not show it holding."""
         g = self.game
         hand = g.hands[self.other]
-        needed = cards
         for c in cards:
             if hand.count(c) >= cards.count(c) or c not in g.stock:
                 continue  # there already, or it comes by another way (the turn-up): decode finds out
-            spare = next((x for x in hand if x not in needed), None)
+            spare = next((x for x in hand if x not in cards), None)
             if spare is None:
                 raise ValueError("no card of the other hand to swap")
             i = g.stock.index(c)
@@ -461,7 +461,6 @@ def hand_scores(table: Table, obs: Observation, points, won, buried_points: int,
             made = total >= obs.bid
             score = (2 if made else -1) if v.scoring is Scoring.TWO_ONE else (total if made else -obs.bid)
         else:
-            made = None
             score = total
         for s in members:
             scores[s] = score
@@ -582,7 +581,7 @@ class MonteCarlo:
         if kind in ("give", "bury"):  # our card leaves the hand before the referee shows the passing
             self.observer.see(e.SetAside(self.seat, Card.from_text(reply.split(":", 1)[1])))
         if self.shadow is not None:
-            self.replies.append(action_from_text(_without_points(reply)))
+            self.replies.append(action_from_text(split_points(reply)[0]))
         return reply
 
     def simulate(self, kind: str, legal: list[str]) -> str | None:
@@ -591,7 +590,7 @@ class MonteCarlo:
             return self.solve(legal) or self.choose_card(legal)
         if self.table.stock_game:
             return self.choose_in_stock(legal)
-        if kind in ("lead", "follow") and not self.table.stock_game:
+        if kind in ("lead", "follow"):
             return self.choose_card(legal)
         if kind == "bid":
             return self.choose_bid(legal)
@@ -627,7 +626,7 @@ class MonteCarlo:
         shadow = self.caught_up()
         if shadow is None:
             return None
-        actions = [action_from_text(_without_points(t)) for t in legal]
+        actions = [action_from_text(split_points(t)[0]) for t in legal]
         values = self.table.values
         totals = [0.0] * len(actions)
         worlds = 0
@@ -686,8 +685,7 @@ class MonteCarlo:
         """Per sampled world, for each suit in ``trumps``: the points this seat's side would make with it as
         trump, were this seat to win the bid now (with the kitty, if there is one) and lead."""
         table, seat, rng, v = self.table, self.seat, self.rng, self.table.variant
-        side = table.sides(obs) if obs.bidder is not None else [s % 2 if v.partners is Partners.OPPOSITE else s
-                                                                 for s in range(table.seats)]
+        side = table.sides(obs)  # before the auction is won: partners sit opposite, else each seat alone
         partner = (seat + 2) % 4 if v.partners is Partners.OPPOSITE else None
         sampler = obs.sampler()
         rows = []
@@ -753,12 +751,6 @@ class MonteCarlo:
         return max(legal, key=keep)
 
 
-def _without_points(token: str) -> str:
-    """A protocol-3 meld token without the points it would score: ``royal:KH,QH=40`` -> ``royal:KH,QH``."""
-    action, sep, points = token.rpartition("=")
-    return action if sep and points.lstrip("-").isdigit() else token
-
-
 def _bid_amounts(token: str) -> list[int]:
     """``bid:25`` -> [25]; ``bid:A..B`` and ``bid:A..B/S`` -> every bid of the range."""
     text = token[4:]
@@ -774,14 +766,7 @@ def _option(name: str, default: int) -> int:
 
 
 def main():
-    bot = MonteCarlo(_option("--think", THINK_MS), _option("--worlds", 0), _option("--seed", 0))
-    for line in sys.stdin:
-        reply = bot.on_line(line)
-        if reply == "quit":
-            return
-        if reply is not None:
-            sys.stdout.write(reply)
-            sys.stdout.flush()
+    serve(MonteCarlo(_option("--think", THINK_MS), _option("--worlds", 0), _option("--seed", 0)))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import sys
 import attrs
 import pytest
 
+from protocol import split_points
 from referee import wire
 from referee.rules import PRESETS, action_from_text, new_game
 from referee.samples import SAMPLE_DIR
@@ -54,7 +55,7 @@ def step(game, bots, check=None, before=None):
     reply = bots[d.seat].on_line(request.to_text()).strip()
     if check is not None:
         check(d, bots[d.seat])
-    action = action_from_text(wire.split_points(reply)[0])
+    action = action_from_text(split_points(reply)[0])
     assert action in d.legal, f"{reply!r} is not legal for {d.kind.value}"
     shown = game.apply(action)
     for seat, bot in enumerate(bots):

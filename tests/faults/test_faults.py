@@ -41,10 +41,10 @@ def sample(name, tc=FAST, persist=False):
     return Entrant(name, SAMPLES[name].command(), tc, persist=persist)
 
 
-def leftovers() -> list[str]:
-    """Children of this process, zombies included. The referee is a child subreaper, so every process a
-    bot started that outlived it (a grandchild that left the group too) would be reparented here."""
-    found = []
+def children() -> dict[tuple[int, int], str]:
+    """Children of this process, zombies included, keyed by pid and start time (so a reused pid is a
+    new process), with the start of their /proc stat line."""
+    found = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -52,9 +52,28 @@ def leftovers() -> list[str]:
             stat = (entry / "stat").read_bytes()
         except OSError:
             continue
-        if int(stat.rsplit(b")", 1)[1].split()[1]) == os.getpid():
-            found.append(stat.decode(errors="replace")[:80])
+        fields = stat.rsplit(b")", 1)[1].split()  # fields after the command name, from the state on
+        if int(fields[1]) == os.getpid():
+            found[int(entry.name), int(fields[19])] = stat.decode(errors="replace")[:80]
     return found
+
+
+_children_before: set[tuple[int, int]] = set()
+
+
+@pytest.fixture(autouse=True)
+def _note_children_before():
+    """Children this pytest process had before the test began, such as the resource tracker that
+    multiprocessing starts for the Dask cluster tests when they ran earlier in the same pytest worker."""
+    _children_before.clear()
+    _children_before.update(children())
+
+
+def leftovers() -> list[str]:
+    """Children of this process that the test left behind, zombies included. The referee is a child
+    subreaper, so every process a bot started that outlived it (a grandchild that left the group too)
+    would be reparented here."""
+    return [stat for key, stat in children().items() if key not in _children_before]
 
 
 def reset_peak_memory() -> None:

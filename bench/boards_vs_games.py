@@ -26,7 +26,8 @@ The ratios "boards against duplicate games" come with a 95% interval from a
 bootstrap over the units of both modes (seeds pooled). It prints the table
 and the ratios. Asserts nothing: it measures, on a shared machine.
 
-    python bench/boards_vs_games.py [--hands 2000] [--seeds 1 2 3] [--concurrency 2] [--isolation jail]
+    python bench/boards_vs_games.py [--hands 2000] [--seeds 1 2 3] [--pairs 0.15 0.05] [--concurrency 2]
+                                    [--isolation jail]
 """
 
 from __future__ import annotations
@@ -137,6 +138,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000, help="hands per mode, pair and seed (default 2000)")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--pairs", nargs="+", choices=sorted(PAIRS.values()), default=list(PAIRS.values()),
+                        help="which pairs: greedy against greedy with this share of random moves (default both)")
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--isolation", choices=["jail", "none"], default=None,
                         help="default: jail where bubblewrap runs (as users run), else none")
@@ -147,6 +150,8 @@ def main() -> None:
     rows, summary = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for label, noise in PAIRS.items():
+            if noise not in args.pairs:
+                continue
             samples: dict[str, Sample] = {}
             for seed in args.seeds:
                 for mode in MODES:

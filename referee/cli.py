@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import collections
 import datetime
 import difflib
 import json
@@ -16,6 +17,7 @@ import attrs
 import trio
 from tabulate import tabulate
 
+from . import installed_version
 from .clock import TimeControl
 from .audit import Audit, ScheduleError, audit_results
 from .compliance import run_check
@@ -160,6 +162,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--concurrency", type=positive_int, default=None, help="games at once (default: cores)")
     p.add_argument("--processes", type=positive_int, default=None,
                    help="referee processes to spread the games over (default: cores, at most --concurrency)")
+    p.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="play the games on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:8786); 'none': "
+                        "on this machine (overrides [cluster] address; needs pip install 'pinochle-arena[cluster]')")
     p.add_argument("--no-duplicate", action="store_true", help="independent deals instead of duplicate pairs")
     p.add_argument("--games", type=positive_int, default=None, help="games per pairing (overrides the configuration)")
     add_boards_argument(p, "per pairing, instead of whole games")
@@ -330,17 +335,9 @@ class VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
 
     def __call__(self, parser, namespace, values, option_string=None):
-        print(f"{parser.prog} {_version()}")  # on stdout, as argparse's own version action
+        print(f"{parser.prog} {installed_version()}")  # on stdout, as argparse's own version action
         parser.exit()
 
-
-def _version() -> str:
-    import importlib.metadata
-
-    try:
-        return importlib.metadata.version("pinochle-arena")
-    except importlib.metadata.PackageNotFoundError:  # run from a checkout that was never installed
-        return "(not installed)"
 
 
 def add_boards_argument(p: argparse.ArgumentParser, what: str) -> None:
@@ -763,7 +760,8 @@ def cmd_deals(args) -> int:
     if args.seed is not None:
         variant = variant_from_args(args)
         deals = generate_deals(variant, args.seed, args.count, args.decks)
-        comment = f"{args.count} deals of {variant.name} generated from seed {args.seed} by pinochle-arena {_version()}"
+        comment = (f"{args.count} deals of {variant.name} generated from seed {args.seed} by pinochle-arena "
+                   f"{installed_version()}")
     else:
         path = args.results / "games.jsonl" if args.results.is_dir() else args.results
         audit = verified_records(path, args.no_verify)
@@ -839,11 +837,12 @@ def verified_records(path: Path, no_verify: bool) -> Audit:
 
 
 # Flags that may differ when a tournament is resumed: how it runs and what is printed, not which games it plays.
-RESUME_FLAGS = ("resume", "out", "concurrency", "processes", "bootstrap", "transcripts", "pgn", "startup_timeout")
+RESUME_FLAGS = ("resume", "out", "concurrency", "processes", "cluster", "bootstrap", "transcripts", "pgn",
+                "no_report", "startup_timeout")
 
 
 def cmd_tournament(args) -> int:
-    from tournaments.config import ConfigError, load_saved_config
+    from tournaments.config import ConfigError, load_saved_config, parse_cluster, with_flags
     from tournaments.schedule import schedule
     from tournaments.store import ResultStore, StoreError, tournament_schedule
 
@@ -857,6 +856,12 @@ def cmd_tournament(args) -> int:
         raise UsageError(str(e)) from None
     if args.processes is not None:
         config = attrs.evolve(config, processes=args.processes)
+    if args.cluster is not None and resume_out is not None:  # how it runs, not which games: may change on resume
+        data = with_flags(data, cluster={"address": args.cluster})
+        try:
+            config = attrs.evolve(config, cluster=parse_cluster(data["cluster"], "--cluster"))
+        except ConfigError as e:
+            raise UsageError(str(e)) from None
     resuming = args.resume is not None
     store = ResultStore(config.output)
     given_seed = config.seed
@@ -884,30 +889,41 @@ def cmd_tournament(args) -> int:
     print(f"tournament '{config.name}': {config.format}, {config.variant.name}, {', '.join(names)}; "
           f"{_per_pairing(config)}, {'duplicate' if config.duplicate else 'independent'} deals, "
           f"{_seed_text(given_seed) if config.deals is None else f'{len(config.deals.deals)} deals of a deal file'}, "
-          f"concurrency {config.concurrency} in {config.referee_processes} referee "
-          f"process(es); results in {store.games_path}")
+          f"{_where_played(config)}; results in {store.games_path}")
     print(isolation_summary(config.entrants[0].sandbox))
+    if config.cluster is not None and any(e.sandbox.isolation.value == "none" for e in config.entrants):
+        print("WARNING: on a cluster an unjailed bot can also reach the Dask scheduler, and through it run code on "
+              "every worker and change results", file=sys.stderr)
     check_bots_start(config.entrants, config.output / "logs", args.startup_timeout)
     progress = Progress(len(specs), start=len(done))
     finished = len(done)
     live = list(recovery.records) if recovery is not None else []
+    per_worker: collections.Counter = collections.Counter()  # on a cluster: this run's games by worker
 
     def on_game(record: GameRecord) -> None:
         nonlocal finished
         finished += 1
         live.append(record)
-        progress.update(finished, f"leader: {_leader(live)}  last: {_game_line(record)}")
+        workers = ""
+        if "worker" in record.extra:
+            per_worker[record.extra["worker"]] += 1
+            workers = "  workers: " + ", ".join(f"{w.split('://')[-1]} {n}" for w, n in sorted(per_worker.items()))
+        progress.update(finished, f"leader: {_leader(live)}{workers}  last: {_game_line(record)}")
 
     from tournaments.runner import run_games
 
     try:
-        run_trio(run_games, config, todo, store, on_game, args.transcripts)
+        run_cluster_aware(run_games, config, todo, store, on_game, args.transcripts)
     except KeyboardInterrupt:
         progress.close()
         print(f"\nstopped: {finished} of {len(specs)} games are saved in {store.games_path}.\n"
               f"To continue: pinochle-arena tournament --resume {config.output}", file=sys.stderr)
         return 130
     progress.close()
+    if per_worker:
+        print("\ngames this run played on each cluster worker (bots' logs: "
+              f"{config.output / 'logs' / 'cluster'}/WORKER/):")
+        print(tabulate(sorted(per_worker.items()), headers=["worker", "games"], tablefmt="github"))
     records = store.recover().records
     summary = _print_report(records, config.output, anchor=config.anchor, bootstrap=args.bootstrap,
                             title=f"\n{config.name}: {len(records)} games")
@@ -917,6 +933,30 @@ def cmd_tournament(args) -> int:
     if not args.no_report:
         write_html_report(records, config.output, f"tournament '{config.name}'", summary)
     return 0
+
+
+def _where_played(config) -> str:
+    if config.cluster is not None:
+        return f"on the Dask cluster at {config.cluster.address} ({config.cluster.batch} games a task)"
+    return f"concurrency {config.concurrency} in {config.referee_processes} referee process(es)"
+
+
+def run_cluster_aware(function, config, *args):
+    """:func:`run_trio`, with a cluster's failure (tournaments.cluster.ClusterError) as an error that says how
+    to go on."""
+    try:
+        return run_trio(function, config, *args)
+    except BaseExceptionGroup as group:
+        from tournaments.cluster import ClusterError
+
+        found, rest = group.split(ClusterError)
+        if found is None or rest is not None:
+            raise
+        while isinstance(found, BaseExceptionGroup):
+            found = found.exceptions[0]
+        raise UsageError(f"the cluster: {found}\nEvery game that came back is saved; to continue: "
+                         f"pinochle-arena tournament --resume {config.output} [--cluster ADDRESS | --cluster none]") \
+            from None
 
 
 def _per_pairing(config) -> str:
@@ -982,8 +1022,9 @@ def _tournament_config(args):
     time = {key: value for key, value in (("move", args.time_per_move), ("bank", args.time_bank),
                                           ("increment", args.increment), ("grace", args.grace)) if value is not None}
     options = dict(parse_option_text(o) for o in args.option)
-    flagged = bool(t or time or options or args.limit or bots)
-    data = with_flags(data, t, options, time, limits_from_args(args), bots)
+    cluster = {"address": args.cluster} if args.cluster is not None else None
+    flagged = bool(t or time or options or args.limit or bots or cluster)
+    data = with_flags(data, t, options, time, limits_from_args(args), bots, cluster)
     where = str(args.config) if args.config is not None else ("command line" if bots else "embedded default")
     if flagged and args.config is not None:
         where += " (with the command line's flags)"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import itertools
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from typing import Any, TypeVar
@@ -117,7 +118,7 @@ class Player:
         jailed one works in its private home and never sees the folder that
         holds ``logs``.
         """
-        stem = _file_safe(stem or entrant.name)
+        stem = file_safe(stem or entrant.name)
         return cls(entrant, logs / f"{stem}.stderr.log", startup_timeout,
                    logs / f"{stem}.protocol.log" if transcripts else None, logs.parent / "work" / stem,
                    (str(logs.parent.resolve()),), one_seating=one_seating)
@@ -510,6 +511,14 @@ def board_runs(games: Sequence[T], board_and_seating: Callable[[T], tuple[int, A
     return sorted(games, key=run_then_seating)
 
 
+def board_run_groups(games: Sequence[T], board_and_seating: Callable[[T], tuple[int, Any]]) -> list[list[T]]:
+    """:func:`board_runs`, cut into what one set of processes plays: each group one run of one seating."""
+    def run_and_seating(game: T) -> tuple:
+        board, seating = board_and_seating(game)
+        return board // BOARDS_PER_PROCESS, seating
+    return [list(group) for _, group in itertools.groupby(board_runs(games, board_and_seating), run_and_seating)]
+
+
 def _board_extra(plan: MatchPlan, number: int, seating: tuple[int, ...]) -> dict:
     """What a board's game records: its board's number and, with partners, the side each seat plays for (the
     two partners, who sit opposite whatever the rotation, are one contestant: "A+C")."""
@@ -521,8 +530,8 @@ def _board_extra(plan: MatchPlan, number: int, seating: tuple[int, ...]) -> dict
     return extra
 
 
-def _file_safe(name: str) -> str:
+def file_safe(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name) or "bot"
 
 
-__all__ = ["Entrant", "MatchPlan", "Player", "derive_seed", "match_games", "match_schedule", "board_runs", "close_players", "play_game", "preflight", "run_match"]
+__all__ = ["Entrant", "MatchPlan", "Player", "derive_seed", "match_games", "match_schedule", "board_runs", "board_run_groups", "close_players", "play_game", "preflight", "run_match"]

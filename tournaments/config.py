@@ -51,6 +51,11 @@ env = { MYBOT_LEVEL = "3" }   # optional
 time = { move = 2000 }        # optional: per-bot time control
 limits = { memory = 4096 }    # optional: per-bot limits; restart, isolation, persist, clean_env too
 read_only = ["data"]          # optional: more folders the jailed bot may read (relative to the config file)
+ship = "bots/mine"            # optional, on a cluster: this folder is sent to the workers (else: same path there)
+
+[cluster]                     # optional: play the games on a Dask cluster (tournaments/cluster.py)
+address = "tcp://10.0.0.5:8786"
+batch = 8                     # games per task (boards: a task is one run of boards)
 ```
 
 Every mistake is reported as a :class:`ConfigError` naming the key.
@@ -66,6 +71,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -101,6 +107,19 @@ class Team:
 
 
 @attrs.frozen
+class Cluster:
+    """Where a tournament's games are played when not on this machine: a Dask scheduler's address, and how many
+    games make one task. How the games are run, not which: not part of the fingerprint."""
+
+    address: str
+    batch: int = 8  # games per task
+
+
+DEFAULT_BATCH = attrs.fields(Cluster).batch.default
+SCHEDULER_ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}")
+
+
+@attrs.frozen
 class TournamentConfig:
     name: str
     format: str
@@ -118,6 +137,8 @@ class TournamentConfig:
     processes: int | None = None  # referee processes; None: one per core, at most one per concurrent game
     deals: DealFile | None = None  # a deal file's deals, in turn, instead of deals from the seed
     boards: int | None = None  # boards per pairing (tournaments.boards): one-hand games in every seating of each deal
+    cluster: Cluster | None = None  # play on a Dask cluster instead of this machine
+    shipped: tuple[tuple[str, str], ...] = ()  # (bot, folder): folders sent to the cluster's workers
 
     @property
     def referee_processes(self) -> int:
@@ -199,7 +220,7 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
     (the file's stem) is the default name. Errors name ``where`` (default: the path)."""
     where = where or str(path)
     base = path.parent
-    _only(data, {"tournament", "time", "bot", "team", "limits"}, where, "")
+    _only(data, {"tournament", "time", "bot", "team", "limits", "cluster"}, where, "")
     t = _table(data, "tournament", where, required=False)
     _only(t, {"name", "format", "variant", "options", "games_per_pairing", "seed", "concurrency", "duplicate",
               "output", "candidate", "anchor", "processes", "deals", "boards", *FENCE_KEYS}, where, "tournament.")
@@ -237,9 +258,11 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
     bots = data.get("bot")
     if not isinstance(bots, list) or not bots:
         raise ConfigError(f"{where}: no bots: add [[bot]] tables with a name and a command or sample")
-    entrants = []
+    entrants, shipped = [], []
     for i, bot in enumerate(bots, 1):
         entrants.append(_entrant(bot, i, default_time, default_fence, base, where))
+        if isinstance(bot, dict) and "ship" in bot:
+            shipped.append((entrants[-1].name, _shipped_folder(bot, i, base, where)))
     names = [e.name for e in entrants]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
@@ -293,14 +316,45 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
         processes=processes,
         deals=deals,
         boards=boards,
+        cluster=parse_cluster(_table(data, "cluster", where, required=False), where),
+        shipped=tuple(shipped),
     )
 
 
+def parse_cluster(table: dict, where: str) -> Cluster | None:
+    """The [cluster] table: None without one (or with address = "none", which a resume on this machine gives)."""
+    _only(table, {"address", "batch"}, where, "cluster.")
+    address = _get(table, "address", str, None, where, "cluster.")
+    if address is None:
+        if table:
+            raise ConfigError(f"{where}: cluster.address is missing: the Dask scheduler, e.g. \"tcp://10.0.0.5:8786\"")
+        return None
+    if address == "none":
+        return None
+    if not SCHEDULER_ADDRESS.fullmatch(address):
+        raise ConfigError(f"{where}: cluster.address {address!r}: give the Dask scheduler as tcp://HOST:PORT "
+                          "(or tls://HOST:PORT with Dask's TLS configured), e.g. tcp://10.0.0.5:8786")
+    batch = _get(table, "batch", int, DEFAULT_BATCH, where, "cluster.")
+    if batch < 1:
+        raise ConfigError(f"{where}: cluster.batch must be at least 1")
+    return Cluster(address, batch)
+
+
+def _shipped_folder(bot: dict, i: int, base: Path, where: str) -> str:
+    """A bot's ``ship`` folder, made absolute; it must exist and be a folder."""
+    text = _get(bot, "ship", str, None, where, f"bot[{i}].")
+    folder = _resolve(base, text)
+    if not folder.is_dir():
+        raise ConfigError(f"{where}: bot[{i}].ship: {folder} is not a folder (ship names the folder to send to the "
+                          "cluster's workers, holding the bot's program)")
+    return str(folder.resolve())
+
+
 def with_flags(data: dict, tournament: dict | None = None, options: dict | None = None, time: dict | None = None,
-               limits: dict | None = None, bots: list[dict] | None = None) -> dict:
+               limits: dict | None = None, bots: list[dict] | None = None, cluster: dict | None = None) -> dict:
     """``data`` with the command line's values laid over it, flags winning.
 
-    ``tournament``, ``options``, ``time`` and ``limits`` set keys of the
+    ``tournament``, ``options``, ``time``, ``limits`` and ``cluster`` set keys of the
     tables of the same names (a value of None removes the key). A fence, time or limit given on the command
     line applies to every bot (as cutechess's ``-each``), so a bot's own
     value for that key is dropped (``read_only`` adds folders instead).
@@ -309,6 +363,7 @@ def with_flags(data: dict, tournament: dict | None = None, options: dict | None 
     """
     data = copy.deepcopy(data)
     tournament, options, time, limits = tournament or {}, options or {}, time or {}, limits or {}
+    cluster = cluster or {}
 
     def table(parent: dict, key: str) -> dict:
         value = parent.setdefault(key, {})
@@ -330,6 +385,8 @@ def with_flags(data: dict, tournament: dict | None = None, options: dict | None 
             table(data, "time").update(time)
         if limits:
             table(data, "limits").update(limits)
+        if cluster:
+            table(data, "cluster").update(cluster)
     except ConfigError:
         return data
     tables = data.get("bot") if isinstance(data.get("bot"), list) else []
@@ -459,7 +516,8 @@ def _entrant(bot: Any, i: int, default_time: TimeControl, default_fence: Fence, 
     prefix = f"bot[{i}]."
     if not isinstance(bot, dict):
         raise ConfigError(f"{where}: bot[{i}] should be a table with name and command")
-    _only(bot, {"name", "command", "sample", "cwd", "env", "time", "limits", "options", *FENCE_KEYS}, where, prefix)
+    _only(bot, {"name", "command", "sample", "cwd", "env", "time", "limits", "options", "ship", *FENCE_KEYS}, where,
+          prefix)
     name = _get(bot, "name", str, None, where, prefix)
     if not name:
         raise ConfigError(f"{where}: {prefix}name is missing")

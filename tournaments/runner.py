@@ -1,4 +1,4 @@
-"""Run a tournament's games concurrently: in one trio referee, or over several referee processes.
+"""Run a tournament's games concurrently: in one trio referee, over several referee processes, or on a cluster.
 
 ``concurrency`` games run at once, each in a *slot* (:mod:`tournaments.slot`)
 that owns its bot processes (one per entrant it has met, reused from game to
@@ -19,6 +19,9 @@ same slots. A game whose record arrived is never played again; one whose
 record did not is played exactly once more. A worker that dies
 ``CRASH_LOOP`` times in a row without finishing a game is a referee bug, and
 stops the tournament with :class:`WorkerFailed`.
+
+With ``config.cluster`` the games go to a Dask cluster instead
+(:mod:`tournaments.cluster`); this process is still the only writer.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from referee.match import board_runs
 from referee.record import GameRecord
 
 from .config import TournamentConfig
-from .schedule import GameSpec
+from .schedule import GameSpec, board_and_seating
 from .slot import note_retirement, play_slot
 from .store import ResultStore
 from .worker_wire import END, encode, read_lines
@@ -58,10 +61,13 @@ class WorkerHooks:
     (0-based) running as process ``pid``: after the record is passed to the
     writer, before that worker is handed its next game. A test can kill the
     worker there: the next game handed out is then certainly lost with it.
+    ``on_batch(client, result)`` is the cluster's seam (:mod:`tournaments.cluster`):
+    called as each batch comes back, before its records are passed on.
     """
 
     command: tuple[str, ...] = WORKER_COMMAND
     on_record: Callable[[int, int, GameRecord], None] | None = None
+    on_batch: Callable[[object, object], None] | None = None  # on a cluster: (the Dask client, a BatchResult)
 
 
 async def run_games(
@@ -79,7 +85,7 @@ async def run_games(
     :func:`referee.match.board_runs`).
     """
     if config.boards:
-        games = board_runs(games, lambda spec: (spec.pair - 1, (spec.pairing, spec.turn)))
+        games = board_runs(games, board_and_seating)
     slots = min(config.concurrency, max(len(games), 1))
     processes = min(config.referee_processes, slots)
     logs = store.directory / "logs"
@@ -91,7 +97,14 @@ async def run_games(
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_write_results, receive, store, on_game)
         async with send:
-            if processes <= 1:
+            if config.cluster is not None:
+                from .cluster import run_on_cluster
+
+                entrants = config.seat_entrants()
+                await run_on_cluster(config, games, logs, send.send_nowait, transcripts, set(),
+                                     lambda record, retired: note_retirement(record, entrants, retired),
+                                     hooks.on_batch)
+            elif processes <= 1:
                 await _run_here(config, games, slots, logs, finished, transcripts)
             else:
                 await _run_in_workers(config, games, slots, processes, logs, finished, transcripts, hooks)

@@ -34,6 +34,11 @@ class GameSpec:
     turn: int = 0  # which of its deal's seatings this game is (duplicate deals and boards)
 
 
+def board_and_seating(spec: GameSpec) -> tuple[int, tuple]:
+    """A board game's board (from 0) and seating, as :func:`referee.match.board_runs` orders them."""
+    return spec.pair - 1, (spec.pairing, spec.turn)
+
+
 def deal_of(config: TournamentConfig, k: int, *labels: object) -> tuple[int, tuple]:
     """(seed, fixed decks) of deal ``k``: the deal file's k-th, in turn, or a seed derived from the tournament's.
     ``labels`` give independent games (no duplicate) a deal of their own per pairing."""

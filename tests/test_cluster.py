@@ -1,0 +1,373 @@
+"""Tournaments on a Dask cluster: the same games as on one machine, and nothing lost when the cluster fails.
+
+The cluster is a ``LocalCluster`` of this test's own (separate worker
+processes, loopback only). Every run is reproducible (greedy is
+deterministic per game, random is given a seed, the deal seed is fixed), so
+a game played on the cluster, or again after a worker or the client died,
+must come out exactly as it does on one machine. Failures are made at
+chosen moments through the runner's ``on_batch`` seam, never by timing.
+"""
+
+import collections
+import functools
+import json
+import logging
+import os
+import re
+import signal
+import stat
+import subprocess
+import sys
+import tarfile
+import textwrap
+from pathlib import Path
+
+import pytest
+import trio
+from distributed import Client, LocalCluster
+
+from referee import jail
+from referee.audit import audit_results
+from referee.match import Entrant
+from referee.record import read_records
+from referee.replay import replay_record
+from referee.transport import BotCommand
+from tournaments.cluster import ClusterError, batches
+from tournaments.cluster_worker import PathMap, ShipError, pack, translate, unpack
+from tournaments.config import ConfigError, parse_config
+from tournaments.runner import WorkerHooks, run_games
+from tournaments.schedule import schedule
+from tournaments.store import ResultStore, tournament_schedule
+
+from helpers import arena
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM = f"python3 {ROOT / 'sample_bots' / 'random_bot.py'} 7"
+GREEDY = ROOT / "sample_bots" / "greedy_bot.py"
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Two single-threaded workers, each a process of its own (with a nanny that restarts it if it dies)."""
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR) as local:
+        yield local
+
+
+@pytest.fixture
+def client(cluster):
+    with Client(cluster.scheduler_address, set_as_default=False) as c:
+        c.wait_for_workers(2)
+        yield c
+
+
+def tournament_data(address: str | None, games: int = 8, batch: int = 2, isolation: str = "none", bots=None) -> dict:
+    data = {
+        "tournament": {"games_per_pairing": games, "seed": 11, "isolation": isolation, "concurrency": 2,
+                       "processes": 1, "options": {"target": 300}},
+        "time": {"bank": 60000, "increment": 0, "move": 10000},  # roomy: a busy machine must not forfeit games
+        "bot": bots or [{"name": "greedy", "sample": "greedy"}, {"name": "rnd", "command": RANDOM}],
+    }
+    if address is not None:
+        data["cluster"] = {"address": address, "batch": batch}
+    return data
+
+
+def play(data: dict, out: Path, hooks: WorkerHooks = WorkerHooks()):
+    config = parse_config(data, out.parent / "t.toml", output=out)
+    games = schedule(config)
+    store = ResultStore(config.output)
+    store.start(config.fingerprint(), tournament_schedule(config, games))
+    trio.run(functools.partial(run_games, config, games, store, hooks=hooks))
+    return games, list(read_records(store.games_path, store.key))
+
+
+def outcome(record) -> tuple:
+    """What a game came to (its moves, not their timing)."""
+    return (tuple(s.entrant for s in record.seats), record.totals, record.result,
+            [(a.seat, a.action) for a in record.actions])
+
+
+# ------------------------------------------------------------------ without a cluster
+
+def test_a_task_is_a_batch_of_games_in_a_row_or_one_run_of_one_seating_of_boards(tmp_path):
+    config = parse_config(tournament_data("tcp://127.0.0.1:1", games=10, batch=4), tmp_path / "t.toml")
+    work = batches(config, schedule(config))
+    assert [len(b) for b in work] == [4, 4, 2]
+    assert [g.game_id for b in work for g in b] == [g.game_id for g in schedule(config)]
+
+    data = tournament_data("tcp://127.0.0.1:1")
+    data["tournament"] = {**data["tournament"], "boards": 45}
+    del data["tournament"]["games_per_pairing"]
+    config = parse_config(data, tmp_path / "t.toml")
+    from referee.match import board_runs
+
+    ordered = board_runs(schedule(config), lambda s: (s.pair - 1, (s.pairing, s.turn)))
+    work = batches(config, ordered)
+    assert [len(b) for b in work] == [20, 20, 20, 20, 5, 5]  # boards 1-20, 21-40, 41-45, each in two seatings
+    for b in work:
+        assert len({(g.pairing, g.turn) for g in b}) == 1  # one seating: one set of processes plays the run
+        assert len({g.pair for g in b}) == len(b)  # and never meets a board twice
+
+
+def test_the_clients_paths_become_the_workers_own(tmp_path):
+    paths = PathMap((("/client/arena", "installation", ""), ("/client/venv/bin/python", "python", ""),
+                     ("/client/bots/mine", "shipped", "abc")))
+    here = paths.here({"abc": tmp_path / "unpacked"})
+    entrant = Entrant("mine", BotCommand(("/client/venv/bin/python", "/client/bots/mine/bot.py", "--data",
+                                          "/client/bots/mine-data/x", "/client/arena/sample_bots/greedy_bot.py"),
+                                         cwd="/client/bots/mine", env=(("MODEL", "/client/bots/mine/model.bin"),),
+                                         read_only=("/client/arena/protocol",)))
+    moved = translate(entrant, here)
+    assert moved.command.argv == (sys.executable, f"{tmp_path}/unpacked/bot.py", "--data",
+                                  "/client/bots/mine-data/x",  # not under the folder: the same path there
+                                  f"{ROOT}/sample_bots/greedy_bot.py")
+    assert moved.command.cwd == f"{tmp_path}/unpacked"
+    assert moved.command.env == (("MODEL", f"{tmp_path}/unpacked/model.bin"),)
+    assert moved.command.read_only == (f"{ROOT}/protocol",)
+
+
+def test_a_shipped_folder_unpacks_once_and_one_with_a_link_out_of_it_is_refused(tmp_path):
+    folder = tmp_path / "bot"
+    (folder / "data").mkdir(parents=True)
+    (folder / "bot.sh").write_text("#!/bin/sh\necho hi\n")
+    (folder / "bot.sh").chmod(0o755)
+    (folder / "data" / "book.txt").write_text("openings\n")
+    (folder / "data" / "same").symlink_to("book.txt")
+    archive = pack(str(folder))
+    where = unpack(archive, tmp_path / "cache")
+    assert (where / "data" / "book.txt").read_text() == "openings\n"
+    assert (where / "data" / "same").resolve() == (where / "data" / "book.txt").resolve()
+    assert os.stat(where / "bot.sh").st_mode & stat.S_IXUSR
+    assert unpack(archive, tmp_path / "cache") == where  # the same content: the same folder, not unpacked again
+
+    (folder / "data" / "secrets").symlink_to("/etc")
+    with pytest.raises(ShipError, match="cannot ship"):
+        pack(str(folder))
+    evil = tmp_path / "evil.tar.gz"  # made by hand: the workers refuse it too
+    with tarfile.open(evil, "w:gz") as tar:
+        tar.add(folder / "bot.sh", arcname="../outside.sh")
+    with pytest.raises(tarfile.FilterError):
+        unpack(evil.read_bytes(), tmp_path / "cache2")
+    assert not (tmp_path / "outside.sh").exists()
+
+
+@pytest.mark.parametrize("address", ["tcp://10.0.0.5:8786", "10.0.0.5:8786", "tls://sched.example:8786",
+                                     "tcp://[::1]:8786", "none"])
+def test_a_scheduler_address_is_read_as_dask_writes_it(tmp_path, address):
+    data = tournament_data(address)
+    cluster = parse_config(data, tmp_path / "t.toml").cluster
+    assert cluster is None if address == "none" else cluster.address == address
+
+
+@pytest.mark.parametrize("cluster_table, message", [
+    ({"batch": 4}, "cluster.address is missing"),
+    ({"address": "tcp://10.0.0.5:8786", "batch": 0}, "cluster.batch must be at least 1"),
+    ({"address": "somewhere"}, "give the Dask scheduler as tcp://HOST:PORT"),
+    ({"address": "http://10.0.0.5:8786"}, "give the Dask scheduler as tcp://HOST:PORT"),
+    ({"address": "tcp:/10.0.0.5:8786"}, "give the Dask scheduler as tcp://HOST:PORT"),
+    ({"address": "tcp://10.0.0.5:8786/"}, "give the Dask scheduler as tcp://HOST:PORT"),
+    ({"address": "tcp://10.0.0.5:8786", "workers": 3}, "unknown key cluster.workers"),
+])
+def test_a_bad_cluster_table_is_named(tmp_path, cluster_table, message):
+    data = tournament_data(None)
+    data["cluster"] = cluster_table
+    with pytest.raises(ConfigError, match=message):
+        parse_config(data, tmp_path / "t.toml")
+
+
+def test_a_ship_that_is_not_a_folder_is_named(tmp_path):
+    data = tournament_data(None, bots=[{"name": "greedy", "sample": "greedy"},
+                                       {"name": "mine", "command": RANDOM, "ship": "nowhere"}])
+    with pytest.raises(ConfigError, match=r"bot\[2\].ship: .*nowhere is not a folder"):
+        parse_config(data, tmp_path / "t.toml")
+
+
+def test_an_unreachable_scheduler_is_one_clear_error(tmp_path, monkeypatch):
+    import tournaments.cluster
+
+    monkeypatch.setattr(tournaments.cluster, "CONNECT_TIMEOUT", 1)
+    with pytest.raises(BaseExceptionGroup) as caught:  # from the runner's nursery
+        play(tournament_data("tcp://127.0.0.1:9"), tmp_path / "out")  # port 9 (discard): nobody listens
+    error, = caught.value.exceptions
+    assert isinstance(error, ClusterError)
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in str(error)
+
+
+# ------------------------------------------------------------------ on a LocalCluster
+
+def test_a_tournament_on_the_cluster_plays_the_same_games_as_on_one_machine(tmp_path, client, cluster):
+    isolation = "none" if jail.problem() else "jail"  # the jail, as on one machine, where this machine has one
+    here_games, here = play(tournament_data(None, isolation=isolation), tmp_path / "here")
+    there_games, there = play(tournament_data(cluster.scheduler_address, isolation=isolation), tmp_path / "there")
+    assert [g.game_id for g in here_games] == [g.game_id for g in there_games]
+    assert {r.game_id: outcome(r) for r in there} == {r.game_id: outcome(r) for r in here}
+    workers = set(client.scheduler_info()["workers"])
+    assert {r.extra["worker"] for r in there} <= workers  # each record says which worker played it
+    assert {r.game_id: problems for r in there if (problems := replay_record(r).problems)} == {}
+    logs = list((tmp_path / "there" / "logs" / "cluster").glob("*/greedy.*.stderr.log"))
+    assert logs and "start 1 of" in logs[0].read_text()  # the bots' logs come back to this machine
+
+
+def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(tmp_path, client, cluster):
+    killed = {}
+
+    def on_batch(dask_client, result) -> None:
+        if killed:
+            return
+        busy = {w: keys for w, keys in dask_client.processing().items() if keys}
+        if not busy:  # every other batch is already back; nothing in flight to lose
+            return
+        worker = next(iter(busy))
+        pids = dask_client.run(os.getpid, workers=[worker])
+        killed.update(worker=worker, batches=len(busy[worker]), first=result.records[0])
+        os.kill(pids[worker], signal.SIGKILL)  # a worker process of this test's own cluster
+
+    games, records = play(tournament_data(cluster.scheduler_address, games=16), tmp_path / "out",
+                          WorkerHooks(on_batch=on_batch))
+    assert killed and killed["batches"] >= 1, "a worker should have been killed with a batch in flight"
+    played = collections.Counter(r.game_id for r in records)
+    assert played == collections.Counter(g.game_id for g in games)  # every game once: none lost, none twice
+    reference_games, reference = play(tournament_data(None, games=16), tmp_path / "reference")
+    assert {r.game_id: outcome(r) for r in records} == {r.game_id: outcome(r) for r in reference}
+    client.wait_for_workers(2)  # the nanny started a new worker: the next test has two again
+
+
+KILL_CLIENT = textwrap.dedent("""
+    # The client of a cluster tournament, killed (SIGKILL) as its second batch comes back, once the first is on disk:
+    # the second batch's records arrived and were never written.
+    import os, signal, sys, time
+    from pathlib import Path
+    import tournaments.runner
+    from referee.cli import main
+
+    out = Path(sys.argv[1])
+    run_games, seen = tournaments.runner.run_games, []
+
+    def on_batch(client, result):
+        seen.append(result)
+        if len(seen) == 2:
+            lines = out / "games.jsonl"
+            while len(lines.read_text().splitlines()) < len(seen[0].records):  # the writer has the first
+                time.sleep(0.01)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    async def hooked(*args, **kwargs):
+        await run_games(*args, **kwargs, hooks=tournaments.runner.WorkerHooks(on_batch=on_batch))
+
+    tournaments.runner.run_games = hooked
+    sys.exit(main(sys.argv[2:]))
+""")
+
+
+def test_a_killed_client_resumes_from_its_folder_on_the_cluster(tmp_path, cluster):
+    out = tmp_path / "t"
+    script = tmp_path / "kill_client.py"
+    script.write_text(KILL_CLIENT)
+    config = tmp_path / "t.toml"
+    config.write_text(textwrap.dedent(f"""
+        [tournament]
+        games_per_pairing = 24
+        seed = 11
+        isolation = "none"
+        options = {{ target = 300 }}
+        [cluster]
+        address = "{cluster.scheduler_address}"
+        batch = 4
+        [[bot]]
+        name = "greedy"
+        sample = "greedy"
+        [[bot]]
+        name = "rnd"
+        command = "{RANDOM}"
+    """))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    killed = subprocess.run([sys.executable, str(script), str(out), "tournament", str(config), "--out", str(out),
+                             "--no-report", "--bootstrap", "0"], capture_output=True, text=True, env=env, timeout=300)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert len((out / "games.jsonl").read_text().splitlines()) == 4  # the first batch only
+
+    resumed = arena("tournament", "--resume", str(out), "--no-report", "--bootstrap", "0")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resuming: 4 of 24 games already played" in resumed.stdout
+    assert f"on the Dask cluster at {cluster.scheduler_address}" in resumed.stdout  # kept in the folder
+    audit = audit_results(out / "games.jsonl")
+    assert audit.findings == []
+    assert collections.Counter(r.game_id for r in audit.records) == collections.Counter(
+        g.game_id for g in schedule(parse_config(json.loads((out / "config.json").read_text())["data"], config)))
+    assert "games this run played on each cluster worker" in resumed.stdout
+
+
+@pytest.fixture
+def bot_on_one_worker(tmp_path, cluster, client, monkeypatch):
+    """A bot found on PATH as 'pa-cluster-bot': on this machine and on a third worker, not on the fixture's two."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    program = bin_dir / "pa-cluster-bot"
+    program.write_text(f"#!/bin/sh\nexec {sys.executable} {GREEDY} \"$@\"\n")
+    program.chmod(0o755)
+    path = f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", cluster.scheduler_address,
+                               "--nthreads", "1", "--no-nanny", "--no-dashboard", "--name", "with-the-bot",
+                               "--host", "127.0.0.1"], env={**os.environ, "PATH": path},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        client.wait_for_workers(3, timeout=60)
+        monkeypatch.setenv("PATH", path)  # the client checks the bots too
+        yield next(a for a, w in client.scheduler_info()["workers"].items() if w["name"] == "with-the-bot")
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(timeout=60)
+
+
+def test_a_worker_that_cannot_start_a_bot_says_so_once_and_its_games_go_elsewhere(tmp_path, cluster, capfd,
+                                                                                    bot_on_one_worker):
+    bots = [{"name": "rnd", "command": RANDOM}, {"name": "mine", "command": "pa-cluster-bot"}]
+    games, records = play(tournament_data(cluster.scheduler_address, games=12, bots=bots), tmp_path / "out")
+    assert collections.Counter(r.game_id for r in records) == collections.Counter(g.game_id for g in games)
+    assert {r.extra["worker"] for r in records} == {bot_on_one_worker}
+    assert all(r.culprit is None for r in records)  # no bot was charged with the machines' problem
+    err = capfd.readouterr().err
+    refusals = [line for line in err.splitlines() if "cannot start bot 'mine'" in line]
+    assert len(refusals) == 2, err  # each of the two workers without it, once
+    assert all("not found on PATH; its games go to the other workers" in line for line in refusals)
+
+
+def test_no_worker_able_to_start_a_bot_stops_the_tournament_with_the_reasons(tmp_path, cluster, client, monkeypatch):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "pa-cluster-bot").write_text(f"#!/bin/sh\nexec {sys.executable} {GREEDY}\n")
+    (bin_dir / "pa-cluster-bot").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")  # here only
+    bots = [{"name": "rnd", "command": RANDOM}, {"name": "mine", "command": "pa-cluster-bot"}]
+    with pytest.raises(BaseExceptionGroup) as caught:
+        play(tournament_data(cluster.scheduler_address, bots=bots), tmp_path / "out")
+    error, = caught.value.exceptions
+    assert isinstance(error, ClusterError)
+    assert "no worker of the cluster can start the bots" in str(error)
+    assert str(error).count("cannot start bot 'mine'") == 2
+
+
+def test_a_shipped_bot_is_played_from_the_copy_the_workers_unpacked(tmp_path, cluster, client):
+    folder = tmp_path / "mybot"
+    folder.mkdir()
+    (folder / "greedy.py").write_text(GREEDY.read_text())
+    (folder / "bot.py").write_text(textwrap.dedent("""
+        import os, runpy, sys
+        print("running from", os.path.dirname(os.path.abspath(__file__)), file=sys.stderr, flush=True)
+        runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "greedy.py"), run_name="__main__")
+    """))
+    bots = [{"name": "rnd", "command": RANDOM},
+            {"name": "mine", "command": f"python3 {folder / 'bot.py'}", "ship": str(folder)}]
+    isolation = "none" if jail.problem() else "jail"  # jailed where it can be: the unpacked copy must show there
+    games, records = play(tournament_data(cluster.scheduler_address, bots=bots, isolation=isolation),
+                          tmp_path / "out")
+    assert collections.Counter(r.game_id for r in records) == collections.Counter(g.game_id for g in games)
+    assert all(r.culprit is None for r in records), [r.detail for r in records if r.culprit is not None]
+    logs = "".join(p.read_text() for p in (tmp_path / "out" / "logs" / "cluster").glob("*/mine.*.stderr.log"))
+    places = re.findall(r"running from (\S+)", logs)
+    assert len(places) == len(games), logs  # every game's process, from ...
+    assert all("/pinochle-arena/shipped/" in p and p != str(folder) for p in places)  # ... the unpacked copy
+    reference_games, reference = play(tournament_data(None, bots=[
+        {"name": "rnd", "command": RANDOM}, {"name": "mine", "command": f"python3 {GREEDY}"}]), tmp_path / "ref")
+    assert {r.game_id: outcome(r) for r in records} == {r.game_id: outcome(r) for r in reference}

@@ -25,11 +25,18 @@ used as it is, and the search is a plain loop a reader can follow. ISMCTS
 would spend its budget on a tree over information sets that, at 100 ms a
 decision, stays shallow.
 
-What it does not simulate: the two-handed game's first phase (the stock,
-its melds and draws) is played by the heuristics of the ``greedy`` sample
-bot, which it runs beside itself; so are the called card, the cards
-passed to a partner and the melds of the first phase. Burying, and the
-cards the bid winner passes back, keep the most meld and bury counters.
+The two-handed game is played on a real game of the rules library (the
+``Shadow``), whose hidden cards are put right whenever the referee shows
+otherwise: while the stock lasts, every candidate (a card from hand or
+table, a meld, the last stock card) is played out to the end of the hand
+in sampled worlds. Once the stock is gone every card is known, and the
+second phase is searched exactly (``Endgame``), with the simulation as the
+fallback while the search of a long ending does not finish in time.
+
+What it does not simulate: the called card and the cards passed to a
+partner are the heuristics of the ``greedy`` sample bot, which it runs
+beside itself. Burying, and the cards the bid winner passes back, keep the
+most meld and bury counters.
 
 It needs the pinochle-arena package (the rules library ``referee.rules``
 and the protocol parser ``protocol``): run it with the Python that
@@ -86,8 +93,8 @@ from greedy_bot import Bot as Greedy
 from greedy_bot import serve
 
 THINK_MS = 100
-EXACT_FROM = 8  # two-handed, second phase: cards in hand from which every trick is searched exactly
-EXACT_NODES = 40_000  # positions such a search may visit before it gives way to simulation
+EXACT_NODES = 25_000  # two-handed, second phase, with --worlds: positions an exact search may visit (~0.1 s)
+EXACT_SHARE = 0.6  # and without --worlds, the share of a decision's time it may take before simulation decides
 SAFETY = 0.3  # of the time a reply may take, the most a decision spends: the rest covers the process's delays
 MARGIN_S = 0.02  # and this much is never spent
 
@@ -214,69 +221,116 @@ class OutOfBudget(Exception):
     """An exact search met its node budget or the clock."""
 
 
-def best_exact(table: Table, trump, hands, trick, leader, me, budget: int, limit: float):
-    """Two seats and every card known (the two-handed second phase): the card that makes the most of the
-    remaining tricks for ``me`` (its trick points less the other seat's) against the best defence, by
-    alpha-beta search with a table of positions already solved. Raises OutOfBudget past ``budget``
-    positions or the time ``limit``."""
-    values, duty, last = table.values, table.duty, table.variant.last_trick
-    solved: dict = {}
-    nodes = 0
+LOSS = 10**9  # beyond any margin of a hand
 
-    def value(hands, leader, trick, alpha, beta):
-        """The margin for ``me`` of the rest of the hand from this position."""
-        nonlocal nodes
-        nodes += 1
-        if nodes > budget or (nodes & 1023 == 0 and time.perf_counter() > limit):
+
+class Endgame:
+    """The two-handed second phase searched exactly: every card is known once the stock is gone.
+
+    A negamax over whole tricks: the value of a position is the margin (its
+    trick points less the other seat's, the last trick's bonus included) the
+    seat to lead makes of the rest of the hand against the best defence. The
+    leader's card is a maximum over the follower's replies' minimum, with
+    alpha-beta cut-offs. Positions are keyed by the two hands alone (the
+    points already taken do not change what is best from here), and the
+    table of bounds lives for the whole hand: a search cut short by the clock
+    keeps what it solved, so the next decision of the hand starts from it.
+    """
+
+    def __init__(self, table: Table, trump):
+        self.values, self.duty, self.last = table.values, table.duty, table.variant.last_trick
+        self.trump = trump
+        self.solved: dict = {}  # (leader's hand, follower's hand) -> (lower bound, upper bound, best lead)
+        self.nodes, self.budget, self.limit = 0, 0, 0.0
+
+    @staticmethod
+    def key(hand) -> int:
+        """A hand as one number: three bits of count per card."""
+        return sum(1 << 3 * c.order for c in hand)
+
+    def best(self, mine, theirs, led, budget: int, limit: float):
+        """The card to play holding ``mine`` against ``theirs``, to lead (``led`` None) or to follow ``led``.
+        Raises OutOfBudget past ``budget`` positions or the time ``limit``."""
+        self.nodes, self.budget, self.limit = 0, budget, limit
+        mine, theirs = tuple(mine), tuple(theirs)
+        choice, best = None, -LOSS
+        if led is None:
+            for card in self.leads(mine):
+                v = self.after_lead(_without(mine, card), theirs, card, best, LOSS)
+                if v > best:
+                    choice, best = card, v
+            return choice
+        for card in self.replies(mine, led):
+            v = -self.after_lead(theirs, mine, led, -LOSS, -best, follower_played=card)
+            if v > best:
+                choice, best = card, v
+        return choice
+
+    def leads(self, hand, first=None):
+        cards = sorted(set(hand), key=lambda c: -c.strength)
+        if first in cards:
+            cards.remove(first)
+            cards.insert(0, first)
+        return cards
+
+    def replies(self, hand, led):
+        return sorted(legal_plays(hand, (led,), self.trump, self.duty), key=lambda c: -c.strength)
+
+    def to_lead(self, leader, follower, alpha, beta) -> int:
+        """The margin for the seat holding ``leader`` of the rest of the hand, it to lead."""
+        if not leader:
+            return 0
+        self.nodes += 1
+        if self.nodes > self.budget or (self.nodes & 1023 == 0 and time.perf_counter() > self.limit):
             raise OutOfBudget
-        if not trick:
-            if not hands[0]:
-                return 0
-            key = (tuple(sorted(c.order for c in hands[0])), tuple(sorted(c.order for c in hands[1])), leader)
-            if key in solved:
-                return solved[key]
-        seat = (leader + len(trick)) % 2
-        maximise = seat == me
-        best = float("-inf") if maximise else float("inf")
-        low, high = alpha, beta
-        for card, after in moves(hands, seat, trick):
-            if not trick:
-                v = value(after, leader, [card], low, high)
-            else:
-                pair = (trick[0], card)
-                winner = (leader + winning_index(pair, trump)) % 2
-                points = values[pair[0]] + values[card] + (last if not after[0] else 0)
-                gain = points if winner == me else -points
-                v = gain + value(after, winner, [], low - gain, high - gain)
-            if maximise:
-                best, low = max(best, v), max(low, v)
-            else:
-                best, high = min(best, v), min(high, v)
-            if low >= high:
-                break
-        if not trick and alpha < best < beta:
-            solved[key] = best
+        key = (self.key(leader), self.key(follower))
+        known = self.solved.get(key)
+        first = None
+        if known is not None:
+            low, high, first = known
+            if low >= beta:
+                return low
+            if high <= alpha:
+                return high
+            alpha, beta = max(alpha, low), min(beta, high)
+        window = alpha, beta
+        best, best_card = -LOSS, None
+        for card in self.leads(leader, first):
+            v = self.after_lead(_without(leader, card), follower, card, alpha, beta)
+            if v > best:
+                best, best_card = v, card
+                alpha = max(alpha, v)
+                if alpha >= beta:
+                    break
+        low, high = (best, LOSS) if best >= window[1] else (-LOSS, best) if best <= window[0] else (best, best)
+        if known is not None:
+            low, high = max(low, known[0]), min(high, known[1])
+        self.solved[key] = (low, high, best_card)
         return best
 
-    def moves(hands, seat, trick):
-        for card in sorted(legal_plays(hands[seat], trick, trump, duty), key=lambda c: -c.strength):
-            hand = list(hands[seat])
-            hand.remove(card)
-            yield card, ([hand, hands[1]] if seat == 0 else [hands[0], hand])
+    def after_lead(self, leader, follower, led, alpha, beta, follower_played=None) -> int:
+        """The leader's margin once it has led ``led`` (its hand now ``leader``): the follower replies with the
+        card that makes it least (or with ``follower_played``, if given)."""
+        values, trump = self.values, self.trump
+        worst = LOSS
+        for card in (follower_played,) if follower_played is not None else self.replies(follower, led):
+            rest = _without(follower, card)
+            points = values[led] + values[card] + (self.last if not rest else 0)
+            if (card.strength > led.strength) if card.suit is led.suit else (card.suit is trump):  # follower wins
+                v = -(points + self.to_lead(rest, leader, -beta - points, -alpha - points))
+            else:
+                v = points + self.to_lead(leader, rest, alpha - points, beta - points)
+            if v < worst:
+                worst = v
+                beta = min(beta, v)
+                if worst <= alpha:
+                    break
+        return worst
 
-    played = [c for _, c in trick]
-    choice, best = None, float("-inf")
-    for card, after in moves(hands, me, played):
-        if not played:
-            v = value(after, me, [card], best, float("inf"))
-        else:
-            winner = (leader + winning_index((played[0], card), trump)) % 2
-            points = values[played[0]] + values[card] + (last if not after[0] else 0)
-            gain = points if winner == me else -points
-            v = gain + value(after, winner, [], best - gain, float("inf"))
-        if v > best:
-            choice, best = card, v
-    return choice
+
+def _without(hand: tuple, card) -> tuple:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1:]
 
 
 # ------------------------------------------------------------------ two-handed: the game itself, in a world
@@ -423,8 +477,10 @@ def stock_rollout(game, me: int, values, rng: random.Random) -> float:
 
 
 def stock_policy(game, values, rng):
-    """The simulated seats of two-handed: the best meld; take the turn-up if it is a trump or an ace; lead
-    a random card; to a trick worth 10 or more win as cheaply as possible; else throw the cheapest card."""
+    """The simulated seats of two-handed: the best meld; take the turn-up if it is a trump or an ace; while
+    the stock lasts lead the least useful card, then a random one; win as cheaply as possible a trick worth
+    10 or more, one with any points that a card of the suit led wins, and any trick once the stock is gone;
+    else throw the cheapest card."""
     d = game.decision()
     legal = [a for a in d.legal if type(a) is not Claim]
     if d.kind is DecisionKind.MELD:
@@ -434,11 +490,15 @@ def stock_policy(game, values, rng):
         t = game.turnup
         return TakeLast(StockPick.TURNUP if t.suit is game.trump or t.rank is Rank.ACE else StockPick.STOCK)
     if d.kind is DecisionKind.LEAD:
+        if game.phase == 1:  # the least useful card: no trump, no ace or ten, not meld on the table, low
+            trump = game.trump
+            return min(legal, key=lambda a: (a.card.suit is trump, values[a.card] >= 10, a.from_table, a.card.strength))
         return legal[rng.randrange(len(legal))]
     led = game.trick[0][1].card
     trump = game.trump
     winners = [a for a in legal if ((a.card.strength > led.strength) if a.card.suit is led.suit else (a.card.suit is trump))]
-    if winners and (game.phase == 2 or values[led] >= 10):
+    if winners and (game.phase == 2 or values[led] >= 10
+                    or (values[led] > 0 and any(a.card.suit is led.suit for a in winners))):
         return min(winners, key=lambda a: (a.card.suit is trump, a.card.strength))
     return min(legal, key=lambda a: (values[a.card], a.card.suit is trump, a.card.strength))
 
@@ -493,6 +553,7 @@ class MonteCarlo:
         self.shadow: Shadow | None = None
         self.events: list = []  # events shown to us since the shadow last caught up
         self.replies: list = []  # our actions since then
+        self.endgame: Endgame | None = None  # the second phase's exact search, kept for the whole hand
 
     # -------------------------------------------------------------- protocol
     def on_line(self, line: str):
@@ -537,6 +598,7 @@ class MonteCarlo:
     def see(self, event) -> None:
         if type(event) is e.HandDealt:
             self.won = [0] * self.table.seats
+            self.endgame = None
             if self.table.stock_game:
                 rng = random.Random(f"{self.seed}:{self.game_id}:shadow:{event.hand}")
                 self.shadow = Shadow(self.table.variant, self.seat, event, self.observer.totals, rng)
@@ -642,16 +704,21 @@ class MonteCarlo:
         return legal[max(range(len(actions)), key=lambda i: totals[i])]
 
     def solve(self, legal: list[str]) -> str | None:
-        """The two-handed second phase with few cards left: every card is known, so search it exactly."""
+        """The two-handed second phase: every card is known, so search it exactly. None if the search does not
+        end in time (with ``--worlds``, within EXACT_NODES positions, so the moves do not depend on the
+        machine): it gets EXACT_SHARE of the decision's time and keeps what it solved for the next decision."""
         obs = self.observer.observation()
-        if len(obs.hand) > EXACT_FROM:
-            return None
         world = obs.sample(self.rng)  # the only world there is: the other hand is every card not seen
-        hands = [list(h) for h in world.hands]
-        hands[self.seat] = list(obs.hand)
-        leader = obs.trick[0][0] if obs.trick else self.seat
+        theirs = world.hands[1 - self.seat]
+        if self.endgame is None or self.endgame.trump is not obs.trump:
+            self.endgame = Endgame(self.table, obs.trump)
+        if self.worlds:
+            budget, limit = EXACT_NODES, self.limit
+        else:
+            budget, limit = LOSS, self.started + EXACT_SHARE * (self.deadline - self.started)
+        led = obs.trick[0][1] if obs.trick else None
         try:
-            card = best_exact(self.table, obs.trump, hands, obs.trick, leader, self.seat, EXACT_NODES, self.limit)
+            card = self.endgame.best(obs.hand, theirs, led, budget, limit)
         except OutOfBudget:
             return None
         return next(t for t in legal if action_from_text(t).card == card)

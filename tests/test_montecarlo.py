@@ -140,15 +140,19 @@ def test_the_sample_bot_plays_in_the_jail(tmp_path, name):
     assert {r["termination"] for r in records} == {"completed"}
 
 
-def test_the_exact_search_of_the_two_handed_second_phase_finds_the_best_card():
-    """On random endings of four cards a hand, the card alpha-beta picks is worth what plain minimax says the
-    best card is worth (trick points for the seat less the other's, the last trick's bonus included)."""
+@pytest.mark.parametrize("name", ["two-handed", "two-handed-hoyle", "two-handed-150"])
+def test_the_exact_search_of_the_two_handed_second_phase_finds_the_best_card(name):
+    """On random endings of one to five cards a hand, to lead and to follow, the card the search picks is worth
+    what plain minimax says the best card is worth (trick points for the seat less the other's, the last
+    trick's bonus included). One search per trump serves every ending, as one serves a whole hand in play, so
+    a bound it kept from an earlier ending that was wrong for a later one would show."""
     from referee.rules import Suit
     from referee.rules.cards import make_deck
     from referee.rules.tricks import legal_plays, winning_index
 
-    variant = PRESETS["two-handed"]
+    variant = PRESETS[name]
     table = montecarlo_bot.Table(variant)
+    searches = {suit: montecarlo_bot.Endgame(table, suit) for suit in Suit}
     rng = random.Random(5)
 
     def minimax(hands, leader, trick, me, trump):
@@ -167,16 +171,16 @@ def test_the_exact_search_of_the_two_handed_second_phase_finds_the_best_card():
             results.append((points if winner == me else -points) + minimax(after, winner, [], me, trump))
         return max(results) if seat == me else min(results)
 
-    for _ in range(40):
+    for _ in range(150):
         deck = list(make_deck(2, variant.deck_ranks))
         rng.shuffle(deck)
+        n = rng.randint(1, 5)
         trump, me, leader = rng.choice(list(Suit)), rng.randrange(2), rng.randrange(2)
-        hands = [deck[:4], deck[4:8]]
+        hands = [deck[:n], deck[n:2 * n]]
         trick = []
-        if leader != me:  # the other seat has led its fourth card
-            trick, hands[leader] = [deck[8]], hands[leader][:3]
-        choice = montecarlo_bot.best_exact(table, trump, hands, [(leader, c) for c in trick], leader, me,
-                                           10**6, float("inf"))
+        if leader != me:  # the other seat has led its first card
+            trick, hands[leader] = [hands[leader][0]], hands[leader][1:]
+        choice = searches[trump].best(hands[me], hands[1 - me], trick[0] if trick else None, 10**9, float("inf"))
         after = [list(h) for h in hands]
         after[me].remove(choice)
         if trick:

@@ -10,6 +10,7 @@ intervals exclude equality.
 
     python bench/montecarlo_strength.py                    # the issue's figures: 100 ms, 400 games, 100 boards
     python bench/montecarlo_strength.py --think 20 --games 40 --boards 20 --variants three-handed
+    python bench/montecarlo_strength.py --variants two-handed --opponents tactician --shards 2  # on 2 cores
 
 Matches run as the command line runs them (jailed bots), two at a time (--parallel).
 """
@@ -45,11 +46,13 @@ def lineup(variant, opponent: str, think: int) -> list[str]:
     return [*me, *[opponent] * (variant.players - 1)]
 
 
-def play(name: str, opponent: str, args, out: Path) -> list[dict]:
+def play(name: str, opponent: str, shard: int, args, out: Path) -> list[dict]:
+    """One shard of a pairing's games (or boards): its share of them, on deals of a seed of its own."""
     variant = PRESETS[name]
-    unit = ["--games", str(args.games)] if variant.players == 2 else ["--boards", str(args.boards)]
+    unit = (["--games", str(shares(args.games, 2, args.shards)[shard])] if variant.players == 2
+            else ["--boards", str(shares(args.boards, 1, args.shards)[shard])])
     command = [sys.executable, "-m", "referee", "match", *lineup(variant, opponent, args.think), "--variant", name,
-               *unit, "--seed", str(args.seed), "--out", str(out), "--no-report"]
+               *unit, "--seed", str(args.seed + 1000 * shard), "--out", str(out), "--no-report"]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"{name} vs {opponent} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
@@ -58,6 +61,12 @@ def play(name: str, opponent: str, args, out: Path) -> list[dict]:
     if faults:
         print(f"  {name} vs {opponent}: {len(faults)} games ended by a fault: {faults[0]['detail']}", flush=True)
     return records
+
+
+def shares(total: int, step: int, shards: int) -> list[int]:
+    """``total`` cut into ``shards`` near-equal multiples of ``step`` (a duplicate pair is two games)."""
+    units = total // step
+    return [step * (units // shards + (1 if k < units % shards else 0)) for k in range(shards)]
 
 
 def interval(units: list[list[float]], rng: random.Random) -> tuple[float, float, float]:
@@ -126,15 +135,19 @@ def main() -> None:
     parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS), choices=list(OPPONENTS))
     parser.add_argument("--seed", type=int, default=1, help="the deals' seed (default 1)")
     parser.add_argument("--parallel", type=int, default=2, help="matches at once (default 2)")
+    parser.add_argument("--shards", type=int, default=1,
+                        help="play each pairing as this many matches (deals of seeds SEED, SEED+1000, ...), so one "
+                             "long pairing can use --parallel cores (default 1)")
     args = parser.parse_args()
 
     pairings = [(v, o) for v in args.variants for o in args.opponents]
     print(f"montecarlo at {args.think} ms a decision: {len(pairings)} pairings, {args.parallel} at a time", flush=True)
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(args.parallel) as pool:
-        jobs = {pair: pool.submit(play, *pair, args, Path(tmp) / f"{pair[0]}-{pair[1]}") for pair in pairings}
+        jobs = {pair: [pool.submit(play, *pair, k, args, Path(tmp) / f"{pair[0]}-{pair[1]}-{k}")
+                       for k in range(args.shards)] for pair in pairings}
         rows = []
-        for (name, opponent), job in jobs.items():
-            records = job.result()
+        for (name, opponent), shard_jobs in jobs.items():
+            records = [r for job in shard_jobs for r in job.result()]
             rng = random.Random(0)
             players = PRESETS[name].players
             if players == 2:

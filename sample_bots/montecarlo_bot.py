@@ -483,19 +483,18 @@ def stock_policy(game, values, rng):
     else throw the cheapest card."""
     d = game.decision()
     legal = [a for a in d.legal if type(a) is not Claim]
+    trump = game.trump
     if d.kind is DecisionKind.MELD:
         melds = [a for a in legal if type(a) is Meld]
         return max(melds, key=game.meld_value) if melds else legal[0]
     if d.kind is DecisionKind.TAKE_LAST:
         t = game.turnup
-        return TakeLast(StockPick.TURNUP if t.suit is game.trump or t.rank is Rank.ACE else StockPick.STOCK)
+        return TakeLast(StockPick.TURNUP if t.suit is trump or t.rank is Rank.ACE else StockPick.STOCK)
     if d.kind is DecisionKind.LEAD:
         if game.phase == 1:  # the least useful card: no trump, no ace or ten, not meld on the table, low
-            trump = game.trump
             return min(legal, key=lambda a: (a.card.suit is trump, values[a.card] >= 10, a.from_table, a.card.strength))
         return legal[rng.randrange(len(legal))]
     led = game.trick[0][1].card
-    trump = game.trump
     winners = [a for a in legal if ((a.card.strength > led.strength) if a.card.suit is led.suit else (a.card.suit is trump))]
     if winners and (game.phase == 2 or values[led] >= 10
                     or (values[led] > 0 and any(a.card.suit is led.suit for a in winners))):

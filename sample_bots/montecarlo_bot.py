@@ -8,8 +8,9 @@ cannot see, many times over, each time consistently with everything it was
 shown: its own hand, the melds on the table, the cards played, the suits a
 seat has shown out of, the kitty, the cards passed and buried. In each such
 world it tries every legal card and plays the rest of the hand out with a
-fast policy (cheapest winner, else cheapest card; smear points on a
-partner's trick); it plays the card with the best mean result for its side
+fast policy (lead an ace, else the least useful card; to a trick the
+cheapest winner, else the cheapest card; smear points on a partner's
+trick); it plays the card with the best mean result for its side
 at the end of the hand. Bids and trump are chosen by the same simulation:
 the expected points of each trump suit (its meld and the tricks played
 out) decide whether the next bid is worth making.
@@ -158,14 +159,17 @@ class Table:
 
 
 # ------------------------------------------------------------------ simulation
-def rollout_card(table: Table, legal, trick, seat, side, trump, rng):
-    """The fast policy a simulated seat plays by: a random lead; to a trick, smear points on a partner's
-    card, else win as cheaply as it can, else throw its cheapest card."""
+def rollout_card(table: Table, legal, trick, seat, side, trump):
+    """The fast policy a simulated seat plays by: lead an ace of a plain suit, else the least useful card
+    (no trump, no counter, low); to a trick, smear points on a partner's card, else win as cheaply as it
+    can, else throw its cheapest card. It has no random choice, so every candidate of a world is played
+    out against the same replies."""
     if len(legal) == 1:
         return legal[0]
-    if not trick:
-        return legal[rng.randrange(len(legal))]
     values = table.values
+    if not trick:
+        return min(legal, key=lambda c: (c.rank is not Rank.ACE or c.suit is trump, c.suit is trump,
+                                         values[c] >= 10, c.strength))
     cards = [c for _, c in trick]
     at = winning_index(cards, trump)
     best = cards[at]
@@ -177,7 +181,7 @@ def rollout_card(table: Table, legal, trick, seat, side, trump, rng):
     return min(legal, key=lambda c: (values[c], c.suit is trump, c.strength))
 
 
-def play_out(table: Table, trump, hands, trick, leader, played_tricks, points, won, dummy, side, rng, first=None):
+def play_out(table: Table, trump, hands, trick, leader, played_tricks, points, won, dummy, side, first=None):
     """Play the hand's remaining tricks by the fast policy (``first``: the card the seat to act plays now).
 
     ``hands``, ``points`` (trick points per seat) and ``won`` (tricks per
@@ -199,7 +203,7 @@ def play_out(table: Table, trump, hands, trick, leader, played_tricks, points, w
             legal = legal_plays(hand, played, trump, duty)
             if first_lead_trump and played_tricks == 0 and not played:
                 legal = [c for c in legal if c.suit is trump] or legal
-            card = rollout_card(table, legal, trick, seat, side, trump, rng)
+            card = rollout_card(table, legal, trick, seat, side, trump)
         hand.remove(card)
         trick.append((seat, card))
         if len(trick) < seats:
@@ -741,7 +745,7 @@ class MonteCarlo:
                 hands[seat] = list(obs.hand)
                 points, won = list(obs.trick_points), list(self.won)
                 play_out(table, obs.trump, hands, trick, leader, played_tricks, points, won, world.dummy, side,
-                         rng, first=card)
+                         first=card)
                 totals[i] += utility(hand_scores(table, obs, points, won, buried, side), seat, side)
             worlds += 1
         best = max(range(len(cards)), key=lambda i: totals[i])
@@ -768,7 +772,7 @@ class MonteCarlo:
                 if len(mine) > v.hand_size:  # the kitty's cards: bury (or pass back) the least useful
                     hands[seat] = sorted(mine, key=lambda c: (c.suit is suit, c.strength))[len(mine) - v.hand_size:]
                 points, won = [0] * table.seats, [0] * table.seats
-                play_out(table, suit, hands, (), seat, 0, points, won, world.dummy, side, rng)
+                play_out(table, suit, hands, (), seat, 0, points, won, world.dummy, side)
                 tricks = sum(points[s] for s in range(table.seats) if side[s] == side[seat])
                 row.append(meld + tricks)
             rows.append(row)

@@ -221,6 +221,17 @@ def play_out(table: Table, trump, hands, trick, leader, played_tricks, points, w
             return
 
 
+def called_partner(hands, bidder: int, trump, copies: int) -> int | None:
+    """Who would partner ``bidder`` in call-for-partner: the first seat after it holding the card it calls,
+    which is greedy's call (the ace of trump, else the ten, else the king, of which it lacks a copy)."""
+    for rank in (Rank.ACE, Rank.TEN, Rank.KING):
+        card = Card(rank, trump)
+        if hands[bidder].count(card) < copies:
+            seats = len(hands)
+            return next((s for s in ((bidder + i) % seats for i in range(1, seats)) if card in hands[s]), None)
+    return None
+
+
 class OutOfBudget(Exception):
     """An exact search met its node budget or the clock."""
 
@@ -753,7 +764,8 @@ class MonteCarlo:
 
     def suit_values(self, obs: Observation, trumps, bidding: bool) -> list[list[float]]:
         """Per sampled world, for each suit in ``trumps``: the points this seat's side would make with it as
-        trump, were this seat to win the bid now (with the kitty, if there is one) and lead."""
+        trump, were this seat to win the bid now (with the kitty, if there is one; in call-for-partner beside
+        the seat its call would make its partner) and lead."""
         table, seat, rng, v = self.table, self.seat, self.rng, self.table.variant
         side = table.sides(obs)  # before the auction is won: partners sit opposite, else each seat alone
         partner = (seat + 2) % 4 if v.partners is Partners.OPPOSITE else None
@@ -764,6 +776,9 @@ class MonteCarlo:
             mine = list(obs.hand) + (list(world.kitty) if bidding else [])
             row = []
             for suit in trumps:
+                if v.partners is Partners.CALLED:  # the holder of the card we would call joins us
+                    partner = called_partner(world.hands, seat, suit, v.deck_copies)
+                    side = [0 if s in (seat, partner) else 1 for s in range(table.seats)]
                 meld = sum(x.points for x in count_hand_meld(mine, suit, v.melds))
                 if partner is not None:
                     meld += sum(x.points for x in count_hand_meld(world.hands[partner], suit, v.melds))

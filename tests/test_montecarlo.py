@@ -190,3 +190,18 @@ def test_the_exact_search_of_the_two_handed_second_phase_finds_the_best_card(nam
         else:
             got = minimax(after, me, [choice], me, trump)
         assert got == minimax(hands, leader, list(trick), me, trump)
+
+
+def test_in_call_for_partner_the_bidding_simulation_plays_beside_the_holder_of_the_called_card():
+    """The bid winner calls the ace of trump (greedy's call, which it makes); the first seat after it holding
+    one is its partner. Holding every copy of the ace, it calls the ten."""
+    def cards(*texts):
+        return [montecarlo_bot.Card.from_text(t) for t in texts]
+
+    hands = [cards("QC"), cards("JD"), cards("AS", "TS", "KH"), cards("AS", "QS"), cards("AS", "TS")]
+    spades, clubs = montecarlo_bot.Suit.SPADES, montecarlo_bot.Suit.CLUBS
+    assert montecarlo_bot.called_partner(hands, 2, spades, copies=4) == 3  # seats 3 and 4 hold one: 3 comes first
+    assert montecarlo_bot.called_partner(hands, 3, spades, copies=4) == 4  # after seat 3 come 4, 0, 1, 2
+    hands[2] = cards("AS", "AS", "AS", "AS")
+    assert montecarlo_bot.called_partner(hands, 2, spades, copies=4) == 4  # every ace in hand: the ten is called
+    assert montecarlo_bot.called_partner(hands, 2, clubs, copies=4) is None  # nobody holds the ace of clubs

@@ -104,37 +104,114 @@ def needs_prior(outcomes: Sequence[Outcome]) -> bool:
 
 def solve(outcomes: Sequence[Outcome], prior: float = 0.0, anchor: str | None = None,
           anchor_rating: float = 0.0, tolerance: float = 1e-10) -> dict[str, float]:
-    """Maximum-likelihood ratings (minorization-maximization for the Bradley-Terry model).
+    """Maximum-likelihood ratings, by Newton's method on the players' log-strengths.
 
-    ``anchor`` gets ``anchor_rating``; without an anchor the pool average is ``anchor_rating``.
+    The log-likelihood is concave, so Newton's steps (each halved until it
+    raises the likelihood) climb to its maximum, and near it every step
+    doubles the correct digits: a few dozen steps at most. (The textbook
+    minorization-maximization crawls when a rating is extreme: one board won
+    by a few percent took it 100,000 rounds, 0.2 s a bootstrap sample.)
+    Players who never met, directly or through others, are rated within
+    their own group. ``anchor`` gets ``anchor_rating``; without an anchor
+    the pool average is ``anchor_rating``.
     """
     players, games, score = _tally(outcomes, prior)
     if not players:
         return {}
-    opponents = defaultdict(list)
+    opponents: dict[str, list[tuple[str, float]]] = defaultdict(list)
     for (a, b), n in games.items():
         opponents[a].append((b, n))
-    strength = {p: 1.0 for p in players}
-    for _ in range(100_000):
-        biggest = 0.0
-        new = {}
-        for p in players:
-            denominator = sum(n / (strength[p] + strength[q]) for q, n in opponents[p])
-            new[p] = score[p] / denominator if denominator else strength[p]
-        # keep the scale fixed (geometric mean 1) so the iteration does not drift
-        log_mean = sum(math.log(v) for v in new.values()) / len(new)
-        for p in players:
-            value = math.exp(math.log(new[p]) - log_mean)
-            biggest = max(biggest, abs(math.log(value) - math.log(strength[p])))
-            strength[p] = value
-        if biggest < tolerance:
-            break
-    ratings = {p: 400 * math.log10(strength[p]) for p in players}
+    strength = {p: 0.0 for p in players}  # natural log of the Bradley-Terry strength
+    for group in _groups(players, opponents):
+        _climb(group, opponents, score, strength, tolerance)
+    ratings = {p: 400 / math.log(10) * s for p, s in strength.items()}
     if anchor is not None:
         shift = anchor_rating - ratings[anchor]
     else:  # the pool average becomes anchor_rating
         shift = anchor_rating - sum(ratings.values()) / len(ratings)
     return {p: r + shift for p, r in ratings.items()}
+
+
+def _groups(players: list[str], opponents: dict[str, list[tuple[str, float]]]) -> list[list[str]]:
+    """The players in groups that are linked by games (one group, in any real tournament)."""
+    seen: set[str] = set()
+    groups = []
+    for first in players:
+        if first in seen:
+            continue
+        group, todo = [], [first]
+        seen.add(first)
+        while todo:
+            p = todo.pop()
+            group.append(p)
+            for q, _ in opponents[p]:
+                if q not in seen:
+                    seen.add(q)
+                    todo.append(q)
+        groups.append(sorted(group))
+    return groups
+
+
+def _climb(group: list[str], opponents: dict[str, list[tuple[str, float]]], score: dict[str, float],
+           strength: dict[str, float], tolerance: float) -> None:
+    """Newton's method for one group's log-strengths (in place), its first player held fixed, then centred."""
+    free = group[1:]
+
+    def log_likelihood(s: dict[str, float]) -> float:
+        total = sum(score[p] * s[p] for p in group)
+        for p in group:
+            for q, n in opponents[p]:
+                if p < q:  # each pair once: log(e^s_p + e^s_q), written to not overflow
+                    high, low = max(s[p], s[q]), min(s[p], s[q])
+                    total -= n * (high + math.log1p(math.exp(low - high)))
+        return total
+
+    for _ in range(200):
+        # gradient: actual score less expected; information: the expected scores' derivatives
+        gradient = {p: score[p] for p in free}
+        information = {p: {q: 0.0 for q in free} for p in free}
+        for p in free:
+            for q, n in opponents[p]:
+                expected = 1 / (1 + math.exp(strength[q] - strength[p]))
+                gradient[p] -= n * expected
+                weight = n * expected * (1 - expected)
+                information[p][p] += weight
+                if q in information:
+                    information[p][q] -= weight
+        step = _linear_solve([[information[p][q] for q in free] for p in free], [gradient[p] for p in free])
+        before, size = log_likelihood(strength), 1.0
+        while True:
+            trial = dict(strength)
+            for p, d in zip(free, step):
+                trial[p] += size * d
+            if log_likelihood(trial) >= before or size < 1e-9:
+                break
+            size /= 2
+        strength.update(trial)
+        if max((abs(size * d) for d in step), default=0.0) < tolerance:
+            break
+    centre = sum(strength[p] for p in group) / len(group)
+    for p in group:
+        strength[p] -= centre
+
+
+def _linear_solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """x with matrix @ x = vector: Gaussian elimination with partial pivoting (the matrices here are small)."""
+    n = len(vector)
+    rows = [row[:] + [v] for row, v in zip(matrix, vector)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        if rows[col][col] == 0:
+            raise ValueError("the games leave a rating undetermined")
+        for r in range(col + 1, n):
+            factor = rows[r][col] / rows[col][col]
+            for c in range(col, n + 1):
+                rows[r][c] -= factor * rows[col][c]
+    x = [0.0] * n
+    for r in reversed(range(n)):
+        x[r] = (rows[r][n] - sum(rows[r][c] * x[c] for c in range(r + 1, n))) / rows[r][r]
+    return x
 
 
 def expected_scores(outcomes: Sequence[Outcome], ratings: dict[str, float], prior: float = 0.0) -> dict[str, float]:
@@ -159,7 +236,8 @@ def pool_ratings(units: Sequence[Sequence[Outcome]], anchor: str | None = None, 
     ratings = solve(outcomes, prior, anchor, anchor_rating)
     rng = random.Random(seed)
     samples: list[dict[str, float]] = []
-    for _ in range(bootstrap):
+    # One unit resampled is that unit every time: no spread to measure, so no interval and no LOS.
+    for _ in range(bootstrap if len(units) > 1 else 0):
         drawn = [o for _ in range(len(units)) for o in units[rng.randrange(len(units))]]
         if {o.a for o in drawn} | {o.b for o in drawn} != set(players):
             continue

@@ -1149,6 +1149,7 @@ def cmd_sprt(args) -> int:
     if boards and args.max_pairs != MAX_PAIRS:
         raise UsageError("--boards N is the most boards the test plays: give it or --max-pairs, not both")
     from tournaments.config import default_concurrency
+    from tournaments.report import elo_text
     from tournaments.sprt_runner import run_sprt, sprt_games
     from tournaments.stats import Sprt
 
@@ -1182,7 +1183,7 @@ def cmd_sprt(args) -> int:
         e = _sprt_estimate(state)
         so_far = f"boards {state.pairs}  score {100 * e.score:.1f}%" if boards else \
             f"pairs {state.pairs}  pentanomial {state.penta}"
-        line = (f"{so_far}  Elo {e.elo:+.1f} +/- {e.elo95:.1f}  "
+        line = (f"{so_far}  {elo_text(e)}  "
                 f"LLR {state.llr():+.2f} [{test.lower:.2f}, {test.upper:.2f}]")
         sys.stderr.write(("\r" + line + "   ") if live else line + "\n")
         sys.stderr.flush()
@@ -1200,7 +1201,7 @@ def cmd_sprt(args) -> int:
             sys.stderr.write("\n")
     e = _sprt_estimate(state) if state.pairs else None
     unit = "boards" if boards else "pairs"
-    summary = f"{state.pairs} {unit}, Elo {e.elo:+.1f} +/- {e.elo95:.1f}, LLR {state.llr():+.2f}" if e else f"no {unit}"
+    summary = f"{state.pairs} {unit}, {elo_text(e)}, LLR {state.llr():+.2f}" if e else f"no {unit}"
     if state.verdict == "H1":
         print(f"H1 accepted: {new_name} is stronger ({summary})")
         return 0

@@ -186,6 +186,33 @@ def test_a_sweep_of_lost_boards_is_bounded_below_zero():
     assert bounded_estimate([1.0] * 10).bound == pytest.approx(-lost.bound)
 
 
+def test_a_wide_board_win_shows_its_own_elo_not_a_clamped_one():
+    """A board score near 1 is a wide margin, not a sweep: head to head shows its Elo (the pool's difference),
+    not the 1199.8 a score clamped at 99.9% would give. An exact 1 (a fault) is a sweep, shown as a bound."""
+    from tournaments.boards import board_pair_rows, board_parts
+
+    seats = ["X", "Y", "Z"]
+    records = [hand(list(o), [p + {"X": 10, "Y": 2, "Z": 0}[s] for s, p in zip(o, [30, 20, 10], strict=True)],
+                    variant="three-handed") for o in itertools.permutations(seats)]
+    report = analyse_boards(records, bootstrap=20)
+    rows = {r[0]: r for r in board_pair_rows(report)}
+    pool = report.ratings.ratings
+    x_z = next(h for h in report.pairs if (h.a, h.b) == ("X", "Z")).estimate
+    assert x_z.score > 0.999 and not x_z.sweep
+    assert x_z.elo == pytest.approx(pool["X"] - pool["Z"], abs=0.01) and x_z.elo == pytest.approx(1600)  # 400 * 10 / 2.5
+    assert rows["X vs Z"][4] == f"{x_z.elo:+.1f}" and "1199" not in render_boards(report)
+    # one board: the bootstrap has a single unit to draw, so nothing has an interval or a pool LOS
+    assert all(r[5] == "-" for r in rows.values()) and report.ratings.los == {}
+    assert all(e == math.inf for e in report.ratings.errors.values())
+    assert "One board has no spread to measure: intervals need two boards or more." in board_parts(report)
+
+    faulted = analyse_boards([hand(["A", "B"], [0, 0], seed=s, culprit=1) for s in (1, 2)]
+                             + [hand(["B", "A"], [150, 60], seed=s) for s in (1, 2)], bootstrap=20)
+    (pair,) = faulted.pairs
+    assert pair.estimate.sweep and board_pair_rows(faulted)[0][4] == f"> {pair.estimate.bound:+.1f}"
+    assert any(str(p).startswith("A vs B: every board scored 1") for p in board_parts(faulted))
+
+
 def test_the_board_llr_bins_scores_so_its_cost_does_not_grow_with_the_boards():
     from tournaments.stats import SCORE_STEP, scores_to_pdf
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from referee.record import GameRecord, SeatInfo, Termination
-from tournaments.report import analyse, footnotes, pair_rows, ratings_rows, render
+from tournaments.report import analyse, footnotes, los_rows, pair_rows, ratings_rows, render
 from tournaments.stats import elo_estimate, elo_from_score
 
 from helpers import arena
@@ -89,3 +89,10 @@ def test_ratings_anchor_rating_applies_to_two_player_results(tmp_path):
     assert "pool average 1500" in text and sum(elo.values()) / 2 == pytest.approx(1500)
     text, elo = ratings("--anchor", "random_bot", "--anchor-rating", "1000")
     assert "anchor random_bot = 1000" in text and elo["random_bot"] == pytest.approx(1000)
+
+
+def test_a_single_deal_pair_has_no_interval_and_no_pool_los():
+    """Resampling one unit draws that unit every time: a spread of 0 would read as certainty."""
+    report = analyse(pairs("a", "b", [1.5]), bootstrap=30)
+    assert [r[3] for r in ratings_rows(report)] == ["-", "-"]
+    assert los_rows(report) == [["a", "", "-"], ["b", "-", ""]]

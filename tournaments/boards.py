@@ -53,7 +53,7 @@ from referee.record import GameRecord, Termination
 from referee.rules import Variant, get_variant
 
 from .ratings import Outcome, PoolRatings, pool_ratings
-from .report import Part, Table, as_text, json_safe, write_csv
+from .report import Part, Table, as_text, elo_cells, json_safe, write_csv
 from .stats import EloEstimate, bounded_estimate, mean_interval
 
 
@@ -222,10 +222,7 @@ def board_pair_rows(report: BoardReport) -> list[list]:
     rows = []
     for h in report.pairs:
         e = h.estimate
-        if e.sweep:
-            elo, err = f"{'>' if e.score > 0.5 else '<'} {e.bound:+.1f}", "-"
-        else:
-            elo, err = f"{e.elo:+.1f}", "-" if e.elo95 == float("inf") else f"{e.elo95:.1f}"
+        elo, err = elo_cells(e)
         margin = "-" if h.margin is None else f"{h.margin:+.1f}" + ("" if h.margin95 == math.inf else f" +/- {h.margin95:.1f}")
         rows.append([f"{h.a} vs {h.b}", h.boards, f"{h.wins}-{h.draws}-{h.losses}", f"{100 * e.score:.1f}%",
                      elo, err, f"{100 * e.los:.1f}%", margin, h.faults])
@@ -256,6 +253,14 @@ def board_parts(report: BoardReport, title: str = "") -> list[Part]:
                      "were not held alike)")
     if any(h.faults for h in report.pairs):
         parts.append("A board with a fault is lost by the culprit's side (score 0, no margin).")
+    for h in report.pairs:
+        if h.estimate.sweep:
+            n = h.boards
+            parts.append(f"{h.a} vs {h.b}: every board scored {1 if h.estimate.score > 0.5 else 0} (lost on a fault, "
+                         "or by a margin too wide to score otherwise), so no finite Elo exists; shown is the bound "
+                         f"of the 95% interval (Clopper-Pearson over {n} board{'s' if n != 1 else ''})")
+    if report.boards == 1:
+        parts.append("One board has no spread to measure: intervals need two boards or more.")
     return parts
 
 

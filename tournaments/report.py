@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -170,16 +171,29 @@ RATINGS_HEADERS = ["rank", "bot", "Elo", "+/- 95%", "games", "score", "score %",
 PAIR_HEADERS = ["pairing", "games", "W-D-L", "score %", "Elo", "+/- 95%", "LOS", "nElo", "model", "margin/hand", "faults"]
 
 
+def elo_cells(e: EloEstimate) -> tuple[str, str]:
+    """An estimate's Elo and the half-width of its 95% interval as the tables show them: a sweep, which has no
+    finite Elo, as the bound of its interval ("> +X"); an unbounded interval (one unit) as "-"."""
+    if e.sweep:
+        return f"{'>' if e.score > 0.5 else '<'} {e.bound:+.1f}", "-"
+    return f"{e.elo:+.1f}", "-" if e.elo95 == math.inf else f"{e.elo95:.1f}"
+
+
+def elo_text(e: EloEstimate) -> str:
+    """The same in a line: "Elo +35.2 +/- 20.1", "Elo > +412.0"."""
+    elo, err = elo_cells(e)
+    return f"Elo {elo}" + ("" if err == "-" else f" +/- {err}")
+
+
 def pair_rows(report: Report) -> list[list]:
     rows = []
     for h in report.pairs:
         e = h.estimate
         if h.forfeit is not None:  # every game ended on one bot's fault: a forfeit, not a measure of strength
             elo, err, los, nelo = f"forfeit by {h.forfeit}", "-", "-", "-"
-        elif e.sweep:  # no finite estimate: the bound of the 95% interval
-            elo, err, los, nelo = f"{'>' if e.score > 0.5 else '<'} {e.bound:+.1f}", "-", f"{100 * e.los:.1f}%", "-"
-        else:
-            elo, err, los, nelo = f"{e.elo:+.1f}", f"{e.elo95:.1f}", f"{100 * e.los:.1f}%", _nelo_text(h)
+        else:  # a sweep has no finite estimate, and no spread for a normalized Elo
+            elo, err = elo_cells(e)
+            los, nelo = f"{100 * e.los:.1f}%", "-" if e.sweep else _nelo_text(h)
         rows.append([f"{h.a} vs {h.b}", h.games, f"{h.wins}-{h.draws}-{h.losses}", f"{100 * e.score:.1f}%",
                      elo, err, los, nelo, e.model, f"{h.margin:+.1f} +/- {h.margin95:.1f}", h.faults])
     return rows
@@ -222,7 +236,12 @@ def _nelo_text(h: HeadToHead) -> str:
 
 def los_rows(report: Report) -> list[list[str]]:
     r = report.ratings
-    return [[p] + ["" if p == q else f"{100 * r.los.get((p, q), 0.5):.0f}" for q in r.players] for p in r.players]
+    def cell(p: str, q: str) -> str:
+        if p == q:
+            return ""
+        return f"{100 * r.los[(p, q)]:.0f}" if (p, q) in r.los else "-"  # no bootstrap: a single unit
+
+    return [[p] + [cell(p, q) for q in r.players] for p in r.players]
 
 
 @attrs.frozen

@@ -124,9 +124,9 @@ def elo_estimate(results: Sequence[float]) -> EloEstimate:
                        "trinomial" if len(results) == 3 else "pentanomial", sweep)
 
 
-def _interval_and_los(mu: float, stderr: float) -> tuple[float, float]:
+def _interval_and_los(mu: float, stderr: float, clamp: float = 1e-3) -> tuple[float, float]:
     """The half-width of the 95% Elo interval and the LOS of a mean score with its standard error (> 0)."""
-    elo95 = (elo_from_score(mu + Z975 * stderr) - elo_from_score(mu - Z975 * stderr)) / 2
+    elo95 = (elo_from_score(mu + Z975 * stderr, clamp) - elo_from_score(mu - Z975 * stderr, clamp)) / 2
     return elo95, phi((mu - 0.5) / stderr)
 
 
@@ -157,15 +157,19 @@ def bounded_estimate(scores: Sequence[float]) -> EloEstimate:
     mu = sum(scores) / n
     var = sum((x - mu) ** 2 for x in scores) / n
     stderr = math.sqrt(var / n)
+    # A unit's score is a transform of its margin, so a mean close to 0 or 1 is a real (large) Elo, not one to
+    # clamp; only exactly 0 or 1, every unit lost or won outright, has none: a sweep. An interval whose end
+    # passes 0 or 1 is unbounded.
+    elo = elo_from_score(mu, clamp=0)
     if stderr > 0:
-        elo95, los = _interval_and_los(mu, stderr)
+        elo95, los = _interval_and_los(mu, stderr, clamp=0)
         t = (mu - 0.5) / math.sqrt(var)
         nelo, nelo95 = NELO_PER_T * t, NELO_PER_T * Z975 / math.sqrt(n)
     else:  # every unit scored alike
         elo95, los = math.inf, _sweep_los(mu, n)
         nelo, nelo95 = 0.0, math.inf
     sweep = mu in (0.0, 1.0)
-    return EloEstimate(n, mu, elo_from_score(mu), elo95, los, nelo, nelo95, "boards", sweep)
+    return EloEstimate(n, mu, elo, elo95, los, nelo, nelo95, "boards", sweep)
 
 
 SCORE_STEP = 0.005  # scores are binned to this for the LLR: at most 201 support points, however many units

@@ -109,8 +109,9 @@ def solve(outcomes: Sequence[Outcome], prior: float = 0.0, anchor: str | None = 
     The log-likelihood is concave, so Newton's steps (each halved until it
     raises the likelihood) climb to its maximum, and near it every step
     doubles the correct digits: a few dozen steps at most. (The textbook
-    minorization-maximization crawls when a rating is extreme: one board won
-    by a few percent took it 100,000 rounds, 0.2 s a bootstrap sample.)
+    minorization-maximization crawls when a rating is extreme: a seat that
+    scored 0.4% of one board took it 0.1 s a bootstrap sample, and a chain
+    of 99.9% scores 100,000 rounds without reaching the maximum.)
     Players who never met, directly or through others, are rated within
     their own group. ``anchor`` gets ``anchor_rating``; without an anchor
     the pool average is ``anchor_rating``.
@@ -179,17 +180,20 @@ def _climb(group: list[str], opponents: dict[str, list[tuple[str, float]]], scor
                 if q in information:
                     information[p][q] -= weight
         step = _linear_solve([[information[p][q] for q in free] for p in free], [gradient[p] for p in free])
+        if max((abs(d) for d in step), default=0.0) < tolerance:  # there: the likelihood is flat to rounding
+            for p, d in zip(free, step):
+                strength[p] += d
+            break
         before, size = log_likelihood(strength), 1.0
+        rounding = 1e-12 * (1 + abs(before))  # near the top a better step can look worse by rounding alone
         while True:
             trial = dict(strength)
             for p, d in zip(free, step):
                 trial[p] += size * d
-            if log_likelihood(trial) >= before or size < 1e-9:
+            if log_likelihood(trial) >= before - rounding or size < 1e-9:
                 break
             size /= 2
         strength.update(trial)
-        if max((abs(size * d) for d in step), default=0.0) < tolerance:
-            break
     centre = sum(strength[p] for p in group) / len(group)
     for p in group:
         strength[p] -= centre

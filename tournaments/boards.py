@@ -53,7 +53,7 @@ from referee.record import GameRecord, Termination
 from referee.rules import Variant, get_variant
 
 from .ratings import Outcome, PoolRatings, pool_ratings
-from .report import Part, Table, as_text, elo_cells, json_safe, write_csv
+from .report import Part, Table, as_text, elo_cells, json_safe, margin_text, write_csv
 from .stats import EloEstimate, bounded_estimate, mean_interval
 
 
@@ -223,9 +223,8 @@ def board_pair_rows(report: BoardReport) -> list[list]:
     for h in report.pairs:
         e = h.estimate
         elo, err = elo_cells(e)
-        margin = "-" if h.margin is None else f"{h.margin:+.1f}" + ("" if h.margin95 == math.inf else f" +/- {h.margin95:.1f}")
         rows.append([f"{h.a} vs {h.b}", h.boards, f"{h.wins}-{h.draws}-{h.losses}", f"{100 * e.score:.1f}%",
-                     elo, err, f"{100 * e.los:.1f}%", margin, h.faults])
+                     elo, err, f"{100 * e.los:.1f}%", margin_text(h.margin, h.margin95), h.faults])
     return rows
 
 

@@ -179,6 +179,13 @@ def elo_cells(e: EloEstimate) -> tuple[str, str]:
     return f"{e.elo:+.1f}", "-" if e.elo95 == math.inf else f"{e.elo95:.1f}"
 
 
+def margin_text(margin: float | None, margin95: float) -> str:
+    """A mean margin per hand and its interval; one hand (or none) has no interval to show."""
+    if margin is None:
+        return "-"
+    return f"{margin:+.1f}" + ("" if margin95 == math.inf else f" +/- {margin95:.1f}")
+
+
 def elo_text(e: EloEstimate) -> str:
     """The same in a line: "Elo +35.2 +/- 20.1", "Elo > +412.0"."""
     elo, err = elo_cells(e)
@@ -195,7 +202,7 @@ def pair_rows(report: Report) -> list[list]:
             elo, err = elo_cells(e)
             los, nelo = f"{100 * e.los:.1f}%", "-" if e.sweep else _nelo_text(h)
         rows.append([f"{h.a} vs {h.b}", h.games, f"{h.wins}-{h.draws}-{h.losses}", f"{100 * e.score:.1f}%",
-                     elo, err, los, nelo, e.model, f"{h.margin:+.1f} +/- {h.margin95:.1f}", h.faults])
+                     elo, err, los, nelo, e.model, margin_text(h.margin, h.margin95), h.faults])
     return rows
 
 

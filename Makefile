@@ -4,7 +4,7 @@
 #               results/demo-TIMESTAMP (earlier results are kept)
 #   make test   same set-up, run the whole test suite
 #   make bench  same set-up, run the benchmarks in bench/ (they print figures, assert nothing)
-#   make soak   same set-up, 2,000 games with misbehaving bots (bench/soak.py, about 3 minutes)
+#   make soak   same set-up, 2,010 games with misbehaving bots (bench/soak.py, about 2 minutes)
 #   make bench-instructions   instruction counts under valgrind (bench/instructions.py, about 4 minutes)
 PYTHON ?= python3
 VENV := .venv

@@ -152,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="continue the tournament in OUT (its configuration is kept there), or without OUT the one "
                         "in --out or the configuration's output")
     p.add_argument("--out", type=Path, default=None,
-                   help="output directory (default: the configuration's, else results/tournament-TIMESTAMP)")
+                   help="output directory (default: the configuration's, else results/tournament)")
     p.add_argument("--format", choices=("round-robin", "gauntlet"), default=None, help="round-robin (default) or "
                    "gauntlet (the --candidate plays everyone else)")
     p.add_argument("--candidate", default=None, metavar="NAME", help="the gauntlet's candidate")

@@ -96,4 +96,5 @@ def test_a_single_deal_pair_has_no_interval_and_no_pool_los():
     report = analyse(pairs("a", "b", [1.5]), bootstrap=30)
     assert [r[3] for r in ratings_rows(report)] == ["-", "-"]
     assert los_rows(report) == [["a", "", "-"], ["b", "-", ""]]
+    assert "Likelihood of superiority" not in render(report)  # and no matrix of dashes is printed
     assert pair_rows(report)[0][9] == "+0.0"  # one paired hand's margin, and no "+/- inf" beside it

@@ -2,11 +2,12 @@
 
 ```toml
 [tournament]
+name = "my event"             # optional: default the configuration file's name
 format = "round-robin"        # or "gauntlet" (needs candidate = "NAME"), or "boards" (a round robin of boards)
 boards = 100                  # optional: play boards (one hand in every seating of a deal), this many per pairing,
                               # instead of games_per_pairing whole games (tournaments/boards.py)
 variant = "two-handed"
-games_per_pairing = 40        # even: duplicate deals come in pairs
+games_per_pairing = 40        # even: duplicate deals come in pairs (default 20)
 seed = 1                      # optional: default a secret 128-bit seed from the OS, kept in OUTPUT/tournament.json
 concurrency = 2               # games at once; default: number of cores
 processes = 2                 # referee processes sharing them; default: number of cores
@@ -18,6 +19,7 @@ restart = "on-fault"          # or "always" (fresh process every game) or "never
 isolation = "jail"            # default; "none" runs bots unjailed (NOT safe against hostile bots)
 persist = false               # true: a bot keeps its process (and files) from game to game, as restart says
 clean_env = true              # false: unjailed bots inherit the referee's environment
+read_only = ["data"]          # more folders every jailed bot may read (relative to the config file)
 
 [tournament.options]          # rule options of the variant
 target = 1200
@@ -31,7 +33,7 @@ grace = 100
 [limits]                      # per bot process; 0 means no limit
 memory = 2048                 # MiB of address space
 cpu = 3600                    # CPU seconds over a process's life
-processes = 0                 # RLIMIT_NPROC (counts the whole user's processes; root is exempt)
+processes = 256               # RLIMIT_NPROC (counts the whole user's processes; root is exempt)
 open_files = 256
 file_size = 64                # MiB, largest file a bot may write
 output = 1024                 # KiB a bot may write to stdout between two requests
@@ -183,7 +185,7 @@ class TournamentConfig:
 
 
 def default_data() -> dict:
-    """The embedded default, as a configuration: a duplicate round robin of every sample bot."""
+    """The embedded default, as a configuration: a duplicate round robin of the sample bots marked in_default."""
     return {"tournament": {"name": "sample bots", "games_per_pairing": 40},
             "bot": [{"name": name, "sample": name} for name, sample in SAMPLES.items() if sample.in_default]}
 

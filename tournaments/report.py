@@ -290,8 +290,9 @@ def report_parts(report: Report, title: str = "") -> list[Part]:
     parts.extend(footnotes(report))
     parts.append("\nCrosstable (row bot's score against column bot)")
     parts.append(Table(["bot", *r.players], report.cross))
-    parts.append("\nLikelihood of superiority, % (row bot stronger than column bot)")
-    parts.append(Table(["bot", *r.players], los_rows(report)))
+    if r.los:  # none without a bootstrap (a single unit): a matrix of "-" would say nothing
+        parts.append("\nLikelihood of superiority, % (row bot stronger than column bot)")
+        parts.append(Table(["bot", *r.players], los_rows(report)))
     return parts
 
 

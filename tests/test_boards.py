@@ -245,3 +245,23 @@ def test_flags_that_contradict_boards_are_refused(tmp_path):
                           (["match", "--resume", str(tmp_path / "a"), "--out", str(tmp_path / "b")], "two folders")):
         run = arena(*args)
         assert run.returncode == 2 and message in run.stderr, run.stderr
+
+
+def test_an_entrant_that_wins_every_board_is_a_bound_without_an_interval():
+    """X scores above both others on every board: no finite board rating exists for it, so the table marks it
+    with "*" and shows no interval (every resample sweeps too: its spread would read as certainty)."""
+    from tournaments.boards import board_parts, board_rating_rows
+
+    seats = ["X", "Y", "Z"]
+    records = [hand(list(o), [p + {"X": 60, "Y": 0, "Z": 0}[s] + board for s, p in zip(o, [30, 20, 10], strict=True)],
+                    seed=board, variant="three-handed")
+               for board in range(1, 5) for o in itertools.permutations(seats)]
+    for k, r in enumerate(records):  # Y and Z split their boards, so they are measured against each other
+        r.hands[0]["points"] = [p + (5 if (s.entrant == "Y") == (k % 12 < 6) else 0)
+                                for s, p in zip(r.seats, r.hands[0]["points"], strict=True)]
+    report = analyse_boards(records, bootstrap=20)
+    assert report.ratings.prior and report.ratings.unbounded == ("X",)
+    rows = {r[1]: r for r in board_rating_rows(report)}
+    assert rows["X"][2].endswith("*") and rows["X"][3] == "-"
+    assert not rows["Y"][2].endswith("*") and rows["Y"][3] != "-"
+    assert any(str(p).startswith("* X: scored above or below the rest on every board") for p in board_parts(report))

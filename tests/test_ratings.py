@@ -1,5 +1,6 @@
 """Pool ratings: Ordo's maximum-likelihood model."""
 
+import math
 import random
 
 import pytest
@@ -10,6 +11,7 @@ from tournaments.ratings import (
     needs_prior,
     pool_ratings,
     solve,
+    unbounded,
 )
 from tournaments.stats import elo_from_score
 
@@ -111,3 +113,41 @@ def test_players_who_never_met_are_rated_within_their_own_group():
     assert r["x"] - r["y"] == pytest.approx(elo_from_score(35 / 60), abs=1e-6)
     assert r["z"] - r["w"] == pytest.approx(elo_from_score(10 / 40), abs=1e-6)
     assert r["x"] + r["y"] == pytest.approx(0, abs=1e-6) and r["z"] + r["w"] == pytest.approx(0, abs=1e-6)
+
+
+def test_groups_that_never_met_need_no_prior_but_a_group_that_swept_another_does():
+    """Virtual draws are added only when no finite maximum exists. Two groups that never met each have one
+    (their own); a group that won every game against another (while drawing among itself) has none, and
+    every rating there is a bound, since neither group is the larger."""
+    apart = games("x", "y", 3, 1, 1) + games("z", "w", 2, 0, 3)
+    assert not needs_prior(apart)
+    r = pool_ratings([[o] for o in apart], bootstrap=0)
+    assert r.prior == 0 and r.unbounded == ()
+    assert r.ratings["x"] - r.ratings["y"] == pytest.approx(elo_from_score(3.5 / 5), abs=1e-6)  # +147.2, not shrunk
+
+    blocks = games("a", "b", 0, 4, 0) + games("c", "d", 0, 4, 0) + games("a", "c", 4, 0, 0) + games("b", "d", 4, 0, 0)
+    assert needs_prior(blocks) and unbounded(blocks) == ("a", "b", "c", "d")
+    one = games("x", "y", 3, 0, 0) + games("x", "z", 3, 0, 0) + games("y", "z", 2, 0, 1)
+    assert unbounded(one) == ("x",)  # y and z are measured against each other; x only bounds them
+
+
+def test_a_score_a_hair_below_one_is_rated_as_a_sweep_not_refused():
+    """A board score of 0.9999999999999996 (a margin of some 15 S) implies a gap of 6,000 Elo, which floating
+    point cannot resolve beside ordinary results (the solver's system was singular and it raised). It counts
+    as a sweep: a prior makes the ratings finite and x's is marked a bound. A score 1e-6 from 1 is measured."""
+    outcomes = [Outcome("x", "y", 1 - 4e-16)] + [Outcome("y", "z", 0.3)] * 3
+    r = pool_ratings([[o] for o in outcomes], bootstrap=20)
+    assert r.prior == 1 and r.unbounded == ("x",) and r.ratings["x"] > r.ratings["y"]
+
+    near = [Outcome("x", "y", 1 - 1e-6)] + [Outcome("y", "z", 0.3)] * 3
+    ratings = pool_ratings([[o] for o in near], bootstrap=0).ratings
+    assert ratings["x"] - ratings["y"] == pytest.approx(400 * math.log10((1 - 1e-6) / 1e-6), abs=1e-3)  # +2400
+
+
+def test_resamples_that_split_the_pool_are_left_out_of_the_bootstrap():
+    """b and c are linked by one unit alone, in which b scored 90%: every resample that keeps the pool in one
+    piece has b above c. A resample without it has two groups each centred on its own, an arbitrary gap that
+    would put c above b about half the time."""
+    units = [[o] for o in games("a", "b", 5, 2, 5) + games("c", "d", 5, 2, 5)] + [[Outcome("b", "c", 0.9)]]
+    r = pool_ratings(units, bootstrap=200)
+    assert r.los[("b", "c")] == 1.0

@@ -63,7 +63,7 @@ from referee.record import GameRecord, Termination
 from referee.rules import Variant, get_variant
 
 from .ratings import Outcome, PoolRatings, pool_ratings
-from .report import Part, Table, as_text, elo_cells, json_safe, margin_text, write_csv
+from .report import Part, Table, as_text, elo_cells, json_safe, margin_text, pool_cells, prior_note, write_csv
 from .stats import EloEstimate, bounded_estimate, mean_interval
 
 
@@ -220,12 +220,8 @@ BOARD_PAIR_HEADERS = ["pairing", "boards", "W-D-L", "score %", "Elo", "+/- 95%",
 
 def board_rating_rows(report: BoardReport) -> list[list]:
     r = report.ratings
-    rows = []
-    for rank, p in enumerate(r.players, 1):
-        err = r.errors[p]
-        rows.append([rank, p, f"{r.ratings[p]:+.1f}", "-" if err != err or err == float("inf") else f"{err:.1f}",
-                     report.played[p], f"{100 * r.scores[p] / r.games[p]:.1f}%"])
-    return rows
+    return [[rank, p, *pool_cells(r, p), report.played[p], f"{100 * r.scores[p] / r.games[p]:.1f}%"]
+            for rank, p in enumerate(r.players, 1)]
 
 
 def board_pair_rows(report: BoardReport) -> list[list]:
@@ -251,9 +247,11 @@ def board_parts(report: BoardReport, title: str = "") -> list[Part]:
                  f"1 / (1 + 10^(-margin/{report.scale:g})) for each pair at its table; maximum likelihood, logistic "
                  f"Elo, {anchor}; 95% intervals by bootstrap over boards)")
     if r.prior:
-        parts.append("note: an entrant scored above (or below) every opponent on every board, so no finite maximum "
-                     "exists; one virtual draw per pairing was added to give finite ratings")
+        parts.append("note: an entrant (or a group) scored above (or below) the rest on every board, so no finite "
+                     "maximum exists; one virtual draw per pairing was added to give finite ratings")
     parts.append(Table(BOARD_RATING_HEADERS, board_rating_rows(report)))
+    parts += prior_note(r, "scored above or below the rest on every board (alone, or together with the others "
+                           "marked *)")
     parts.append("\nHead to head by board (from the better-rated side; margin: mean points per hand over the other "
                  "on the same cards)")
     parts.append(Table(BOARD_PAIR_HEADERS, board_pair_rows(report)))
@@ -294,10 +292,13 @@ def board_json(report: BoardReport) -> dict:
         "anchor": r.anchor,
         "level": r.level,
         "prior_virtual_draws": r.prior,
-        "ratings": [{"entrant": p, "elo": r.ratings[p], "error95": r.errors[p], "boards": report.played[p],
+        "unbounded": list(r.unbounded),  # ratings that only the virtual draws make finite: bounds
+        "ratings": [{"entrant": p, "elo": r.ratings[p], "error95": None if p in r.unbounded else r.errors[p],
+                     "boards": report.played[p],
                      "score": r.scores[p] / r.games[p]} for p in r.players],
         "head_to_head": [{"a": h.a, "b": h.b, "boards": h.boards, "wins": h.wins, "draws": h.draws,
-                          "losses": h.losses, "score": h.estimate.score, "elo": h.estimate.elo,
-                          "elo95": h.estimate.elo95, "los": h.estimate.los, "margin": h.margin,
+                          "losses": h.losses, "score": h.estimate.score,
+                          "elo": None if h.estimate.sweep else h.estimate.elo,
+                          "sweep_bound": h.estimate.bound if h.estimate.sweep else None, "elo95": h.estimate.elo95, "los": h.estimate.los, "margin": h.margin,
                           "margin95": h.margin95, "faults": h.faults} for h in report.pairs],
     }

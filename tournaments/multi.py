@@ -24,7 +24,7 @@ from openskill.models import PlackettLuce
 from referee.record import GameRecord
 
 from .ratings import Outcome, PoolRatings, pool_ratings
-from .report import Part, Table, as_text
+from .report import Part, Table, as_text, pool_cells, prior_note
 
 
 def sides_of(record: GameRecord) -> list[str]:
@@ -197,11 +197,13 @@ def multi_parts(report: MultiReport, title: str = "") -> list[Part]:
     parts.append(f"\nPairwise Elo (each game split into results between its sides; {level}; 95% intervals by "
                  "bootstrap over deals)")
     if e.prior:
-        parts.append("note: an entrant finished ahead of (or behind) everybody every time; one virtual draw per "
-                     "pairing was added to give finite ratings")
-    rows = [[i, p, f"{e.ratings[p]:+.1f}", "-" if e.errors[p] == float("inf") else f"{e.errors[p]:.1f}", e.games[p],
-             f"{100 * e.scores[p] / e.games[p]:.1f}%"] for i, p in enumerate(e.players, 1)]
+        parts.append("note: an entrant (or a group) finished ahead of (or behind) the rest every time; one virtual "
+                     "draw per pairing was added to give finite ratings")
+    rows = [[i, p, *pool_cells(e, p), e.games[p], f"{100 * e.scores[p] / e.games[p]:.1f}%"]
+            for i, p in enumerate(e.players, 1)]
     parts.append(Table(["rank", "entrant", "Elo", "+/- 95%", "pairs", "ahead %"], rows))
+    parts += prior_note(e, "finished ahead of or behind the rest every time (alone, or together with the others "
+                           "marked *)")
     parts.append("\nCrosstable (row entrant finishing ahead of column entrant, per game they shared)")
     parts.append(Table(["entrant", *e.players], report.cross))
     los = [[p] + ["" if p == q else f"{100 * e.los.get((p, q), 0.5):.0f}" for q in e.players] for p in e.players]
@@ -229,7 +231,8 @@ def write_multi_files(report: MultiReport, directory) -> list:
         "openskill": [attrs.asdict(r) | {"ordinal": r.ordinal} for r in report.skill],
         "individual": [attrs.asdict(r) | {"ordinal": r.ordinal} for r in report.individual],
         "pairwise_elo": [{"entrant": p, "elo": e.ratings[p], "error95": None if e.errors[p] == float("inf")
-                          else e.errors[p], "pairs": e.games[p], "score": e.scores[p]} for p in e.players],
+                          or p in e.unbounded else e.errors[p], "pairs": e.games[p], "score": e.scores[p],
+                          "bound": p in e.unbounded} for p in e.players],
         "faults": report.faults,
     }
     jpath = directory / "ratings.json"

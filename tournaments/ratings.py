@@ -7,10 +7,12 @@ likelihood of all results. At the maximum every player's expected score
 equals its actual score, which is how the solver checks itself. Ratings are
 centred on a pool average of 0, or pinned to an anchor.
 
-When a player has won (or lost) every game against everybody, its rating
-is infinite and no maximum exists. Then, and only then, a prior of one
-virtual draw per pairing that met is added (as BayesElo always does), and
-the result says so.
+When a player has won (or lost) every game against everybody, or a group
+of players every game against the rest, the gap between them is infinite
+and no maximum exists. Then, and only then, a prior of one virtual draw per
+pairing that met is added (as BayesElo always does), and the result says so
+and names the players whose ratings only the prior makes finite
+(``unbounded``).
 
 Intervals and the LOS matrix come from a bootstrap over *units*: a
 duplicate pair of games (same deal, seats swapped) is resampled as one
@@ -49,6 +51,7 @@ class PoolRatings:
     prior: float  # virtual draws added per pairing (0 unless needed)
     anchor: str | None
     level: float = 0.0  # the anchor's rating, or the pool average
+    unbounded: tuple[str, ...] = ()  # players whose rating only the prior makes finite (see unbounded())
 
 
 def _tally(outcomes: Sequence[Outcome], prior: float) -> tuple[list[str], dict, dict]:
@@ -70,45 +73,90 @@ def _tally(outcomes: Sequence[Outcome], prior: float) -> tuple[list[str], dict, 
     return players, games, score
 
 
-def needs_prior(outcomes: Sequence[Outcome]) -> bool:
-    """True when no finite maximum exists: some group never scores against the rest.
+# A score closer than this to 0 or 1 counts as a sweep: the gap it implies (over 3,600 Elo) is past what
+# floating point lets the solver measure (a board score of 1 - 4e-16 left its system singular).
+SWEEP = 1e-9
 
-    The maximum exists exactly when the graph "i scored at least a half point
-    against j" is strongly connected.
-    """
+
+def _scored_against(outcomes: Sequence[Outcome]) -> tuple[list[str], dict[str, set[str]], dict[str, set[str]]]:
+    """The players, and the graph "i scored something against j" both ways (i -> j, and j <- i)."""
     players = sorted({o.a for o in outcomes} | {o.b for o in outcomes})
-    if len(players) < 2:
-        return False
-    edges: dict[str, set[str]] = defaultdict(set)
+    forward: dict[str, set[str]] = defaultdict(set)
+    backward: dict[str, set[str]] = defaultdict(set)
     for o in outcomes:
-        if o.score > 0:
-            edges[o.a].add(o.b)
-        if o.score < 1:
-            edges[o.b].add(o.a)
+        for p, q, scored in ((o.a, o.b, o.score > SWEEP), (o.b, o.a, o.score < 1 - SWEEP)):
+            if scored:
+                forward[p].add(q)
+                backward[q].add(p)
+    return players, forward, backward
 
-    def reach(start: str, graph: dict[str, set[str]]) -> set[str]:
-        seen, todo = {start}, [start]
-        while todo:
-            for nxt in graph[todo.pop()]:
-                if nxt not in seen:
-                    seen.add(nxt)
-                    todo.append(nxt)
-        return seen
 
-    reverse: dict[str, set[str]] = defaultdict(set)
-    for a, targets in edges.items():
-        for b in targets:
-            reverse[b].add(a)
-    return len(reach(players[0], edges)) < len(players) or len(reach(players[0], reverse)) < len(players)
+def _reach(start: str, graph: dict[str, set[str]]) -> set[str]:
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in graph[todo.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def _structure(outcomes: Sequence[Outcome]) -> tuple[list[set[str]], bool]:
+    """The players in groups linked by games (one group, in any real tournament), and whether a finite maximum
+    exists: it does exactly when, in each group, the graph "i scored something against j" is strongly
+    connected (every player reaches every other along it, and is reached by every other)."""
+    players, forward, backward = _scored_against(outcomes)
+    groups = _groups(players, forward, backward)
+    return groups, all(_reach(min(g), forward) == g and _reach(min(g), backward) == g for g in groups)
+
+
+def _groups(players: list[str], forward: dict[str, set[str]], backward: dict[str, set[str]]) -> list[set[str]]:
+    """The players in groups linked by a game, whoever scored in it."""
+    met = {p: forward[p] | backward[p] for p in players}
+    groups: list[set[str]] = []
+    for p in players:
+        if not any(p in g for g in groups):
+            groups.append(_reach(p, met))
+    return groups
+
+
+def needs_prior(outcomes: Sequence[Outcome]) -> bool:
+    """True when no finite maximum exists: within a group of players linked by games, some never score
+    against the rest (see :func:`_structure`)."""
+    return not _structure(outcomes)[1]
+
+
+def unbounded(outcomes: Sequence[Outcome]) -> tuple[str, ...]:
+    """The players whose rating is a bound, not a measure: only a prior makes it finite.
+
+    In a group that is not strongly connected (see :func:`needs_prior`) the parts that do score against each
+    other (strongly connected components) are separated by sweeps. The largest part is measured among
+    itself; every other part is only known to be above or below it. When no part is largest, all are bounds.
+    """
+    players, forward, backward = _scored_against(outcomes)
+    found: list[str] = []
+    for group in _groups(players, forward, backward):
+        parts: list[set[str]] = []
+        for p in sorted(group):
+            if not any(p in part for part in parts):
+                parts.append(_reach(p, forward) & _reach(p, backward))
+        if len(parts) == 1:
+            continue
+        largest = max(len(part) for part in parts)
+        reference = [part for part in parts if len(part) == largest]
+        found += [p for part in parts if len(reference) > 1 or part is not reference[0] for p in part]
+    return tuple(sorted(found))
 
 
 def solve(outcomes: Sequence[Outcome], prior: float = 0.0, anchor: str | None = None,
           anchor_rating: float = 0.0, tolerance: float = 1e-10) -> dict[str, float]:
     """Maximum-likelihood ratings, by Newton's method on the players' log-strengths.
 
-    The log-likelihood is concave, so Newton's steps (each halved until it
-    raises the likelihood) climb to its maximum, and near it every step
-    doubles the correct digits: a few dozen steps at most. (The textbook
+    The log-likelihood is concave, so Newton's steps (each halved while it
+    would lower the likelihood by more than rounding) climb to its maximum,
+    and near it every step doubles the correct digits: a few dozen steps at
+    most (the limit is 200). ``tolerance`` is the largest step, in natural-log
+    strength, taken as arrived (1e-10: 4e-8 Elo). (The textbook
     minorization-maximization crawls when a rating is extreme: a seat that
     scored 0.4% of one board took it 0.1 s a bootstrap sample, and a chain
     of 99.9% scores 100,000 rounds without reaching the maximum.)
@@ -123,34 +171,14 @@ def solve(outcomes: Sequence[Outcome], prior: float = 0.0, anchor: str | None = 
     for (a, b), n in games.items():
         opponents[a].append((b, n))
     strength = {p: 0.0 for p in players}  # natural log of the Bradley-Terry strength
-    for group in _groups(players, opponents):
-        _climb(group, opponents, score, strength, tolerance)
+    for group in _structure(outcomes)[0]:
+        _climb(sorted(group), opponents, score, strength, tolerance)
     ratings = {p: 400 / math.log(10) * s for p, s in strength.items()}
     if anchor is not None:
         shift = anchor_rating - ratings[anchor]
     else:  # the pool average becomes anchor_rating
         shift = anchor_rating - sum(ratings.values()) / len(ratings)
     return {p: r + shift for p, r in ratings.items()}
-
-
-def _groups(players: list[str], opponents: dict[str, list[tuple[str, float]]]) -> list[list[str]]:
-    """The players in groups that are linked by games (one group, in any real tournament)."""
-    seen: set[str] = set()
-    groups = []
-    for first in players:
-        if first in seen:
-            continue
-        group, todo = [], [first]
-        seen.add(first)
-        while todo:
-            p = todo.pop()
-            group.append(p)
-            for q, _ in opponents[p]:
-                if q not in seen:
-                    seen.add(q)
-                    todo.append(q)
-        groups.append(sorted(group))
-    return groups
 
 
 def _climb(group: list[str], opponents: dict[str, list[tuple[str, float]]], score: dict[str, float],
@@ -173,14 +201,16 @@ def _climb(group: list[str], opponents: dict[str, list[tuple[str, float]]], scor
         information = {p: {q: 0.0 for q in free} for p in free}
         for p in free:
             for q, n in opponents[p]:
-                expected = 1 / (1 + math.exp(strength[q] - strength[p]))
+                gap = strength[p] - strength[q]
+                small = math.exp(-abs(gap))  # never overflows
+                expected = 1 / (1 + small) if gap >= 0 else small / (1 + small)
                 gradient[p] -= n * expected
-                weight = n * expected * (1 - expected)
+                weight = n * small / (1 + small) ** 2  # expected * (1 - expected), which rounds to 0 near 1
                 information[p][p] += weight
                 if q in information:
                     information[p][q] -= weight
         step = _linear_solve([[information[p][q] for q in free] for p in free], [gradient[p] for p in free])
-        if max((abs(d) for d in step), default=0.0) < tolerance:  # there: the likelihood is flat to rounding
+        if max((abs(d) for d in step), default=0.0) < tolerance:  # arrived: the last step is too small to matter
             for p, d in zip(free, step):
                 strength[p] += d
             break
@@ -233,7 +263,8 @@ def pool_ratings(units: Sequence[Sequence[Outcome]], anchor: str | None = None, 
     outcomes = [o for unit in units for o in unit]
     if not outcomes:
         raise ValueError("no games to rate")
-    prior = 1.0 if needs_prior(outcomes) else 0.0
+    groups, finite = _structure(outcomes)
+    prior = 0.0 if finite else 1.0
     players, _, _ = _tally(outcomes, 0.0)
     if anchor is not None and anchor not in players:
         raise ValueError(f"anchor {anchor!r} played no game; players: {', '.join(players)}")
@@ -243,9 +274,12 @@ def pool_ratings(units: Sequence[Sequence[Outcome]], anchor: str | None = None, 
     # One unit resampled is that unit every time: no spread to measure, so no interval and no LOS.
     for _ in range(bootstrap if len(units) > 1 else 0):
         drawn = [o for _ in range(len(units)) for o in units[rng.randrange(len(units))]]
-        if {o.a for o in drawn} | {o.b for o in drawn} != set(players):
+        # a resample that misses a player, or splits the pool into groups that never met, cannot say how far
+        # apart they are: it is left out rather than solved with an arbitrary gap
+        drawn_groups, drawn_finite = _structure(drawn)
+        if set().union(*drawn_groups) != set(players) or len(drawn_groups) > len(groups):
             continue
-        samples.append(solve(drawn, 1.0 if needs_prior(drawn) else 0.0, anchor, anchor_rating, tolerance=1e-7))
+        samples.append(solve(drawn, 0.0 if drawn_finite else 1.0, anchor, anchor_rating, tolerance=1e-7))
     errors = {}
     for p in players:
         values = [s[p] for s in samples]
@@ -267,4 +301,5 @@ def pool_ratings(units: Sequence[Sequence[Outcome]], anchor: str | None = None, 
         scores[o.a] += o.score
         scores[o.b] += 1 - o.score
     order = tuple(sorted(players, key=lambda p: -ratings[p]))
-    return PoolRatings(order, ratings, errors, los, dict(games), dict(scores), prior, anchor, anchor_rating)
+    return PoolRatings(order, ratings, errors, los, dict(games), dict(scores), prior, anchor, anchor_rating,
+                       unbounded(outcomes) if prior else ())

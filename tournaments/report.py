@@ -136,9 +136,9 @@ class Report:
     unit: str = "deal pairs"  # what the bootstrap resamples: "deal pairs", or "games" without duplicate deals
 
     def swept(self) -> list[str]:
-        """The bots that won, or lost, every game: only a bound on their rating exists (a prior makes it finite)."""
-        r = self.ratings
-        return [p for p in r.players if r.scores[p] in (0, r.games[p])]
+        """The bots that won, or lost, every game against the rest (alone or as a group): only a bound on their
+        rating exists, and a prior makes it finite."""
+        return list(self.ratings.unbounded)
 
 
 def analyse(records: Sequence[GameRecord], anchor: str | None = None, bootstrap: int = 300,
@@ -157,14 +157,25 @@ def analyse(records: Sequence[GameRecord], anchor: str | None = None, bootstrap:
 
 def ratings_rows(report: Report) -> list[list]:
     r = report.ratings
-    rows = []
-    swept = report.swept()
-    for rank, p in enumerate(r.players, 1):
-        err = r.errors[p]
-        unmeasured = err != err or err == float("inf") or p in swept  # a sweep's bootstrap has no spread to show
-        rows.append([rank, p, f"{r.ratings[p]:+.1f}" + ("*" if p in swept else ""), "-" if unmeasured else f"{err:.1f}",
-                     r.games[p], f"{r.scores[p]:g}", f"{100 * r.scores[p] / r.games[p]:.1f}%", report.faults.get(p, 0)])
-    return rows
+    return [[rank, p, *pool_cells(r, p), r.games[p], f"{r.scores[p]:g}", f"{100 * r.scores[p] / r.games[p]:.1f}%",
+             report.faults.get(p, 0)] for rank, p in enumerate(r.players, 1)]
+
+
+def pool_cells(r: PoolRatings, p: str) -> tuple[str, str]:
+    """A pool rating and the half-width of its 95% interval as the tables show them: a rating that only the
+    prior makes finite marked "*" and without an interval (every resample sweeps too, so its spread would read
+    as certainty); no bootstrap (a single unit): "-"."""
+    bound = p in r.unbounded
+    err = r.errors[p]
+    return f"{r.ratings[p]:+.1f}" + ("*" if bound else ""), "-" if bound or not math.isfinite(err) else f"{err:.1f}"
+
+
+def prior_note(r: PoolRatings, what: str) -> list[str]:
+    """The footnote for ratings that only the prior makes finite; ``what`` says what the marked entrants did."""
+    if not r.unbounded:
+        return []
+    return [f"* {', '.join(r.unbounded)}: {what}, so no finite rating exists; the one shown comes from the virtual "
+            "draws above and its interval is not shown (every resample sweeps too)"]
 
 
 RATINGS_HEADERS = ["rank", "bot", "Elo", "+/- 95%", "games", "score", "score %", "faults"]
@@ -209,10 +220,8 @@ def pair_rows(report: Report) -> list[list]:
 def footnotes(report: Report) -> list[str]:
     """What a reader needs to read the tables right: bounds, forfeits, and why two intervals differ."""
     notes = []
-    swept = report.swept()
-    if swept:
-        notes.append(f"* {', '.join(swept)}: won or lost every game, so no finite rating exists; the one shown comes "
-                     "from the virtual draws above and its interval is not shown (every resample sweeps too)")
+    notes += prior_note(report.ratings, "won or lost every game against the rest of the pool (alone, or together "
+                                         "with the others marked *)")
     for h in report.pairs:
         if h.forfeit is not None:
             notes.append(f"{h.a} vs {h.b}: every game ended on a fault of {h.forfeit} (see faults); they count as "
@@ -282,8 +291,9 @@ def report_parts(report: Report, title: str = "") -> list[Part]:
     parts.append(f"Ratings ({report.games} games; maximum likelihood, logistic Elo, {anchor}; "
                  f"95% intervals by bootstrap over {report.unit})")
     if r.prior:
-        parts.append("note: a bot won or lost every game, so no finite maximum exists; one virtual draw per "
-                     "pairing was added (as BayesElo does) to give finite ratings")
+        parts.append("note: a bot (or a group of bots) won or lost every game against the rest, so no finite "
+                     "maximum exists; one virtual draw per pairing was added (as BayesElo does) to give finite "
+                     "ratings")
     parts.append(Table(RATINGS_HEADERS, ratings_rows(report)))
     parts.append("\nHead to head (from the better-rated bot's side)")
     parts.append(Table(PAIR_HEADERS, pair_rows(report)))
@@ -315,11 +325,12 @@ def write_files(report: Report, directory: Path) -> list[Path]:
         "bootstrap_unit": report.unit,
         "prior_virtual_draws": r.prior,
         "swept": report.swept(),
-        "ratings": [{"bot": p, "elo": r.ratings[p], "error95": r.errors[p],
+        "ratings": [{"bot": p, "elo": r.ratings[p], "error95": None if p in r.unbounded else r.errors[p],
                      "games": r.games[p], "score": r.scores[p], "faults": report.faults.get(p, 0)} for p in r.players],
         "los": {p: {q: r.los.get((p, q)) for q in r.players if q != p} for p in r.players},
         "head_to_head": [{"a": h.a, "b": h.b, "games": h.games, "wins": h.wins, "draws": h.draws, "losses": h.losses,
-                          "score": h.estimate.score, "elo": h.estimate.elo, "elo95": h.estimate.elo95,
+                          "score": h.estimate.score, "elo": None if h.estimate.sweep else h.estimate.elo,
+                          "elo95": h.estimate.elo95,
                           "los": h.estimate.los, "nelo": h.estimate.nelo, "nelo95": h.estimate.nelo95,
                           "sweep_bound": h.estimate.bound if h.estimate.sweep else None, "forfeit": h.forfeit,
                           "model": h.estimate.model, "pentanomial": h.pentanomial, "margin": h.margin,

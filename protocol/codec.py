@@ -16,8 +16,10 @@ MAX_LINE_BYTES = 65536
 
 _CARD = re.compile(r"^[ATKQJ9][CDHS]$")
 _TOKEN = re.compile(r"^[\x21-\x7e]+$")
-_INT = re.compile(r"^-?[0-9]+$")
-_NUM = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
+# Numbers have at most 18 digits: none the protocol carries needs more, and Python's int() refuses over 4,300
+# with a ValueError that is not a ProtocolError (a bot's "protocol 999...9" once crashed the referee).
+_INT = re.compile(r"^-?[0-9]{1,18}$")
+_NUM = re.compile(r"^-?[0-9]{1,18}(\.[0-9]{1,18})?$")
 _KEY = re.compile(r"^[a-z][a-z0-9-]*$")
 
 
@@ -144,7 +146,7 @@ def _option(parts: list[str]) -> m.OptionDeclared:
 def split_points(reply: str) -> tuple[str, int | None]:
     """A version 3 meld reply or legal token ``royal:KH,QH=4`` -> (``royal:KH,QH``, 4); others as they are."""
     action, sep, points = reply.rpartition("=")
-    if sep and action and points.lstrip("-").isdigit():
+    if sep and action and _INT.match(points):
         return action, int(points)
     return reply, None
 

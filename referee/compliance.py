@@ -28,6 +28,7 @@ from protocol import messages as m
 
 from .clock import TimeControl
 from .match import Entrant, Player, derive_seed, play_game
+from .player import printable
 from .record import GameRecord, Termination
 from .rules.cards import Suit
 from .rules.dealing import deal_out, deck_for
@@ -316,6 +317,7 @@ def _tail(path: Path | None, count: int = 4) -> str:
 def _fail(check: Check, what: str, lines: str, expected: str) -> Check:
     detail = what
     if lines:
-        detail += "\nlast lines (> sent to the bot, < from the bot):\n" + "\n".join("    " + x for x in lines.splitlines())
+        detail += "\nlast lines (> sent to the bot, < from the bot):\n" + "\n".join("    " + printable(x)
+                                                                                     for x in lines.splitlines())
     check.status, check.detail = FAIL, detail + f"\nexpected: {expected}"
     return check

@@ -213,4 +213,10 @@ def _last_line(path: Path | None) -> str:
     except OSError:
         return ""
     lines = [x.strip() for x in tail.splitlines() if x.strip() and not x.startswith("=== pinochle-arena")]
-    return lines[-1][:200] if lines else ""
+    return printable(lines[-1][:200]) if lines else ""
+
+
+def printable(text: str) -> str:
+    """A bot's text made safe to print on the organiser's terminal: control characters (an escape sequence could
+    clear the screen or fake output) written as escapes, ``\\x1b`` for ESC."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -456,3 +456,12 @@ def _trump_decision(variant):
     game, _ = new_game(variant, 4)
     drive(game, ["bid:30", "pass"])
     return game.decision()
+
+
+def test_a_bid_of_thousands_of_digits_is_an_illegal_action_not_a_crash():
+    """int() raises a plain ValueError past 4,300 digits; a bot's reply must only ever be refused as illegal."""
+    from referee.rules import IllegalActionError
+
+    with pytest.raises(IllegalActionError, match="a bid is bid:AMOUNT"):
+        action_from_text("bid:" + "9" * 5000)
+    assert action_from_text("bid:25") == Bid(25)

@@ -139,6 +139,18 @@ def test_a_bot_that_cannot_start_stops_the_match_at_once_with_the_reason(tmp_pat
     assert not (out / "games.jsonl").exists() or not (out / "games.jsonl").read_text().strip()  # no game played
 
 
+def test_a_bot_cannot_write_escape_sequences_to_the_organisers_terminal(tmp_path):
+    """The last line of a failing bot's stderr is quoted in the error: its control characters (which could set
+    the window title, clear the screen and print a fake verdict) are shown as escapes, not sent raw."""
+    bot = tmp_path / "esc.py"
+    bot.write_text("import sys\nsys.stderr.write('boom \\x1b]0;TITLE\\x07\\x1b[2JFAKE: all passed\\n')\nsys.exit(3)\n")
+    run = arena("match", "greedy", f"{sys.executable} {bot}", "--games", "2", "--out", str(tmp_path / "m"),
+                "--isolation", "none")
+    assert run.returncode == 2 and "cannot start" in run.stderr
+    assert "\x1b" not in run.stderr and "\x07" not in run.stderr
+    assert "boom \\x1b]0;TITLE\\x07\\x1b[2JFAKE: all passed" in run.stderr
+
+
 def test_an_option_the_bot_does_not_declare_stops_the_match_naming_the_options_it_has(tmp_path):
     run = arena("match", "greedy", "option.depth=5", "random", "--games", "2", "--out", str(tmp_path / "m"))
     assert run.returncode == 2

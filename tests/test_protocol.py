@@ -153,6 +153,9 @@ def test_referee_line_errors_say_why(line, error):
         ("option Depth int 3 1 10", "lower-case name"),
         ("option depth float 0.5", "expected 'option NAME"),
         ("want", "takes 1"),
+        # Python's int() raises its own ValueError past 4,300 digits: this once crashed the referee
+        ("protocol " + "9" * 5000, "whole number"),
+        ("option depth int 3 1 " + "9" * 5000, "whole number"),
     ],
 )
 def test_bot_line_errors_say_why(line, error):
@@ -179,3 +182,9 @@ def test_version_3_examples_from_the_spec():
     assert parse_referee_line("state hand=1 trick=AS,TS") == m.State((("hand", "1"), ("trick", "AS,TS")))
     assert m.OptionDeclared("depth", "int", "4", ("1", "12")).check("13") == "depth takes 1 to 12, not 13"
     assert m.OptionDeclared("bold", "bool", "no").check("true") == "bold takes yes or no, not 'true'"
+
+
+def test_a_meld_reply_with_a_number_past_int_limits_is_not_a_meld_with_points():
+    from protocol.codec import split_points
+
+    assert split_points("royal:KH,QH=" + "9" * 5000) == ("royal:KH,QH=" + "9" * 5000, None)

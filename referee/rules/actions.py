@@ -256,7 +256,7 @@ def action_from_text(text: str) -> Action:
         except ValueError as e:
             raise IllegalActionError(f"{token!r}: {e}") from None
     if sep and head.lower() == "bid":
-        if not rest.isdigit():
+        if not (rest.isascii() and rest.isdigit() and len(rest) <= 9):  # int() refuses 4,300 digits, with a crash
             raise IllegalActionError(f"{token!r}: a bid is bid:AMOUNT, a whole number like bid:25")
         return Bid(int(rest))
     if sep and head.lower() == "trump":

@@ -120,6 +120,11 @@ def problem() -> str:
 # Refused inside the jail: the kernel's keyrings belong to a uid, not to a process, and outlive the bot, so a
 # bot could leave itself a note (its hand) for its next game, or for the next bot that draws its uid.
 BLOCKED_SYSCALLS = ("add_key", "request_key", "keyctl")
+# Refused too: a new user namespace. In it the bot's uid is root over its own mounts, so it could mount a tmpfs
+# of any size and write past its disk limit (bwrap's --disable-userns does this only when bwrap itself makes the
+# user namespace, which it does not when the referee runs as root). clone3 hides its flags in a struct that a
+# filter cannot read, so it fails with ENOSYS and the C library falls back to clone, as in Docker and Flatpak.
+CLONE_NEWUSER = 0x10000000
 
 
 @cache
@@ -132,6 +137,10 @@ def seccomp_program() -> bytes:
     program = pyseccomp.SyscallFilter(pyseccomp.ALLOW)
     for name in BLOCKED_SYSCALLS:
         program.add_rule(pyseccomp.ERRNO(errno.EPERM), name)
+    new_user = pyseccomp.Arg(0, pyseccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER)  # flags: clone's and unshare's
+    program.add_rule(pyseccomp.ERRNO(errno.EPERM), "unshare", new_user)
+    program.add_rule(pyseccomp.ERRNO(errno.EPERM), "clone", new_user)
+    program.add_rule(pyseccomp.ERRNO(errno.ENOSYS), "clone3")
     with tempfile.TemporaryFile() as f:
         program.export_bpf(f)
         f.seek(0)

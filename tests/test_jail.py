@@ -279,3 +279,36 @@ def test_a_jailed_bot_cannot_leave_notes_in_the_kernels_keyrings(tmp_path):
     finally:
         os.close(seccomp)
     assert done.stdout.split() == ["add_key", "-1", str(errno.EPERM)], done.stderr
+
+
+USERNS_PROBE = """
+import ctypes, os, subprocess, threading
+libc = ctypes.CDLL(None, use_errno=True)
+CLONE_NEWUSER, CLONE_NEWNS = 0x10000000, 0x00020000
+print("unshare", libc.unshare(CLONE_NEWUSER | CLONE_NEWNS), ctypes.get_errno())
+tool = subprocess.run(["unshare", "-Urm", "true"], capture_output=True)  # util-linux: clone or unshare
+print("tool", "refused" if tool.returncode else "made one")
+worker = threading.Thread(target=lambda: print("thread", "ran"))  # clone3 fails with ENOSYS: threads still start
+worker.start()
+worker.join()
+"""
+
+
+def test_a_jailed_bot_cannot_make_a_user_namespace_to_mount_a_tmpfs_past_its_disk_limit(tmp_path):
+    """In a user namespace of its own the bot is root over its mounts: a tmpfs of any size would lift its disk
+    limit. The filter refuses one, by unshare and by clone; threads (clone3, refused with ENOSYS so that the C
+    library falls back to clone) still work."""
+    import errno
+    import subprocess
+
+    probe = tmp_path / "probe" / "userns.py"
+    probe.parent.mkdir()
+    probe.write_text(USERNS_PROBE)
+    seccomp = jail.seccomp_pipe()
+    uid = jail.UID_BASE + jail.UID_POOL - 1 if os.geteuid() == 0 else None
+    spec = jail.JailSpec(("/usr/bin/python3", str(probe)), uid=uid, seccomp_fd=seccomp)
+    try:
+        done = subprocess.run(jail.command(spec), capture_output=True, text=True, timeout=60, pass_fds=(seccomp,))
+    finally:
+        os.close(seccomp)
+    assert done.stdout.split("\n")[:3] == [f"unshare -1 {errno.EPERM}", "tool refused", "thread ran"], done.stderr

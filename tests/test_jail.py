@@ -254,6 +254,22 @@ def test_covers_map_a_hidden_folder_into_every_place_that_shows_it(tmp_path):
     assert jail.covers((str(out),), shown) == [Path("/seen/here/a/out")]
 
 
+def run_probe(tmp_path, name: str, source: str):
+    """Run a Python probe in a jail with the syscall filter, as a bot runs (its own uid as root)."""
+    import subprocess
+
+    probe = tmp_path / "probe" / name
+    probe.parent.mkdir()
+    probe.write_text(source)
+    seccomp = jail.seccomp_pipe()
+    uid = jail.UID_BASE + jail.UID_POOL - 1 if os.geteuid() == 0 else None
+    spec = jail.JailSpec(("/usr/bin/python3", str(probe)), uid=uid, seccomp_fd=seccomp)
+    try:
+        return subprocess.run(jail.command(spec), capture_output=True, text=True, timeout=60, pass_fds=(seccomp,))
+    finally:
+        os.close(seccomp)
+
+
 KEYRING_PROBE = """
 import ctypes, sys
 libc = ctypes.CDLL(None, use_errno=True)
@@ -266,18 +282,8 @@ print("add_key", number, ctypes.get_errno())
 def test_a_jailed_bot_cannot_leave_notes_in_the_kernels_keyrings(tmp_path):
     """Keyrings belong to a uid and outlive the bot's processes: a note there would reach its next game."""
     import errno
-    import subprocess
 
-    probe = tmp_path / "probe" / "keys.py"
-    probe.parent.mkdir()
-    probe.write_text(KEYRING_PROBE)
-    seccomp = jail.seccomp_pipe()
-    uid = jail.UID_BASE + jail.UID_POOL - 1 if os.geteuid() == 0 else None
-    spec = jail.JailSpec(("/usr/bin/python3", str(probe)), uid=uid, seccomp_fd=seccomp)
-    try:
-        done = subprocess.run(jail.command(spec), capture_output=True, text=True, timeout=60, pass_fds=(seccomp,))
-    finally:
-        os.close(seccomp)
+    done = run_probe(tmp_path, "keys.py", KEYRING_PROBE)
     assert done.stdout.split() == ["add_key", "-1", str(errno.EPERM)], done.stderr
 
 
@@ -299,16 +305,6 @@ def test_a_jailed_bot_cannot_make_a_user_namespace_to_mount_a_tmpfs_past_its_dis
     limit. The filter refuses one, by unshare and by clone; threads (clone3, refused with ENOSYS so that the C
     library falls back to clone) still work."""
     import errno
-    import subprocess
 
-    probe = tmp_path / "probe" / "userns.py"
-    probe.parent.mkdir()
-    probe.write_text(USERNS_PROBE)
-    seccomp = jail.seccomp_pipe()
-    uid = jail.UID_BASE + jail.UID_POOL - 1 if os.geteuid() == 0 else None
-    spec = jail.JailSpec(("/usr/bin/python3", str(probe)), uid=uid, seccomp_fd=seccomp)
-    try:
-        done = subprocess.run(jail.command(spec), capture_output=True, text=True, timeout=60, pass_fds=(seccomp,))
-    finally:
-        os.close(seccomp)
+    done = run_probe(tmp_path, "userns.py", USERNS_PROBE)
     assert done.stdout.split("\n")[:3] == [f"unshare -1 {errno.EPERM}", "tool refused", "thread ran"], done.stderr

@@ -299,6 +299,7 @@ def board_json(report: BoardReport) -> dict:
         "head_to_head": [{"a": h.a, "b": h.b, "boards": h.boards, "wins": h.wins, "draws": h.draws,
                           "losses": h.losses, "score": h.estimate.score,
                           "elo": None if h.estimate.sweep else h.estimate.elo,
-                          "sweep_bound": h.estimate.bound if h.estimate.sweep else None, "elo95": h.estimate.elo95, "los": h.estimate.los, "margin": h.margin,
+                          "sweep_bound": h.estimate.bound if h.estimate.sweep else None,
+                          "elo95": h.estimate.elo95, "los": h.estimate.los, "margin": h.margin,
                           "margin95": h.margin95, "faults": h.faults} for h in report.pairs],
     }

@@ -149,7 +149,8 @@ def unbounded(outcomes: Sequence[Outcome]) -> tuple[str, ...]:
 
 
 def solve(outcomes: Sequence[Outcome], prior: float = 0.0, anchor: str | None = None,
-          anchor_rating: float = 0.0, tolerance: float = 1e-10) -> dict[str, float]:
+          anchor_rating: float = 0.0, tolerance: float = 1e-10,
+          groups: list[set[str]] | None = None) -> dict[str, float]:
     """Maximum-likelihood ratings, by Newton's method on the players' log-strengths.
 
     The log-likelihood is concave, so Newton's steps (each halved while it
@@ -161,8 +162,9 @@ def solve(outcomes: Sequence[Outcome], prior: float = 0.0, anchor: str | None = 
     scored 0.4% of one board took it 0.1 s a bootstrap sample, and a chain
     of 99.9% scores 100,000 rounds without reaching the maximum.)
     Players who never met, directly or through others, are rated within
-    their own group. ``anchor`` gets ``anchor_rating``; without an anchor
-    the pool average is ``anchor_rating``.
+    their own group (``groups``, when the caller has them already, as
+    :func:`_structure` gives them). ``anchor`` gets ``anchor_rating``;
+    without an anchor the pool average is ``anchor_rating``.
     """
     players, games, score = _tally(outcomes, prior)
     if not players:
@@ -171,7 +173,7 @@ def solve(outcomes: Sequence[Outcome], prior: float = 0.0, anchor: str | None = 
     for (a, b), n in games.items():
         opponents[a].append((b, n))
     strength = {p: 0.0 for p in players}  # natural log of the Bradley-Terry strength
-    for group in _structure(outcomes)[0]:
+    for group in groups if groups is not None else _structure(outcomes)[0]:
         _climb(sorted(group), opponents, score, strength, tolerance)
     ratings = {p: 400 / math.log(10) * s for p, s in strength.items()}
     if anchor is not None:
@@ -268,7 +270,7 @@ def pool_ratings(units: Sequence[Sequence[Outcome]], anchor: str | None = None, 
     players, _, _ = _tally(outcomes, 0.0)
     if anchor is not None and anchor not in players:
         raise ValueError(f"anchor {anchor!r} played no game; players: {', '.join(players)}")
-    ratings = solve(outcomes, prior, anchor, anchor_rating)
+    ratings = solve(outcomes, prior, anchor, anchor_rating, groups=groups)
     rng = random.Random(seed)
     samples: list[dict[str, float]] = []
     # One unit resampled is that unit every time: no spread to measure, so no interval and no LOS.
@@ -279,7 +281,8 @@ def pool_ratings(units: Sequence[Sequence[Outcome]], anchor: str | None = None, 
         drawn_groups, drawn_finite = _structure(drawn)
         if set().union(*drawn_groups) != set(players) or len(drawn_groups) > len(groups):
             continue
-        samples.append(solve(drawn, 0.0 if drawn_finite else 1.0, anchor, anchor_rating, tolerance=1e-7))
+        samples.append(solve(drawn, 0.0 if drawn_finite else 1.0, anchor, anchor_rating, tolerance=1e-7,
+                             groups=drawn_groups))
     errors = {}
     for p in players:
         values = [s[p] for s in samples]

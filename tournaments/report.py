@@ -135,11 +135,6 @@ class Report:
     faults: dict[str, int]
     unit: str = "deal pairs"  # what the bootstrap resamples: "deal pairs", or "games" without duplicate deals
 
-    def swept(self) -> list[str]:
-        """The bots that won, or lost, every game against the rest (alone or as a group): only a bound on their
-        rating exists, and a prior makes it finite."""
-        return list(self.ratings.unbounded)
-
 
 def analyse(records: Sequence[GameRecord], anchor: str | None = None, bootstrap: int = 300,
             level: float = 0.0) -> Report:
@@ -324,7 +319,7 @@ def write_files(report: Report, directory: Path) -> list[Path]:
         "level": r.level,
         "bootstrap_unit": report.unit,
         "prior_virtual_draws": r.prior,
-        "swept": report.swept(),
+        "swept": list(r.unbounded),  # won or lost every game against the rest: their ratings are bounds
         "ratings": [{"bot": p, "elo": r.ratings[p], "error95": None if p in r.unbounded else r.errors[p],
                      "games": r.games[p], "score": r.scores[p], "faults": report.faults.get(p, 0)} for p in r.players],
         "los": {p: {q: r.los.get((p, q)) for q in r.players if q != p} for p in r.players},

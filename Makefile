@@ -48,7 +48,7 @@ $(STAMP): pyproject.toml Makefile
 # each command a test runs and each sample bot that imports the rules. Python checks a .pyc against its source,
 # so one left from an older checkout is never used.
 bytecode: $(STAMP)
-	@$(BIN)/python -m compileall -q referee protocol tournaments sample_bots viewer tests bench
+	@$(BIN)/python -m compileall -q arena referee protocol tournaments sample_bots viewer tests bench
 
 demo: $(STAMP) system-packages bytecode
 	$(BIN)/pinochle-arena tournament --out results/demo-$$(date +%Y%m%d-%H%M%S)

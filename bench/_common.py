@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from referee.samples import build_c  # noqa: E402
+from referee.bots.samples import build_c  # noqa: E402
 
 C_DIR = Path(__file__).resolve().parent / "c"
 BUILD = Path(__file__).resolve().parent / "build"

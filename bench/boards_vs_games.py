@@ -47,7 +47,7 @@ from tabulate import tabulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee import jail  # noqa: E402
+from referee.bots import jail  # noqa: E402
 from tournaments.boards import board_scale, boards_of  # noqa: E402
 from tournaments.config import parse_config  # noqa: E402
 from tournaments.runner import run_games  # noqa: E402

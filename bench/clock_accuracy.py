@@ -23,11 +23,12 @@ import trio
 from _common import c_program, summary
 from tabulate import tabulate
 
-from referee.clock import TimeControl
-from referee.match import Entrant, Player, derive_seed, play_game
-from referee.record import Termination
+from referee.match.clock import TimeControl
+from referee.match import Entrant, Player, play_game
+from referee.rules.dealing import derive_seed
+from referee.records.record import Termination
 from referee.rules import get_variant
-from referee.transport import BotCommand
+from referee.bots.transport import BotCommand
 
 
 async def run(seconds: float, concurrency: int, tc: TimeControl, logs: Path) -> tuple[list, dict[str, list[float]]]:

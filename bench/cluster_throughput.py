@@ -34,7 +34,7 @@ import trio
 from _common import summary
 from tabulate import tabulate
 
-from referee import jail
+from referee.bots import jail
 from tournaments.config import parse_config
 from tournaments.runner import run_games
 from tournaments.schedule import schedule

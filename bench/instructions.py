@@ -64,7 +64,7 @@ def referee(n: int) -> int:
     """Play ``n`` two-handed games between first-legal C bots in this process; return the decisions."""
     from referee_throughput import play_tournament
 
-    from referee import transport
+    from referee.bots import transport
 
     # A reply found at once is followed by a yield once per YIELD_EVERY of real time, a count that would
     # depend on valgrind's speed (every decision takes longer than 1 ms under it). So no such yield is
@@ -127,7 +127,7 @@ def main() -> None:
         return
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
-    from referee.samples import SAMPLES
+    from referee.bots.samples import SAMPLES
 
     c_program("echo")  # the C programs are built here, outside valgrind, so both runs find them built
     SAMPLES["first-legal"].command()

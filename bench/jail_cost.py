@@ -32,10 +32,10 @@ from _common import summary
 from tabulate import tabulate
 
 from referee.match import Entrant, Player, play_game
-from referee.player import BotClient
+from referee.match.client import BotClient
 from referee.rules import get_variant
-from referee.samples import SAMPLES
-from referee.sandbox import Isolation, Sandbox
+from referee.bots.samples import SAMPLES
+from referee.bots.sandbox import Isolation, Sandbox
 
 MODES = {"none": Sandbox(isolation=Isolation.NONE), "jail": Sandbox(isolation=Isolation.JAIL)}
 

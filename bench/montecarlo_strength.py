@@ -51,7 +51,7 @@ def play(name: str, opponent: str, shard: int, args, out: Path) -> list[dict]:
     variant = PRESETS[name]
     unit = (["--games", str(shares(args.games, 2, args.shards)[shard])] if variant.players == 2
             else ["--boards", str(shares(args.boards, 1, args.shards)[shard])])
-    command = [sys.executable, "-m", "referee", "match", *lineup(variant, opponent, args.think), "--variant", name,
+    command = [sys.executable, "-m", "arena", "match", *lineup(variant, opponent, args.think), "--variant", name,
                *unit, "--seed", str(args.seed + 1000 * shard), "--out", str(out), "--no-report"]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:

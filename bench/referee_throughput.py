@@ -31,9 +31,9 @@ from pipe_limit import measure as pipe_rates
 from tabulate import tabulate
 
 from referee.match import Entrant, Player, play_game
-from referee.record import read_records
+from referee.records.record import read_records
 from referee.rules import get_variant
-from referee.transport import BotCommand
+from referee.bots.transport import BotCommand
 from tournaments.config import parse_config
 from tournaments.runner import run_games
 from tournaments.schedule import schedule

@@ -120,7 +120,7 @@ def arena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     spends importing the referee, over a hundred times a suite. Tests of what only a separate process
     shows (signals, the entry point, kill -9) use ``arena_process``.
     """
-    from referee.cli import main
+    from arena.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     started_in = os.getcwd()
@@ -140,7 +140,7 @@ def arena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
 
 def arena_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """``pinochle-arena ARGS`` as a separate process, exactly as a user starts it."""
-    return subprocess.run([sys.executable, "-m", "referee", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "arena", *map(str, args)], capture_output=True, text=True,
                           cwd=cwd or ROOT, timeout=300)
 
 

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.integrity import load_key
-from referee.record import RecordError, read_records
+from referee.records.seals import load_key
+from referee.records.record import RecordError, read_records
 from tournaments.config import ConfigError, load_config, parse_config
 from tournaments.store import ResultStore
 

@@ -11,7 +11,7 @@ import pytest
 from attrs import evolve as attrs_evolve
 
 from referee.match import BOARDS_PER_PROCESS, board_runs
-from referee.record import GameRecord, SeatInfo, Termination
+from referee.records.record import GameRecord, SeatInfo, Termination
 from referee.rules import PRESETS, get_variant, new_game
 from referee.rules import events as ev
 from referee.rules.auction_game import MAX_DEALS_PER_HAND

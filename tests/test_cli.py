@@ -175,7 +175,7 @@ def test_progress_counts_only_this_run_and_fits_the_terminal(monkeypatch):
     import io
     import re
 
-    from referee.progress import Progress
+    from arena.cli.progress import Progress
 
     plain = io.StringIO()
     p = Progress(100, stream=plain, live=False, start=90)  # 90 games played before a resume
@@ -220,7 +220,7 @@ def test_misspelt_commands_and_flags_get_a_suggestion_and_the_version_is_printed
 
 
 def test_an_inline_command_is_named_by_its_interpreter():
-    from referee.samples import entrant_name
+    from referee.bots.samples import entrant_name
 
     assert entrant_name(("python3", "-c", "import sys; sys.exit(3)")) == "python3-inline"
     assert entrant_name(("node", "-e", "console.log(1)")) == "node-inline"

@@ -26,12 +26,12 @@ import pytest
 import trio
 from distributed import Client, LocalCluster
 
-from referee import jail
-from referee.audit import audit_results
+from referee.bots import jail
+from referee.records.audit import audit_results
 from referee.match import Entrant
-from referee.record import read_records
-from referee.replay import replay_record
-from referee.transport import BotCommand
+from referee.records.record import read_records
+from referee.records.replay import replay_record
+from referee.bots.transport import BotCommand
 from tournaments.cluster import ClusterError, batches
 from tournaments.cluster_worker import PathMap, ShipError, pack, translate, unpack
 from tournaments.config import ConfigError, parse_config
@@ -239,7 +239,7 @@ KILL_CLIENT = textwrap.dedent("""
     import os, signal, sys, time
     from pathlib import Path
     import tournaments.runner
-    from referee.cli import main
+    from arena.cli import main
 
     out = Path(sys.argv[1])
     run_games, seen = tournaments.runner.run_games, []

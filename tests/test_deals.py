@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.deals import DealFile, DealFileError, FixedDeal, generate_deals, parse_deals, render_deals
+from referee.records.deals import DealFile, DealFileError, FixedDeal, generate_deals, parse_deals, render_deals
 from referee.rules import PRESETS, get_variant, new_game
 from referee.rules.dealing import deal_out, deck_of, recorded_deal, shuffled_deck
 

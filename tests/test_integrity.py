@@ -19,15 +19,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.audit import (
+from referee.records.audit import (
     Schedule,
     ScheduleError,
     check_records,
     read_schedule,
     write_schedule,
 )
-from referee.integrity import KeyFileError, SealError, check_seal, load_key, new_key, seal
-from referee.record import GameRecord, RecordError, SeatInfo, Termination, append_records, read_records
+from referee.records.seals import KeyFileError, SealError, check_seal, load_key, new_key, seal
+from referee.records.record import GameRecord, RecordError, SeatInfo, Termination, append_records, read_records
 from referee.rules import fault_returns, get_variant
 from tournaments.store import ResultStore, StoreError
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from referee import cgroups, jail
-from referee.cgroups import CgroupLimits, Hierarchy, find_hierarchy
+from referee.bots import cgroups, jail
+from referee.bots.cgroups import CgroupLimits, Hierarchy, find_hierarchy
 
 
 def binds(argv: list[str]) -> list[str]:
@@ -177,14 +177,14 @@ def test_a_bot_that_cannot_reach_a_file_in_its_jail_fails_to_start_naming_it(tmp
     """Its data lies outside every folder its command names: the start-up error quotes what it could not open."""
     import trio
 
-    from referee.clock import TimeControl
+    from referee.match.clock import TimeControl
     from helpers import play
 
     from referee.match import Entrant
-    from referee.record import Termination
+    from referee.records.record import Termination
     from referee.rules import get_variant
-    from referee.samples import SAMPLES
-    from referee.transport import BotCommand
+    from referee.bots.samples import SAMPLES
+    from referee.bots.transport import BotCommand
 
     data = tmp_path / "elsewhere" / "weights.txt"
     data.parent.mkdir()

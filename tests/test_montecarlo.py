@@ -11,9 +11,9 @@ import attrs
 import pytest
 
 from protocol import split_points
-from referee import wire
+from referee.match import wire
 from referee.rules import PRESETS, action_from_text, new_game
-from referee.samples import SAMPLE_DIR
+from referee.bots.samples import SAMPLE_DIR
 
 from helpers import arena
 

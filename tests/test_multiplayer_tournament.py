@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.record import GameRecord, SeatInfo
+from referee.records.record import GameRecord, SeatInfo
 from tournaments.config import ConfigError, parse_config
 from tournaments.multi import finishing_order, openskill_ratings, pairwise_units
 from tournaments.schedule import schedule
@@ -70,7 +70,7 @@ def test_partnership_teams_play_both_sides_of_each_deal():
 
 
 def SAMPLE_CMD(name):
-    from referee.samples import SAMPLES
+    from referee.bots.samples import SAMPLES
 
     return SAMPLES[name].command()
 

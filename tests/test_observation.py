@@ -28,7 +28,7 @@ from referee.rules.dealing import Deal
 from referee.rules.melds import count_hand_meld, type_name
 from referee.rules.observation import World, _Placement
 from referee.rules.tricks import FollowDuty, legal_plays
-from referee.wire import state_message
+from referee.match.wire import state_message
 
 VARIANTS = [(name, {}) for name in PRESETS] + [("three-handed", {"bidding": "kitty-auction"}),
                                               ("two-handed", {"must-win": "never"})]

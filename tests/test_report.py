@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.record import ActionEntry, GameRecord, SeatInfo, Termination
+from referee.records.record import ActionEntry, GameRecord, SeatInfo, Termination
 from referee.rules import PRESETS, action_from_text, get_variant, new_game
 from referee.rules import events as ev
 from viewer.film import film, seat_view

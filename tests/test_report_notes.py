@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.record import GameRecord, SeatInfo, Termination
+from referee.records.record import GameRecord, SeatInfo, Termination
 from tournaments.report import analyse, footnotes, los_rows, pair_rows, ratings_rows, render
 from tournaments.stats import elo_estimate, elo_from_score
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.samples import command_identity
+from referee.bots.samples import command_identity
 from tournaments.config import parse_config, with_flags
 
 from helpers import arena, as_from_a_terminal, sigint_state
@@ -141,7 +141,7 @@ def test_an_sprt_resumes_with_its_whole_pairs_counted_and_its_half_pair_finished
 
 def test_ctrl_c_in_a_match_prints_the_partial_table_and_how_to_continue(tmp_path):
     out = tmp_path / "m"
-    process = subprocess.Popen([sys.executable, "-m", "referee", "match", "greedy", RANDOM, "--games", "400",
+    process = subprocess.Popen([sys.executable, "-m", "arena", "match", "greedy", RANDOM, "--games", "400",
                                 "--seed", "3", "--out", str(out), *UNJAILED], cwd=ROOT, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=as_from_a_terminal)
     try:
@@ -183,7 +183,7 @@ def test_resume_needs_a_folder_the_command_wrote(tmp_path, command):
 
 
 def test_the_fingerprint_names_sample_bots_wherever_the_checkout_lies(monkeypatch):
-    import referee.samples as samples
+    import referee.bots.samples as samples
 
     interpreter, script = samples.SAMPLES["greedy"].argv
     here = command_identity((interpreter, script))

@@ -374,7 +374,7 @@ def test_without_a_name_the_copy_in_the_fewest_intact_melds_goes_then_the_first_
 
 
 def test_version_2_bots_see_neither_named_copies_nor_names_in_play_lines():
-    from referee.wire import event_text, request_message
+    from referee.match.wire import event_text, request_message
     game = two_kings_of_spades_on_the_table()
     request = request_message(game.decision(), 1000, 1000).to_text()
     assert "table:KS" in request.split() and "@" not in request

@@ -146,7 +146,7 @@ def test_sigkill_then_resume_gives_the_same_results(tmp_path):
     assert arena("tournament", str(config), "--out", str(full), "--bootstrap", "50").returncode == 0
 
     cut = tmp_path / "cut"
-    proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", str(config), "--out", str(cut)],
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "tournament", str(config), "--out", str(cut)],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     games = cut / "games.jsonl"
     deadline = time.monotonic() + 120
@@ -170,7 +170,7 @@ def test_killing_the_tournament_process_stops_its_referee_workers_and_their_bots
     """SIGKILL of the parent alone: the worker processes see their input end, stop their bots and exit."""
     config = write_config(tmp_path, games=40)
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", str(config), "--out", str(out),
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "tournament", str(config), "--out", str(out),
                              "--processes", "2"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not ((out / "games.jsonl").exists()
@@ -218,7 +218,7 @@ def test_resume_refuses_a_changed_configuration(tmp_path):
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     config = write_config(tmp_path, games=20)
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", str(config), "--out", str(out)],
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "tournament", str(config), "--out", str(out)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=as_from_a_terminal)
     games = out / "games.jsonl"

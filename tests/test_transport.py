@@ -15,7 +15,7 @@ import sys
 import pytest
 import trio
 
-from referee.transport import BotCommand, BotProcess, BotTimeout
+from referee.bots.transport import BotCommand, BotProcess, BotTimeout
 
 # Answers "fast" at once, "late N" after N seconds, "again" twice (the second time 0.2 s later), never
 # answers "hang", and answers "flood" with endless other lines.

@@ -20,8 +20,8 @@ import pytest
 import trio
 from helpers import descendants, process_stat
 
-from referee.record import read_records
-from referee.replay import replay_record
+from referee.records.record import read_records
+from referee.records.replay import replay_record
 from tournaments.config import parse_config
 from tournaments.runner import CRASH_LOOP, WorkerFailed, WorkerHooks, run_games
 from tournaments.schedule import schedule

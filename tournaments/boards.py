@@ -59,7 +59,7 @@ from pathlib import Path
 
 import attrs
 
-from referee.record import GameRecord, Termination
+from referee.records.record import GameRecord, Termination
 from referee.rules import Variant, get_variant
 
 from .ratings import Outcome, PoolRatings, pool_ratings

@@ -48,7 +48,7 @@ from pathlib import Path
 import trio
 
 from referee.match import board_run_groups, file_safe
-from referee.record import GameRecord
+from referee.records.record import GameRecord
 
 from .cluster_worker import BatchResult, CannotPlayHere, PathMap, ShipError, installed_version, pack, play_batch
 from .config import TournamentConfig

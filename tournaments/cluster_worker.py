@@ -41,10 +41,10 @@ import trio
 
 from referee import installed_version
 from referee.match import Entrant
-from referee.record import GameRecord
-from referee.samples import SAMPLES
-from referee.sandbox import SandboxError
-from referee.transport import BotStartError, STDERR_CAP
+from referee.records.record import GameRecord
+from referee.bots.samples import SAMPLES
+from referee.bots.sandbox import SandboxError
+from referee.bots.transport import BotStartError, STDERR_CAP
 
 from .config import TournamentConfig
 from .schedule import GameSpec

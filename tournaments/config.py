@@ -80,14 +80,14 @@ from typing import Any
 
 import attrs
 
-from referee.clock import TimeControl
-from referee.deals import DealFile, DealFileError, read_deals
+from referee.match.clock import TimeControl
+from referee.records.deals import DealFile, DealFileError, read_deals
 from referee.match import Entrant, Restart
 from referee.rules import VariantError, get_variant
 from referee.rules.variants import Variant
-from referee.samples import SAMPLES, command_identity
-from referee.sandbox import Isolation, Limits, Sandbox, SandboxError
-from referee.transport import BotCommand, BotStartError
+from referee.bots.samples import SAMPLES, command_identity
+from referee.bots.sandbox import Isolation, Limits, Sandbox, SandboxError
+from referee.bots.transport import BotCommand, BotStartError
 
 FORMATS = ("round-robin", "gauntlet")
 
@@ -164,6 +164,18 @@ class TournamentConfig:
             for member, bot in zip(team.members(), team.bots, strict=True):
                 seats[member] = attrs.evolve(bots[bot], name=member)
         return seats
+
+    def games_text(self) -> str:
+        """How many games each pairing plays, in words."""
+        if self.boards:
+            return f"{self.boards} boards per pairing ({self.games_per_pairing} one-hand games)"
+        return f"{self.games_per_pairing} games per pairing"
+
+    def where_text(self) -> str:
+        """Where the games are played, in words: on a cluster, or how many at once on this machine."""
+        if self.cluster is not None:
+            return f"on the Dask cluster at {self.cluster.address} ({self.cluster.batch} games a task)"
+        return f"concurrency {self.concurrency} in {self.referee_processes} referee process(es)"
 
     def fingerprint(self) -> dict:
         """Everything that decides which games are played and how: kept with the results for --resume."""

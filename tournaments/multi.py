@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import attrs
 from openskill.models import PlackettLuce
 
-from referee.record import GameRecord
+from referee.records.record import GameRecord
 
 from .ratings import Outcome, PoolRatings, pool_ratings
 from .report import Part, Table, as_text, pool_cells, prior_note

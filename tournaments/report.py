@@ -15,7 +15,7 @@ from pathlib import Path
 import attrs
 from tabulate import tabulate
 
-from referee.record import GameRecord, Termination
+from referee.records.record import GameRecord, Termination
 
 from .ratings import Outcome, PoolRatings, pool_ratings
 from .stats import EloEstimate, elo_estimate, mean_interval

@@ -39,7 +39,7 @@ import attrs
 import trio
 
 from referee.match import board_runs
-from referee.record import GameRecord
+from referee.records.record import GameRecord
 
 from .config import TournamentConfig
 from .schedule import GameSpec, board_and_seating

@@ -16,7 +16,7 @@ import itertools
 
 import attrs
 
-from referee.match import derive_seed
+from referee.rules.dealing import derive_seed
 
 from .config import TournamentConfig
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import trio
 
 from referee.match import Entrant, Player, Restart, close_players, play_game
-from referee.record import GameRecord
+from referee.records.record import GameRecord
 
 from .config import TournamentConfig
 

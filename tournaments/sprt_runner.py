@@ -18,11 +18,12 @@ from pathlib import Path
 import attrs
 import trio
 
-from referee.audit import Schedule
-from referee.deals import DealFile
-from referee.match import Entrant, Player, close_players, derive_seed, play_game
-from referee.record import GameRecord
-from referee.results import ResultStore
+from referee.records.audit import Schedule
+from referee.records.deals import DealFile
+from referee.match import Entrant, Player, close_players, play_game
+from referee.rules.dealing import derive_seed
+from referee.records.record import GameRecord
+from referee.records.store import ResultStore
 from referee.rules.variants import Variant
 
 from .boards import boards_of, scale_of

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from referee.record import GameRecord, Termination
+from referee.records.record import GameRecord, Termination
 
 
 @attrs.define

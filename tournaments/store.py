@@ -1,11 +1,18 @@
-"""A tournament's results folder: a :class:`referee.results.ResultStore`, and the schedule it is checked against."""
+"""A tournament's results folder: a :class:`referee.records.store.ResultStore`, the schedule it is checked
+against, and opening it to start or resume a tournament."""
 
 from __future__ import annotations
 
-from referee.audit import Schedule
-from referee.results import Recovery, ResultStore, StoreError
+import json
+import secrets
+from pathlib import Path
 
-from .config import TournamentConfig
+import attrs
+
+from referee.records.audit import Schedule
+from referee.records.store import Recovery, ResultStore, StoreError
+
+from .config import TournamentConfig, save_config
 from .schedule import GameSpec
 from .schedule import schedule as games_of
 
@@ -16,4 +23,54 @@ def tournament_schedule(config: TournamentConfig, specs: list[GameSpec] | None =
     return Schedule.of_games("tournament", config.variant, [(s.game_id, s.seating) for s in specs])
 
 
-__all__ = ["Recovery", "ResultStore", "StoreError", "tournament_schedule"]
+@attrs.frozen
+class OpenTournament:
+    """A tournament ready to play: its configuration (with its seed), results folder, games and what was saved."""
+
+    config: TournamentConfig
+    store: ResultStore
+    specs: list[GameSpec]
+    recovery: Recovery | None  # None: a new tournament
+
+    def saved(self) -> list:
+        """The records already saved (by the run being resumed)."""
+        return list(self.recovery.records) if self.recovery is not None else []
+
+    def done(self) -> set[str]:
+        """The ids of the games already saved."""
+        return {r.game_id for r in self.saved()}
+
+    def todo(self) -> list[GameSpec]:
+        done = self.done()
+        return [s for s in self.specs if s.game_id not in done]
+
+
+def open_tournament(config: TournamentConfig, data: dict, path: Path, resuming: bool) -> OpenTournament:
+    """Start the tournament's results folder, or reopen it to resume (StoreError says why it cannot).
+
+    A tournament without a seed gets a secret one, drawn now or read back
+    from the run being resumed, so that a resume deals the same games. The
+    configuration (``data``, read as ``path``) is kept in the folder.
+    """
+    store = ResultStore(config.output)
+    if config.seed is None:
+        config = attrs.evolve(config, seed=saved_seed(store) if resuming else secrets.randbits(128))
+    specs = games_of(config)
+    recovery = None
+    if resuming:
+        recovery = store.resume(config.fingerprint(), tournament_schedule(config, specs))
+    else:
+        store.start(config.fingerprint(), tournament_schedule(config, specs))
+    save_config(config.output, data, path)
+    return OpenTournament(config, store, specs, recovery)
+
+
+def saved_seed(store: ResultStore) -> int | None:
+    """The seed a tournament in ``store`` started with (None if there is none to read: resume then says why)."""
+    try:
+        return json.loads(store.meta_path.read_text(encoding="utf-8")).get("seed")
+    except (OSError, ValueError):
+        return None
+
+
+__all__ = ["OpenTournament", "Recovery", "ResultStore", "StoreError", "open_tournament", "tournament_schedule"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import attrs
 
-from referee.record import GameRecord
+from referee.records.record import GameRecord
 
 from .boards import analyse_boards, board_parts, is_board, write_board_files
 from .multi import analyse_multi, is_multi, multi_parts, write_multi_files

@@ -21,8 +21,8 @@ last step of a game that ended on a fault says the fault.
 
 from __future__ import annotations
 
-from referee.deals import record_decks
-from referee.record import GameRecord, Termination
+from referee.records.deals import record_decks
+from referee.records.record import GameRecord, Termination
 from referee.rules import IllegalActionError, action_from_text, get_variant, new_game
 from referee.rules.observation import Observation, Observer
 

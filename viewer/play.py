@@ -15,13 +15,14 @@ from pathlib import Path
 
 import trio
 
-from referee.audit import Schedule
-from referee.clock import TimeControl
-from referee.match import Entrant, Player, close_players, derive_seed, play_game
-from referee.record import GameRecord
-from referee.results import ResultStore
+from referee.records.audit import Schedule
+from referee.match.clock import TimeControl
+from referee.match import Entrant, Player, close_players, play_game
+from referee.rules.dealing import derive_seed
+from referee.records.record import GameRecord
+from referee.records.store import ResultStore
 from referee.rules.variants import Variant
-from referee.transport import BotCommand
+from referee.bots.transport import BotCommand
 
 from .seat import SeatLink, SeatServer, serve
 

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from referee.record import GameRecord, Termination
+from referee.records.record import GameRecord, Termination
 from tournaments.report import Part
 from tournaments.summary import Summary, summarise
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import attrs
 import trio
 
-from referee.transport import BotCrashed, BotTimeout, Line
+from referee.bots.transport import BotCrashed, BotTimeout, Line
 
 STATIC = Path(__file__).resolve().parent / "static"
 FILES = {"/": ("play.html", "text/html; charset=utf-8"), "/play.js": ("play.js", "text/javascript"),

@@ -12,6 +12,12 @@ from .cards import Card, make_deck, sort_cards
 from .variants import Variant
 
 
+def derive_seed(seed: int, *parts: object) -> int:
+    """A 63-bit seed from a base seed and labels (game number, pairing...)."""
+    text = ":".join(str(p) for p in (seed, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
 def shuffled_deck(variant: Variant, seed: int, deal: int) -> list[Card]:
     """The deck of deal number ``deal`` of the game with this seed.
 

@@ -59,7 +59,7 @@ class Game:
     def replay(record: Any) -> Iterator[Step]:
         """Every position of a recorded game, with the action taken there, in order.
 
-        ``record`` is a :class:`referee.record.GameRecord`, a line of a
+        ``record`` is a :class:`referee.records.record.GameRecord`, a line of a
         ``games.jsonl`` file (sealed or not) or that line parsed into a dict.
         The seal is not checked here (``pinochle-arena replay`` does that).
         Raises IllegalActionError where the record has an action the rules

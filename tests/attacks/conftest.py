@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import jail
+from referee.bots import jail
 
 from .jailrun import copy_bots, kill_processes_with
 

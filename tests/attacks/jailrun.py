@@ -10,9 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from referee.integrity import load_key
-from referee.record import GameRecord, Termination, read_records
-from referee.replay import replay_record
+from referee.records.seals import load_key
+from referee.records.record import GameRecord, Termination, read_records
+from referee.records.replay import replay_record
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = Path(__file__).resolve().parent / "bots"
@@ -21,7 +21,7 @@ PYTHON = sys.executable
 PID_WORD = "@REFEREE_PID@"
 SECRET = "s3cr3t-" + "7f" * 8  # put in the referee's environment by the tests of other processes
 
-# `python -m referee ...`, except that every argument and every .toml file named holds the referee's own pid
+# `python -m arena ...`, except that every argument and every .toml file named holds the referee's own pid
 # in place of PID_WORD: an attacker is told the pid of the process it attacks.
 WITH_PID = f"""
 import os, sys
@@ -31,15 +31,15 @@ args = [a.replace({PID_WORD!r}, pid) for a in sys.argv[1:]]
 for a in args:
     if a.endswith(".toml"):
         Path(a).write_text(Path(a).read_text().replace({PID_WORD!r}, pid))
-from referee.cli import main
+from arena.cli import main
 sys.exit(main(args))
 """
 
 
 def referee(*args: str, cwd: Path, env: dict[str, str] | None = None, with_pid: bool = False,
             timeout: float = 240) -> subprocess.CompletedProcess:
-    """Run ``pinochle-arena ARGS`` as a user would (``python -m referee``); never hangs the test run."""
-    start = [PYTHON, "-c", WITH_PID] if with_pid else [PYTHON, "-m", "referee"]
+    """Run ``pinochle-arena ARGS`` as a user would (``python -m arena``); never hangs the test run."""
+    start = [PYTHON, "-c", WITH_PID] if with_pid else [PYTHON, "-m", "arena"]
     environ = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
     return subprocess.run([*start, *map(str, args)], cwd=cwd, env=environ, capture_output=True, text=True,
                           timeout=timeout)

@@ -1,6 +1,6 @@
 """Each attack of tests/attacks/bots fails under the default jail (the table is in __init__.py).
 
-Every run goes through the real command line (``python -m referee match``
+Every run goes through the real command line (``python -m arena match``
 or ``tournament``) with its defaults: jailed bots, a secret seed, a fresh
 process per game. A test asserts what the attacker learnt or changed (from
 its ``ATTACK`` line and from the files and records), never how long
@@ -17,8 +17,8 @@ import time
 
 import pytest
 
-from referee import cgroups
-from referee.jail import UID_BASE, UID_POOL
+from referee.bots import cgroups
+from referee.bots.jail import UID_BASE, UID_POOL
 
 from .jailrun import (
     RANDOM_BOT,

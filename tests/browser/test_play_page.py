@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from referee.integrity import load_key
-from referee.record import Termination, read_records
-from referee.replay import replay_record
+from referee.records.seals import load_key
+from referee.records.record import Termination, read_records
+from referee.records.replay import replay_record
 from referee.rules import get_variant
 
 from helpers import ROOT
@@ -19,7 +19,7 @@ WAIT = "() => !document.getElementById('request').hidden || document.getElementB
 
 def start_play(out, *args) -> tuple[subprocess.Popen, str]:
     """`pinochle-arena play ...` in its own process (it serves the page while the test drives the browser)."""
-    proc = subprocess.Popen([sys.executable, "-m", "referee", "play", *args, "--out", str(out), "--isolation", "none"],
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "play", *args, "--out", str(out), "--isolation", "none"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for line in proc.stdout:
         if line.startswith("seat "):

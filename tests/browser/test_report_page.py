@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from referee.integrity import load_key
-from referee.record import read_records
+from referee.records.seals import load_key
+from referee.records.record import read_records
 from referee.rules import action_from_text, events, get_variant, new_game
 
 from helpers import arena

@@ -17,14 +17,14 @@ import pytest
 import trio
 from helpers import play
 
-from referee.clock import TimeControl
+from referee.match.clock import TimeControl
 from referee.match import Entrant, Restart
-from referee.record import Termination, read_records
-from referee.replay import replay_record
+from referee.records.record import Termination, read_records
+from referee.records.replay import replay_record
 from referee.rules import get_variant
-from referee.samples import SAMPLES
-from referee.sandbox import Limits, Sandbox
-from referee.transport import BotCommand
+from referee.bots.samples import SAMPLES
+from referee.bots.sandbox import Limits, Sandbox
+from referee.bots.transport import BotCommand
 
 FAULTY = Path(__file__).resolve().parent.parent / "bots" / "faulty.py"
 FAST = TimeControl(bank_ms=20_000, increment_ms=0, move_ms=800, grace_ms=100)
@@ -220,7 +220,7 @@ print("env", " ".join(sorted(os.environ)), file=sys.stderr, flush=True)
 
 @pytest.mark.parametrize("isolation", ["jail", "none"])
 def test_each_bot_works_in_a_fresh_folder_of_its_own_with_a_clean_environment(isolation, tmp_path):
-    from referee.sandbox import Isolation
+    from referee.bots.sandbox import Isolation
 
     probe = tmp_path / "bot" / "probe.py"
     probe.parent.mkdir()
@@ -296,7 +296,7 @@ def test_the_jail_takes_the_network_away(isolation, tmp_path):
     """A bot that connects to a listener of the referee's on loopback: it can, unless isolated."""
     import socket
 
-    from referee.sandbox import Isolation, SandboxError
+    from referee.bots.sandbox import Isolation, SandboxError
 
     sandbox = Sandbox(isolation=Isolation(isolation), read_only=(str(FAULTY.parent),))  # the probe runs faulty.py
     try:
@@ -321,7 +321,7 @@ def test_the_jail_takes_the_network_away(isolation, tmp_path):
 
 
 def test_a_jail_that_is_not_available_is_a_clear_error(monkeypatch, tmp_path):
-    from referee import jail
+    from referee.bots import jail
     from tournaments.config import ConfigError, parse_config
 
     monkeypatch.setattr(jail, "problem", lambda: "bubblewrap is not installed (apt-get install bubblewrap)")

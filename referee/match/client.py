@@ -2,7 +2,7 @@
 
 Handshake (with version 3's choice of version, options and wants), events,
 requests with timing, ping, quit. Every failure is a
-:class:`~referee.transport.BotError`; nothing here knows the rules.
+:class:`~referee.bots.transport.BotError`; nothing here knows the rules.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import trio
 from protocol import ProtocolError, parse_bot_line
 from protocol import messages as m
 
-from .sandbox import Sandbox
-from .transport import (
+from ..bots.sandbox import Sandbox
+from ..bots.transport import (
     BotCommand,
     BotCrashed,
     BotError,
@@ -60,7 +60,7 @@ class BotClient:
     async def attach(cls, process, name: str, startup_timeout: float = 10.0,
                      stderr_path: Path | None = None) -> BotClient:
         """Complete the handshake with a player already on the line: a bot's process, or anything that offers
-        what a :class:`~referee.transport.BotProcess` offers the referee (a person's seat in a browser)."""
+        what a :class:`~referee.bots.transport.BotProcess` offers the referee (a person's seat in a browser)."""
         client = cls(process, name=name)
         try:
             await client._handshake(startup_timeout)

@@ -21,7 +21,7 @@ and turns every way a process can misbehave into a :class:`BotError`.
 * what a bot may write to stdout between two requests is capped, so a
   flood costs the referee a bounded amount of memory and work;
 * the jail, resource limits and environment come from a
-  :class:`~referee.sandbox.Sandbox`; after a kill, anything the bot left
+  :class:`~referee.bots.sandbox.Sandbox`; after a kill, anything the bot left
   behind (a grandchild that left its group, what is left in its control
   group, its working folder) is found and removed too.
 """

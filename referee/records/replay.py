@@ -13,14 +13,14 @@ import attrs
 
 from .deals import record_decks
 from .record import GameRecord, Termination
-from .rules import (
+from ..rules import (
     IllegalActionError,
     VariantError,
     action_from_text,
     get_variant,
     new_game,
 )
-from .rules import events as ev
+from ..rules import events as ev
 
 
 @attrs.frozen

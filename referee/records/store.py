@@ -9,7 +9,7 @@ keeps the run's fingerprint, so a resume with a changed configuration is
 refused instead of mixing results.
 
 ``start`` also makes the directory's ``secret.key`` and ``schedule.jsonl``
-(:mod:`referee.integrity`, :mod:`referee.audit`); every record is sealed
+(:mod:`referee.records.seals`, :mod:`referee.records.audit`); every record is sealed
 with that key, and ``recover`` sets aside, like a damaged line, a record
 whose seal does not match or that the schedule rules out (a game not in it,
 a second record of one game, a wrong seating, a result its termination
@@ -25,7 +25,7 @@ from pathlib import Path
 import attrs
 
 from .audit import Schedule, ScheduleError, check_records, read_schedule, schedule_path, write_schedule
-from .integrity import KeyFileError, key_path, load_key, new_key
+from .seals import KeyFileError, key_path, load_key, new_key
 from .record import GameRecord, append_record, append_records, record_from_line, seal_problem
 
 

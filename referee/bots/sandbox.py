@@ -6,12 +6,12 @@ finds and kills whatever a bot left behind.
 
 Two isolation modes (README "Running a competition" has the full table):
 
-* ``jail`` (the default): the bot runs in bubblewrap (:mod:`referee.jail`):
+* ``jail`` (the default): the bot runs in bubblewrap (:mod:`referee.bots.jail`):
   its own PID, IPC, UTS, mount and network namespaces, a read-only view of
   the system and of its own program's folder, a private size-capped home,
   ``/tmp`` and ``/dev/shm``, no view of the output folder or of any other
   process. As root it also gets a uid of its own and a control group of its
-  own (:mod:`referee.cgroups`): processes, memory and CPU limited per bot.
+  own (:mod:`referee.bots.cgroups`): processes, memory and CPU limited per bot.
   Where no jail can be had, :meth:`Sandbox.check` says why.
 * ``none``: no jail; only the resource limits, a clean environment and a
   fresh working folder, removed when the process ends. Not safe against

@@ -1,7 +1,7 @@
 """What a results directory should hold, and the checks of its records against it.
 
 A run writes ``OUT/schedule.jsonl`` when it starts, every line sealed like
-the records (:mod:`referee.integrity`): a header (what kind of run, the
+the records (:mod:`referee.records.seals`): a header (what kind of run, the
 variant and its options) and one line per scheduled game (its id and the
 entrant in each seat). An SPRT's games are not known in advance: its header
 names NEW and OLD and the most pairs, and its game ids follow the pattern
@@ -13,7 +13,7 @@ record of one game, a seating other than the scheduled one, a variant other
 than the run's, and a result its termination cannot give (a fault must cost
 the seat at fault the game, the way :func:`referee.rules.fault_returns` says).
 Whether a completed game's result is the one the rules give is for
-:func:`referee.replay.replay_record`, which replays every action.
+:func:`referee.records.replay.replay_record`, which replays every action.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from pathlib import Path
 
 import attrs
 
-from .integrity import KEY_FILE, SealError, check_seal, load_key, seal
+from .seals import KEY_FILE, SealError, check_seal, load_key, seal
 from .record import GameRecord, Termination, scan_records
-from .rules import VariantError, fault_returns, get_variant
-from .rules.variants import Variant
+from ..rules import VariantError, fault_returns, get_variant
+from ..rules.variants import Variant
 
 SCHEDULE_FILE = "schedule.jsonl"
 SCHEDULE_FORMAT = 1
@@ -241,7 +241,7 @@ def audit_results(path: Path) -> Audit:
     """Read the records of ``path`` and check each against the key and schedule in its directory.
 
     KeyFileError or ScheduleError when either is missing or unusable;
-    RecordError (from :mod:`referee.record`) for a line that is no record.
+    RecordError (from :mod:`referee.records.record`) for a line that is no record.
     """
     key = load_key(path.parent)
     schedule = read_schedule(path.parent, key)

@@ -26,17 +26,18 @@ import trio
 
 from protocol import messages as m
 
+from ..bots.samples import SAMPLES
+from ..bots.transport import BotError, BotStartError
+from ..records.record import GameRecord, Termination
+from ..rules.cards import Suit
+from ..rules.dealing import deal_out, deck_for, derive_seed
+from ..rules.events import DecisionKind
+from ..rules.melds import count_hand_meld
+from ..rules.variants import Variant, apply_option
+from .client import printable
 from .clock import TimeControl
-from .match import Entrant, Player, derive_seed, play_game
-from .player import printable
-from .record import GameRecord, Termination
-from .rules.cards import Suit
-from .rules.dealing import deal_out, deck_for
-from .rules.events import DecisionKind
-from .rules.melds import count_hand_meld
-from .rules.variants import Variant, apply_option
-from .samples import SAMPLES
-from .transport import BotError, BotStartError
+from .game import play_game
+from .player import Entrant, Player
 
 REFERENCE = "greedy"
 FIRST_LEGAL_SHARE = 0.9  # answering the first legal action this often (of 20 or more real choices) is warned about

@@ -5,7 +5,7 @@ engine and to check it: variant and options, seed, seats and bots, every
 deal, every action with its seat and the time it took, every meld with its
 points, the points of each hand, the result and how the game ended.
 
-Every line is sealed (:mod:`referee.integrity`): its last field, ``"mac"``,
+Every line is sealed (:mod:`referee.records.seals`): its last field, ``"mac"``,
 is an HMAC of the rest made with the output directory's ``secret.key``.
 Reading with the key rejects a line whose seal is missing or wrong; reading
 with ``key=None`` skips that check and is for callers that ask for it
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import attrs
 
-from .integrity import KEY_FILE, SealError, check_seal, seal
+from .seals import KEY_FILE, SealError, check_seal, seal
 
 RECORD_FORMAT = 1
 

@@ -1,7 +1,7 @@
 """The jail every bot runs in: bubblewrap (``bwrap``), as Flatpak uses it, and a uid of its own.
 
-Part of the transport layer, beside :mod:`referee.sandbox` (which chooses
-it) and :mod:`referee.cgroups` (the limits of all a bot's processes). This
+Part of the transport layer, beside :mod:`referee.bots.sandbox` (which chooses
+it) and :mod:`referee.bots.cgroups` (the limits of all a bot's processes). This
 module only turns "run this command for this bot" into a ``bwrap`` command
 line; bubblewrap does the namespaces and mounts.
 

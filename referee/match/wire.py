@@ -11,14 +11,14 @@ from __future__ import annotations
 from protocol import HIDDEN
 from protocol import messages as m
 
-from .rules import events as e
-from .rules.actions import AuctionChoices, Meld, PlayCard
-from .rules.bidding import range_text
-from .rules.cards import sort_cards
-from .rules.melds import KINDS
-from .rules.observation import Observation
-from .rules.tricks import MustWin
-from .rules.variants import Variant
+from ..rules import events as e
+from ..rules.actions import AuctionChoices, Meld, PlayCard
+from ..rules.bidding import range_text
+from ..rules.cards import sort_cards
+from ..rules.melds import KINDS
+from ..rules.observation import Observation
+from ..rules.tricks import MustWin
+from ..rules.variants import Variant
 
 
 def new_game_message(game_id: str, variant: Variant, seat: int) -> m.NewGame:

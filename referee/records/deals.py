@@ -31,9 +31,9 @@ from pathlib import Path
 import attrs
 
 from .record import GameRecord
-from .rules.cards import Card, make_deck, sort_cards
-from .rules.dealing import deck_of, recorded_deal, shuffled_deck
-from .rules.variants import Variant
+from ..rules.cards import Card, make_deck, sort_cards
+from ..rules.dealing import deck_of, derive_seed, recorded_deal, shuffled_deck
+from ..rules.variants import Variant
 
 MAGIC = "pinochle-arena deals 1"
 
@@ -132,8 +132,6 @@ def _difference(deck: Sequence[Card], full: list[Card]) -> str:
 
 def generate_deals(variant: Variant, seed: int, count: int, decks: int) -> DealFile:
     """``count`` deals of ``decks`` decks each, shuffled as the referee shuffles, from ``seed``."""
-    from .match import derive_seed
-
     deals = []
     for k in range(count):
         deal_seed = derive_seed(seed, "deal", k)

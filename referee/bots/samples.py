@@ -15,7 +15,7 @@ import protocol
 
 from .transport import BotCommand, BotStartError
 
-SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_bots"
+SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_bots"
 
 
 @attrs.frozen
@@ -62,7 +62,7 @@ def _python_with_library(script: str) -> tuple[str, ...]:
 
 
 # The packages a library-using sample imports, wherever they are installed (a checkout or site-packages).
-LIBRARY = (str(Path(protocol.__file__).resolve().parent), str(Path(__file__).resolve().parent / "rules"))
+LIBRARY = (str(Path(protocol.__file__).resolve().parent), str(Path(__file__).resolve().parents[1] / "rules"))
 
 SAMPLES: dict[str, SampleBot] = {
     b.name: b

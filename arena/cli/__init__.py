@@ -1,0 +1,50 @@
+"""The ``pinochle-arena`` command line: argument parsing and printing only.
+
+One module per command (``match``, ``tournament``, ``sprt``, ``check``,
+``replay``, ``ratings``, ``report``, ``play``, ``variants``, ``deals``),
+each with ``add_parser(sub)`` and ``run(args)``; ``parser`` puts them
+together. Shared pieces: ``args`` (argument groups and what they become),
+``running`` (trio, output folders, resuming), ``results`` (reading and
+verifying records), ``printing`` and ``progress``. The work itself is done
+below: in ``referee``, ``tournaments`` and ``viewer``. To add a command,
+see docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from referee.bots.transport import BotError
+from referee.records.audit import ScheduleError
+from referee.records.deals import DealFileError
+from referee.records.record import RecordError
+from referee.records.seals import KeyFileError
+from referee.records.store import StoreError
+from referee.rules import VariantError
+
+from .args import UsageError
+
+# Errors that are the user's input (a flag, a file, a folder, a bot that cannot start), not a referee bug: each
+# is printed as one line, without a traceback, and the command exits with status 2.
+USER_ERRORS = (UsageError, VariantError, RecordError, BotError, KeyFileError, ScheduleError, DealFileError, StoreError)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .parser import build_parser
+
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(argv)
+    args.argv, args.cwd, args.parser = argv, os.getcwd(), parser  # match and sprt resume from OUT alone
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.handler(args)
+    except USER_ERRORS as e:
+        print(f"pinochle-arena: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\npinochle-arena: interrupted; every finished game is in the records file", file=sys.stderr)
+        return 130

@@ -1,0 +1,201 @@
+"""Argument groups that several commands share, and turning what they parse into the referee's values."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from referee.bots.samples import resolve_bot, unique_names
+from referee.bots.sandbox import Isolation, Limits, Sandbox, SandboxError
+from referee.match import Entrant, Restart, TimeControl
+from referee.records.deals import read_deals
+from referee.rules import get_variant
+from referee.rules.variants import parse_option_text
+
+OPTION_PREFIX = "option."
+
+
+class UsageError(Exception):
+    """A mistake in what the user asked for; printed without a traceback."""
+
+
+def positive_int(text: str) -> int:
+    value = nonneg_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value
+
+
+def nonneg_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must not be negative")
+    return value
+
+
+def add_report_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-report", action="store_true",
+                   help="do not write the HTML report (OUT/report/index.html) at the end")
+
+
+def add_boards_argument(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--boards", type=positive_int, default=None, metavar="N",
+                   help=f"play N boards {what}: a board is one deal played as one hand in every seating, scored by "
+                        "the point margin on the same cards (README, Boards)")
+
+
+def add_deals_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--deals", type=Path, default=None, metavar="FILE",
+                   help="play the deals of this deal file, in turn, instead of deals from the seed (written by "
+                        "'pinochle-arena deals'; see README, Deal files)")
+
+
+def add_resume_argument(p: argparse.ArgumentParser, kind: str) -> None:
+    p.add_argument("--resume", type=Path, default=None, metavar="OUT",
+                   help=f"continue the {kind} in OUT (stopped by Ctrl-C or a crash) with the arguments it started with, "
+                        "kept in OUT: every saved game counts, the rest are played")
+
+
+def add_no_verify_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-verify", action="store_true",
+                   help="read the records without checking their seals (OUT/secret.key) and schedule "
+                        "(OUT/schedule.jsonl): for records written before they were sealed; the results are unverified")
+
+
+def add_bootstrap_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--bootstrap", type=nonneg_int, default=300, help="bootstrap samples for intervals (default 300)")
+
+
+def add_variant_arguments(p: argparse.ArgumentParser, default: str | None = "two-handed") -> None:
+    shown = default or "the configuration's, else two-handed"
+    p.add_argument("--variant", default=default, help=f"variant preset (default {shown}; see 'variants')")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="change one rule of the preset, e.g. target=1200 (repeatable)")
+
+
+def add_time_arguments(p: argparse.ArgumentParser, each: bool = False) -> None:
+    """The time control and fence flags. With ``each`` (tournament) they default to the configuration's values and,
+    when given, apply to every bot."""
+    d = TimeControl()
+
+    def default(value):
+        return None if each else value
+
+    where = "the configuration's, else " if each else ""
+    p.add_argument("--time-per-move", type=positive_int, default=default(d.move_ms), metavar="MS",
+                   help=f"limit for one reply in ms (default {where}{d.move_ms})")
+    p.add_argument("--time-bank", type=positive_int, default=default(d.bank_ms), metavar="MS",
+                   help=f"time bank per game in ms (default {where}{d.bank_ms})")
+    p.add_argument("--increment", type=nonneg_int, default=default(d.increment_ms), metavar="MS",
+                   help=f"added to the bank after each reply (default {where}{d.increment_ms})")
+    p.add_argument("--grace", type=nonneg_int, default=default(d.grace_ms), metavar="MS",
+                   help=f"tolerance beyond the limit before a reply counts as late (default {where}{d.grace_ms})")
+    p.add_argument("--startup-timeout", type=float, default=10.0, metavar="S",
+                   help="seconds a bot has to start and say ready (default 10)")
+    add_fence_arguments(p, each)
+
+
+def add_fence_arguments(p: argparse.ArgumentParser, each: bool = False) -> None:
+    where = "the configuration's, else " if each else ""
+    p.add_argument("--limit", action="append", default=[], metavar="KEY=N",
+                   help="resource limit per bot process, 0 for none (repeatable): "
+                        + ", ".join(f"{k} (default {where}{v})" for k, v in Limits().to_dict().items()))
+    p.add_argument("--isolation", choices=[i.value for i in Isolation], default=None if each else "jail",
+                   help=f"'jail' (default {where}jail): each bot in a bubblewrap jail of its own; 'none': unjailed, NOT "
+                        "safe against hostile bots (see README, Running a competition)")
+    p.add_argument("--read-only", action="append", default=[], metavar="PATH",
+                   help="a folder or file jailed bots may read besides their own program's folder (repeatable)")
+    p.add_argument("--persist", action="store_true",
+                   help="let a bot keep its process and files from game to game (default: fresh for every game, "
+                        "so nothing learnt in one seating of a deal survives into the next)")
+    p.add_argument("--inherit-env", action="store_true",
+                   help="give unjailed bots the referee's environment (default: a clean one)")
+    p.add_argument("--restart", choices=[r.value for r in Restart], default=None if each else "on-fault",
+                   help=f"with --persist, when a bot gets a fresh process (default {where}on-fault); 'never' also "
+                        "retires a bot after its first fault")
+
+
+def limits_from_args(args) -> dict[str, int]:
+    values = {}
+    for text in args.limit:
+        key, sep, value = text.partition("=")
+        if not sep or not value.strip().isdigit():
+            raise UsageError(f"--limit {text!r}: write KEY=N, e.g. --limit memory=1024")
+        values[key.strip()] = int(value)
+    return values
+
+
+def read_only_from_args(args) -> list[str]:
+    read_only = []
+    for text in args.read_only:
+        path = Path(text).expanduser()
+        if not path.exists():
+            raise UsageError(f"--read-only {text}: no such file or folder")
+        read_only.append(str(path.resolve()))
+    return read_only
+
+
+def fence_from_args(args) -> tuple[Sandbox, Restart, bool]:
+    try:
+        limits = Limits.from_dict(limits_from_args(args))
+    except ValueError as e:
+        raise UsageError(f"--limit: {e}") from None
+    read_only = read_only_from_args(args)
+    sandbox = Sandbox(limits, Isolation(args.isolation), not args.inherit_env, tuple(read_only))
+    try:
+        sandbox.check()
+    except SandboxError as e:
+        raise UsageError(str(e)) from None
+    return sandbox, Restart(args.restart), args.persist
+
+
+def variant_from_args(args, boards: bool = False):
+    """The variant of --variant and --option; for boards, played one hand a game (max-hands=1)."""
+    options = dict(parse_option_text(o) for o in args.option)
+    if boards:
+        if options.get("max-hands", "1") != "1":
+            raise UsageError("a board is one hand: --boards takes no --option max-hands")
+        options["max-hands"] = "1"
+    return get_variant(getattr(args, "name", None) or args.variant, options)
+
+
+def time_control_from_args(args) -> TimeControl:
+    return TimeControl(bank_ms=args.time_bank, increment_ms=args.increment, move_ms=args.time_per_move, grace_ms=args.grace)
+
+
+def deals_from_args(args, variant):
+    """The deal file of --deals, checked against the variant (None without --deals)."""
+    return read_deals(args.deals, variant) if args.deals is not None else None
+
+
+def bots_with_options(words: list[str]) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """``BOT option.NAME=VALUE ... BOT ...`` (as cutechess and fastchess take them) -> (bot, its options)."""
+    bots: list[tuple[str, list[tuple[str, str]]]] = []
+    for word in words:
+        if not word.startswith(OPTION_PREFIX):
+            bots.append((word, []))
+            continue
+        name, sep, value = word[len(OPTION_PREFIX):].partition("=")
+        if not sep or not name or not value:
+            raise UsageError(f"{word!r}: a bot option is written option.NAME=VALUE, e.g. option.depth=4")
+        if not bots:
+            raise UsageError(f"{word!r} comes before any bot: write a bot's options after it")
+        if name in dict(bots[-1][1]):
+            raise UsageError(f"{word!r}: option {name} is given twice for {bots[-1][0]}")
+        bots[-1][1].append((name, value))
+    return [(bot, tuple(options)) for bot, options in bots]
+
+
+def entrants_from_args(args, bots: list[str]) -> tuple[Entrant, ...]:
+    """Sample names or command lines, each followed by its option.NAME=VALUE words -> entrants with unique names
+    and the command line's time control."""
+    grouped = bots_with_options(bots)
+    resolved = [resolve_bot(b) for b, _ in grouped]
+    names = unique_names([name for name, _ in resolved])
+    tc = time_control_from_args(args)
+    sandbox, restart, persist = fence_from_args(args)
+    return tuple(Entrant(n, cmd, tc, sandbox, restart, persist, options)
+                 for n, (_, cmd), (_, options) in zip(names, resolved, grouped, strict=True))

@@ -1,0 +1,124 @@
+"""``pinochle-arena match``: games between bots named on the command line."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from referee.bots.samples import SAMPLES
+from referee.bots.sandbox import isolation_summary
+from referee.match import MatchPlan, match_games, run_match
+from referee.records.record import GameRecord
+
+from .args import (
+    UsageError,
+    add_boards_argument,
+    add_deals_argument,
+    add_report_argument,
+    add_resume_argument,
+    add_time_arguments,
+    add_variant_arguments,
+    bots_with_options,
+    deals_from_args,
+    entrants_from_args,
+    positive_int,
+    variant_from_args,
+)
+from .printing import deals_text, game_line, print_faults, print_report, print_standings, write_html_report
+from .progress import Progress
+from .results import open_results
+from .running import check_bots_start, resumed_arguments, run_trio, seed_and_out
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("match", help="play games between bots", description=(
+        "Play games between bots. BOT is a sample bot's name (" + ", ".join(SAMPLES) + ") or any command line "
+        "that starts a bot, e.g. './mybot --fast' or 'node bot.js'. Give one bot per seat, seat 0 first "
+        "(partners sit opposite: seats 0 and 2, the first and third BOT, against 1 and 3). Games go in groups of one per seat with the same cards and "
+        "the seating rotated, so every bot holds every hand."))
+    p.add_argument("bots", nargs="*", metavar="BOT", help="one bot per seat, in seat order; a bot's options "
+                   "(protocol 3) follow it as option.NAME=VALUE, e.g. './mybot option.depth=4 greedy'")
+    add_resume_argument(p, "match")
+    add_boards_argument(p, "instead of --games")
+    add_deals_argument(p)
+    add_variant_arguments(p)
+    p.add_argument("--games", type=positive_int, default=None,
+                   help="games to play: a multiple of the seats, one game per seating of each deal (default 20, or "
+                        "the next multiple: 21 for three seats)")
+    p.add_argument("--no-duplicate", action="store_true",
+                   help="a new deal for every game (any number of games) instead of each deal once per seating")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed for the deals (default: a secret one from the operating system, kept in OUT)")
+    add_time_arguments(p)
+    p.add_argument("--out", type=Path, default=None, help="output directory (default results/match-TIMESTAMP)")
+    p.add_argument("--transcripts", action="store_true",
+                   help="write every protocol line to OUT/logs/BOT.protocol.log ('>' to the bot, '<' from it)")
+    add_report_argument(p)
+    p.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    if args.resume is not None:
+        args = resumed_arguments(args, "match")
+    variant = variant_from_args(args, boards=args.boards is not None)
+    bots = [b for b, _ in bots_with_options(args.bots)]
+    if len(bots) != variant.players:
+        raise UsageError(f"variant {variant.name} seats {variant.players} players; got {len(bots)} bots "
+                         f"({' '.join(bots)})")
+    entrants = entrants_from_args(args, args.bots)
+    games = games_to_play(args, variant.players)
+    names = [e.name for e in entrants]
+    deals = deals_from_args(args, variant)
+    seed, out = seed_and_out(args, "match")
+    plan = MatchPlan(entrants, variant, games, seed, out, args.startup_timeout, args.transcripts,
+                     duplicate=not args.no_duplicate, deals=deals, boards=args.boards is not None)
+    what = f"{args.boards} boards ({games} one-hand games)" if args.boards else f"{games} games"
+    print(f"match: {' vs '.join(names)}, {variant.name}, {what}, {deals_text(args, deals)}, "
+          f"records in {out}/games.jsonl")
+    print(isolation_summary(entrants[0].sandbox))
+    check_bots_start(entrants, out / "logs", args.startup_timeout)
+    store, records = open_results(args, "match", seed, out, match_games(plan), deals)
+    if records:
+        print(f"resuming: {len(records)} of {games} games already played")
+    progress = Progress(games, start=len(records))
+
+    def on_game(record: GameRecord) -> None:
+        records.append(record)
+        progress.update(len(records), game_line(record))
+
+    try:
+        run_trio(run_match, plan, on_game, store, {r.game_id for r in records})
+    except KeyboardInterrupt:
+        progress.close()
+        print(f"\nstopped after {len(records)} of {games} games (all saved in {store.games_path}); so far:")
+        print_match_table(records, args.boards)
+        print(f"To continue: pinochle-arena match --resume {out}", file=sys.stderr)
+        return 130
+    progress.close()
+    print_match_table(records, args.boards)
+    print_faults(records, out / "logs")
+    if not args.no_report:
+        write_html_report(records, out, f"match: {' vs '.join(names)}")
+    return 0
+
+
+def games_to_play(args, seats: int) -> int:
+    """The games of --games or --boards (a board is one game per seating), checked against duplicate deals."""
+    if args.boards is not None and (args.games is not None or args.no_duplicate):
+        raise UsageError("--boards N plays N deals as one hand in every seating: it takes no --games or "
+                         "--no-duplicate")
+    games = args.boards * seats if args.boards else args.games if args.games is not None else -(-20 // seats) * seats
+    if games % seats and not args.no_duplicate:
+        raise UsageError(f"--games {games}: each deal is played once per seating ({seats} games), so give a "
+                         f"multiple of {seats}, or --no-duplicate for a new deal every game")
+    return games
+
+
+def print_match_table(records: list[GameRecord], boards: int | None) -> None:
+    """The standings of a match's games, or the board tables of a match of boards (while it has a whole board)."""
+    from tournaments.boards import boards_of
+
+    if boards and boards_of(records)[0]:
+        print_report(records, None, anchor=None, bootstrap=300)
+    else:
+        print_standings(records)

@@ -1,0 +1,62 @@
+"""The argument parser: one sub-command per module of ``arena.cli``, with "did you mean" for a misspelt word."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+
+from referee import installed_version
+
+from . import check, deals, match, play, ratings, replay, report, sprt, tournament, variants
+
+# In the order ``--help`` lists them. Each module has ``add_parser(sub)``, which sets ``handler`` to its ``run``.
+COMMANDS = (match, check, tournament, ratings, sprt, variants, deals, replay, report, play)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with "did you mean" for a misspelt command or flag."""
+
+    def error(self, message: str):
+        hint = _did_you_mean(self, message)
+        super().error(message + (f"; did you mean {hint}?" if hint else ""))
+
+    def command_parser(self, name: str) -> argparse.ArgumentParser:
+        """The parser of the sub-command ``name``."""
+        (commands,) = [a for a in self._actions if isinstance(a, argparse._SubParsersAction)]
+        return commands.choices[name]
+
+
+def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
+    words: list[str] = []
+    commands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    wanted = re.search(r"invalid choice: '([^']*)'", message)
+    if wanted:  # a misspelt command
+        words = [name for a in commands for name in a.choices]
+        given = [wanted.group(1)]
+    else:  # misspelt flags: the top parser reports them for its commands, so look in every command's flags
+        given = re.findall(r"(--?[\w-]+)", message.partition("unrecognized arguments:")[2])
+        parsers = [parser, *(p for a in commands for p in a.choices.values())]
+        words = sorted({flag for p in parsers for action in p._actions for flag in action.option_strings})
+    matches = [m for g in given for m in difflib.get_close_matches(g, words, n=1, cutoff=0.6)]
+    return " ".join(f"'{m}'" for m in matches)
+
+
+class VersionAction(argparse.Action):
+    """--version, looked up only when asked for (importlib.metadata costs every other command 60 ms)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog} {installed_version()}")  # on stdout, as argparse's own version action
+        parser.exit()
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="pinochle-arena", description="Referee and tournament harness for Pinochle bots.")
+    parser.add_argument("--version", action=VersionAction)
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
+    for command in COMMANDS:
+        command.add_parser(sub)
+    return parser

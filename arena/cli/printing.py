@@ -1,0 +1,85 @@
+"""What several commands print: a finished game's line, standings, faults, the summary tables, the report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tabulate import tabulate
+
+from referee.records.record import GameRecord, Termination
+
+from .args import UsageError
+
+
+def game_line(r: GameRecord) -> str:
+    """One finished game for the progress line: who, the result, the totals, and a fault with its reason."""
+    names = " vs ".join(s.entrant for s in r.seats)
+    res = "-".join(f"{x:g}" for x in r.result)
+    totals = ", ".join(str(t) for t in r.totals)  # not joined with '-': totals may be negative
+    if r.termination is Termination.COMPLETED:
+        return f"{r.game_id}: {names} {res} (totals {totals})"
+    who = r.seats[r.culprit].entrant if r.culprit is not None and r.culprit < len(r.seats) else "?"
+    return f"{r.game_id}: {names} {res} ({r.termination.value} by {who}: {r.detail})"
+
+
+def seed_text(given: int | None) -> str:
+    """How a run's seed is shown: the organiser's own, or only that a secret one is used (it is kept in OUT)."""
+    return f"seed {given}" if given is not None else "a secret seed"
+
+
+def deals_text(args, deals) -> str:
+    """Where a run's deals come from: a deal file, or the seed."""
+    if deals is None:
+        return seed_text(args.seed)
+    return f"the {len(deals.deals)} deals of {args.deals} in turn"
+
+
+def print_faults(records: list[GameRecord], logs: Path) -> None:
+    """Faults by bot and kind, each with how many games and the first reason, and where the logs are."""
+    from tournaments.standings import fault_rows
+
+    rows = fault_rows(records)
+    if rows:
+        print(f"\nfaults (bot stderr logs, with each fault's reason, are in {logs}/):")
+        print(tabulate(rows, headers=["bot", "fault", "games", "first reason"], tablefmt="github"))
+
+
+def print_standings(records: list[GameRecord]) -> None:
+    from tournaments.standings import STANDINGS_HEADERS, standings, standings_rows
+
+    print(tabulate(standings_rows(standings(records)), headers=STANDINGS_HEADERS, tablefmt="github"))
+
+
+def print_report(records: list[GameRecord], out: Path | None, anchor: str | None, bootstrap: int, title: str = "",
+                 anchor_rating: float = 0.0):
+    """Print the summary that fits ``records`` (and write its files to ``out``); returns it (None: no records)."""
+    from tournaments.report import as_text
+    from tournaments.summary import summarise
+
+    if not records:
+        print("no games to rate")
+        return None
+    try:
+        summary = summarise(records, anchor=anchor, bootstrap=bootstrap, level=anchor_rating)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    print(as_text(summary.parts(title)))
+    if out is not None:
+        print(f"\nwritten: {', '.join(str(f) for f in summary.write(out))}")
+    return summary
+
+
+def write_html_report(records: list[GameRecord], out: Path, title: str, summary=None, bootstrap: int = 300) -> Path:
+    """OUT/report/index.html (viewer.report), with its path printed."""
+    from viewer.report import write_report
+
+    index = write_report(records, out / "report", title, summary=summary, bootstrap=bootstrap)
+    print(f"report: {index}")
+    return index
+
+
+def write_pgn(records: list[GameRecord], path: Path) -> None:
+    from tournaments.report import to_pgn
+
+    path.write_text(to_pgn(records), encoding="utf-8")
+    print(f"PGN written to {path} (seat 0 as White); for Ordo: ordo -p {path} -z 200.24094022767414 -a 0")

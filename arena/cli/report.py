@@ -1,0 +1,37 @@
+"""``pinochle-arena report``: the HTML report of a results folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .args import UsageError, add_bootstrap_argument, add_no_verify_argument
+from .printing import write_html_report
+from .results import records_to_use
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("report", help="write the HTML report of a match or tournament: tables, plots, every game "
+                       "in a replay viewer", description=(
+        "Write OUT/report/index.html: standings, head to head, crosstable, faults with their detail, plots of score "
+        "and time use, and a filterable list of the games, each watchable step by step in a replay viewer (every "
+        "hand face up, or one seat's view). One folder, no server: it opens from the disk and works offline."))
+    p.add_argument("results", type=Path, metavar="OUT", help="a match's or tournament's output folder")
+    p.add_argument("--open", action="store_true", help="open the report in the web browser")
+    add_bootstrap_argument(p)
+    add_no_verify_argument(p)
+    p.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    folder = args.results
+    if not (folder / "games.jsonl").is_file():
+        raise UsageError(f"{folder}: not a results folder (it has no games.jsonl)")
+    records = records_to_use(folder / "games.jsonl", args.no_verify, "report on", "reports")
+    unverified = " (unverified: --no-verify, seals and schedule not checked)" if args.no_verify else ""
+    index = write_html_report(records, folder, f"{folder.resolve().name}: {len(records)} games{unverified}",
+                              bootstrap=args.bootstrap)
+    if args.open:
+        import webbrowser
+
+        webbrowser.open(index.as_uri())
+    return 0

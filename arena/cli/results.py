@@ -1,0 +1,64 @@
+"""Opening a results folder for a command: a new one, a resumed one, or recorded games to read and verify."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from referee.records.audit import Audit, ScheduleError, audit_results
+from referee.records.record import GameRecord, read_records
+from referee.records.seals import KeyFileError
+from referee.records.store import ResultStore
+
+from .args import UsageError
+
+
+def open_results(args, kind: str, seed: int, out: Path, games, deals=None) -> tuple:
+    """Start the results folder of a match or SPRT, or (--resume) reopen it: (store, the records already saved)."""
+    store = ResultStore(out, f"{kind}.json")
+    fingerprint = {"argv": args.argv, "cwd": args.cwd, "seed": seed, "deals": deals.digest() if deals else None}
+    if args.resume is None:
+        store.start(fingerprint, games)
+        return store, []
+    recovery = store.resume(fingerprint, games)
+    warn_set_aside(store, recovery)
+    return store, recovery.records
+
+
+def warn_set_aside(store, recovery) -> None:
+    for number, reason in recovery.bad_lines:
+        print(f"warning: {store.games_path}:{number}: set aside ({reason}); kept in {store.games_path.name}.bad",
+              file=sys.stderr)
+
+
+def games_file(path: Path) -> Path:
+    """A games.jsonl file, or the one in an output folder."""
+    return path / "games.jsonl" if path.is_dir() else path
+
+
+def records_to_use(path: Path, no_verify: bool, verb: str, verbs: str) -> list[GameRecord]:
+    """The records of ``path`` for a command that must not work from forged ones: every record that failed the
+    seal or schedule checks is listed, and then the command refuses ("refusing to VERB PATH")."""
+    audit = verified_records(path, no_verify)
+    for finding in audit.findings:
+        print(f"{path}:{finding.line}: {finding.game_id}: rejected: {finding.reason}", file=sys.stderr)
+    if audit.findings:
+        raise UsageError(f"refusing to {verb} {path}: {len(audit.findings)} record(s) failed the seal or schedule "
+                         f"checks (listed above); --no-verify {verbs} every record, unverified")
+    return audit.records
+
+
+def verified_records(path: Path, no_verify: bool) -> Audit:
+    """The records of ``path`` that pass the seal and schedule checks, and the findings on the others.
+
+    With ``no_verify``: every record, unchecked, after a warning.
+    """
+    if no_verify:
+        print(f"warning: {path}: --no-verify: seals and schedule not checked; these results are unverified",
+              file=sys.stderr)
+        return Audit(list(read_records(path, key=None)), [])
+    try:
+        return audit_results(path)
+    except (KeyFileError, ScheduleError) as e:
+        raise UsageError(f"{e}; records written before they were sealed can be read with --no-verify "
+                         "(unverified)") from None

@@ -1,0 +1,102 @@
+"""Running a command's work: trio with a plain Ctrl-C, a check that the bots start, the output folder, resuming."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import secrets
+from pathlib import Path
+
+import trio
+
+from referee.match import preflight
+
+from .args import UsageError
+
+# Flags that may differ when a run is resumed: how it runs and what is printed, not which games it plays.
+RESUME_FLAGS = ("resume", "out", "concurrency", "processes", "cluster", "bootstrap", "transcripts", "pgn",
+                "no_report", "startup_timeout")
+
+
+def run_trio(function, *args):
+    """trio.run, with Ctrl-C coming out as a plain KeyboardInterrupt even from inside nurseries."""
+    try:
+        return trio.run(function, *args)
+    except BaseExceptionGroup as group:
+        _, rest = group.split(KeyboardInterrupt)
+        if rest is None:
+            raise KeyboardInterrupt from None
+        raise
+
+
+def check_bots_start(entrants, logs: Path, startup_timeout: float) -> None:
+    """Stop before the first game, with the reason, if a bot cannot start (exit status 2)."""
+    logs.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # the output folder is private (its secret key)
+    failures = run_trio(preflight, entrants, logs, startup_timeout)
+    if failures:
+        raise UsageError("; ".join(f"bot {name} cannot start: {why}" for name, why in failures)
+                         + f" (its stderr log is in {logs}/)")
+
+
+def default_out(kind: str) -> Path:
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return Path("results") / f"{kind}-{stamp}"
+
+
+def seed_and_out(args, kind: str) -> tuple[int, Path]:
+    """--seed (default: a secret one) and --out (default results/KIND-TIMESTAMP), refusing to overwrite results;
+    when resuming, the seed the run started with and its folder."""
+    if args.resume is not None:
+        return args.saved_seed, args.out
+    seed = args.seed if args.seed is not None else secrets.randbits(128)
+    out = args.out or default_out(kind)
+    if (out / "games.jsonl").exists():
+        raise UsageError(f"{out / 'games.jsonl'} already exists; add --resume {out} to continue that {kind}, or "
+                         "choose another --out")
+    return seed, out
+
+
+def resumed_arguments(args, kind: str):
+    """``KIND --resume OUT``: the arguments the run in OUT started with (kept in OUT/KIND.json), read again
+    in the folder it was started from; only the flags of RESUME_FLAGS may be given beside --resume."""
+    out = args.resume.absolute()
+    if args.out is not None and args.out.absolute() != out:
+        raise UsageError(f"--resume {args.resume} and --out {args.out} name two folders; give one")
+    refuse_changes(args, kind, f"--resume {args.resume}: the {kind}'s arguments are kept in {args.resume}, so")
+    argv, cwd, seed = _saved_arguments(args.resume, out, kind)
+    try:
+        os.chdir(cwd)  # relative paths of the saved command mean the folder it was started from
+    except OSError as e:
+        raise UsageError(f"--resume {args.resume}: the {kind} was started in {cwd}, which is gone ({e.strerror})") from None
+    again = args.parser.parse_args(argv)
+    for key in RESUME_FLAGS:
+        if hasattr(again, key) and key != "out":
+            setattr(again, key, getattr(args, key))
+    again.argv, again.cwd, again.saved_seed, again.out, again.resume = argv, cwd, seed, out, args.resume
+    again.parser = args.parser
+    return again
+
+
+def _saved_arguments(given: Path, out: Path, kind: str) -> tuple[list[str], str, int]:
+    """(argv, cwd, seed) of the run kept in OUT/KIND.json."""
+    try:
+        saved = json.loads((out / f"{kind}.json").read_text(encoding="utf-8"))
+        return list(saved["argv"]), saved["cwd"], saved["seed"]
+    except FileNotFoundError:
+        what = "no such folder" if not out.is_dir() else f"no {kind}.json: not a {kind}'s output folder"
+        raise UsageError(f"--resume {given}: {what}") from None
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise UsageError(f"--resume {given}: {out / (kind + '.json')} is damaged ({e})") from None
+
+
+def refuse_changes(args, command: str, why: str) -> None:
+    """UsageError naming every flag beside --resume that is not one of RESUME_FLAGS (they would change the run)."""
+    defaults = vars(args.parser.command_parser(command).parse_args([]))
+    changed = sorted(k for k, v in vars(args).items()
+                     if k not in (*RESUME_FLAGS, "handler", "argv", "cwd", "parser") and k in defaults
+                     and defaults[k] != v)
+    if changed:
+        flags = ", ".join("--" + k.replace("_", "-") if k not in ("bots", "config") else k.upper() for k in changed)
+        allowed = ", ".join("--" + k.replace("_", "-") for k in RESUME_FLAGS[2:] if k in defaults)
+        raise UsageError(f"{why} {flags} cannot change it; only {allowed} may be given")

@@ -1,0 +1,286 @@
+"""``pinochle-arena tournament``: a round robin or gauntlet from a configuration, from flags, or the default."""
+
+from __future__ import annotations
+
+import collections
+import re
+import sys
+from pathlib import Path
+
+import attrs
+from tabulate import tabulate
+
+from referee.bots.samples import SAMPLES, resolve_bot, unique_names
+from referee.bots.sandbox import isolation_summary
+from referee.records.record import GameRecord
+from referee.rules.variants import parse_option_text
+
+from .args import (
+    UsageError,
+    add_boards_argument,
+    add_bootstrap_argument,
+    add_deals_argument,
+    add_report_argument,
+    add_time_arguments,
+    add_variant_arguments,
+    bots_with_options,
+    limits_from_args,
+    positive_int,
+    read_only_from_args,
+)
+from .printing import game_line, print_faults, print_report, seed_text, write_html_report, write_pgn
+from .progress import Progress
+from .results import warn_set_aside
+from .running import check_bots_start, refuse_changes, run_trio
+
+BOT_NAME = re.compile(r"([A-Za-z0-9_.-]+)=(.+)", re.DOTALL)
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("tournament", help="run a round robin or gauntlet (default: the sample bots)", description=(
+        "Run a tournament: from a TOML configuration, from flags alone (--bot ... --bot ...), or both (flags win); "
+        "with neither, the embedded default: a duplicate round robin of every sample bot. Finished games are saved at "
+        "once, with the configuration they were played under; 'tournament --resume OUT' continues an interrupted "
+        "tournament from OUT alone. See tournaments/*.toml for examples."))
+    p.add_argument("config", nargs="?", type=Path, help="tournament configuration (TOML)")
+    p.add_argument("--bot", action="append", nargs="+", default=[], metavar="WORD", dest="bot",
+                   help="an entrant: [NAME=]BOT [option.KEY=VALUE ...], BOT a sample bot's name or a command line "
+                        "(quoted), e.g. --bot greedy --bot 'mine=./mybot --fast' option.depth=4 (repeatable; with a "
+                        "configuration, adds a bot, or replaces the one of that NAME)")
+    p.add_argument("--resume", nargs="?", const=True, default=None, metavar="OUT",
+                   help="continue the tournament in OUT (its configuration is kept there), or without OUT the one "
+                        "in --out or the configuration's output")
+    p.add_argument("--out", type=Path, default=None,
+                   help="output directory (default: the configuration's, else results/tournament)")
+    p.add_argument("--format", choices=("round-robin", "gauntlet"), default=None, help="round-robin (default) or "
+                   "gauntlet (the --candidate plays everyone else)")
+    p.add_argument("--candidate", default=None, metavar="NAME", help="the gauntlet's candidate")
+    p.add_argument("--anchor", default=None, metavar="NAME", help="fix this entrant's rating at 0")
+    p.add_argument("--name", default=None, help="the tournament's name (default: the configuration's)")
+    add_variant_arguments(p, default=None)
+    p.add_argument("--concurrency", type=positive_int, default=None, help="games at once (default: cores)")
+    p.add_argument("--processes", type=positive_int, default=None,
+                   help="referee processes to spread the games over (default: cores, at most --concurrency)")
+    p.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="play the games on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:8786); 'none': "
+                        "on this machine (overrides [cluster] address; needs pip install 'pinochle-arena[cluster]')")
+    p.add_argument("--no-duplicate", action="store_true", help="independent deals instead of duplicate pairs")
+    p.add_argument("--games", type=positive_int, default=None, help="games per pairing (overrides the configuration)")
+    add_boards_argument(p, "per pairing, instead of whole games")
+    p.add_argument("--seed", type=int, default=None, help="tournament seed (overrides the configuration)")
+    add_deals_argument(p)
+    add_time_arguments(p, each=True)
+    add_bootstrap_argument(p)
+    p.add_argument("--transcripts", action="store_true", help="log every protocol line per bot")
+    p.add_argument("--pgn", type=Path, default=None, help="also write the results as PGN (for Ordo or BayesElo)")
+    add_report_argument(p)
+    p.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    from tournaments.store import open_tournament
+
+    config, data, path = config_from_args(args)
+    given_seed = config.seed
+    opened = open_tournament(config, data, path, resuming=args.resume is not None)
+    config, store = opened.config, opened.store
+    if opened.recovery is not None:
+        warn_set_aside(store, opened.recovery)
+        print(f"resuming: {len(opened.done())} of {len(opened.specs)} games already played")
+    names = [e.name for e in config.entrants]
+    deals = seed_text(given_seed) if config.deals is None else f"{len(config.deals.deals)} deals of a deal file"
+    print(f"tournament '{config.name}': {config.format}, {config.variant.name}, {', '.join(names)}; "
+          f"{config.games_text()}, {'duplicate' if config.duplicate else 'independent'} deals, {deals}, "
+          f"{config.where_text()}; results in {store.games_path}")
+    print(isolation_summary(config.entrants[0].sandbox))
+    if config.cluster is not None and any(e.sandbox.isolation.value == "none" for e in config.entrants):
+        print("WARNING: on a cluster an unjailed bot can also reach the Dask scheduler, and through it run code on "
+              "every worker and change results", file=sys.stderr)
+    check_bots_start(config.entrants, config.output / "logs", args.startup_timeout)
+    per_worker = play(args, opened)
+    if per_worker is None:
+        return 130
+    if per_worker:
+        print("\ngames this run played on each cluster worker (bots' logs: "
+              f"{config.output / 'logs' / 'cluster'}/WORKER/):")
+        print(tabulate(sorted(per_worker.items()), headers=["worker", "games"], tablefmt="github"))
+    records = store.recover().records
+    summary = print_report(records, config.output, anchor=config.anchor, bootstrap=args.bootstrap,
+                           title=f"\n{config.name}: {len(records)} games")
+    if args.pgn is not None:
+        write_pgn(records, args.pgn)
+    print_faults(records, config.output / "logs")
+    if not args.no_report:
+        write_html_report(records, config.output, f"tournament '{config.name}'", summary)
+    return 0
+
+
+def play(args, opened) -> collections.Counter | None:
+    """Play the games not yet saved, with a progress line; returns this run's games by cluster worker (empty when
+    played here), or None when stopped by Ctrl-C."""
+    from tournaments.runner import run_games
+    from tournaments.standings import standings
+
+    config, store = opened.config, opened.store
+    live = opened.saved()
+    finished = len(opened.done())
+    progress = Progress(len(opened.specs), start=finished)
+    per_worker: collections.Counter = collections.Counter()
+
+    def on_game(record: GameRecord) -> None:
+        nonlocal finished
+        finished += 1
+        live.append(record)
+        workers = ""
+        if "worker" in record.extra:
+            per_worker[record.extra["worker"]] += 1
+            workers = "  workers: " + ", ".join(f"{w.split('://')[-1]} {n}" for w, n in sorted(per_worker.items()))
+        rows = standings(live)
+        leader = f"{rows[0].entrant} {rows[0].percent:.0f}%" if rows else "-"
+        progress.update(finished, f"leader: {leader}{workers}  last: {game_line(record)}")
+
+    try:
+        run_on_cluster_or_here(run_games, config, opened.todo(), store, on_game, args.transcripts)
+    except KeyboardInterrupt:
+        progress.close()
+        print(f"\nstopped: {finished} of {len(opened.specs)} games are saved in {store.games_path}.\n"
+              f"To continue: pinochle-arena tournament --resume {config.output}", file=sys.stderr)
+        return None
+    progress.close()
+    return per_worker
+
+
+def run_on_cluster_or_here(function, config, *args):
+    """:func:`run_trio`, with a cluster's failure (tournaments.cluster.ClusterError) as an error that says how
+    to go on."""
+    try:
+        return run_trio(function, config, *args)
+    except BaseExceptionGroup as group:
+        from tournaments.cluster import ClusterError
+
+        found, rest = group.split(ClusterError)
+        if found is None or rest is not None:
+            raise
+        while isinstance(found, BaseExceptionGroup):
+            found = found.exceptions[0]
+        raise UsageError(f"the cluster: {found}\nEvery game that came back is saved; to continue: "
+                         f"pinochle-arena tournament --resume {config.output} [--cluster ADDRESS | --cluster none]") \
+            from None
+
+
+def config_from_args(args):
+    """(config, its data, the path it is read as): kept in OUT for ``--resume OUT``, else from the configuration
+    file or the embedded default with the flags over it; ``--processes`` and ``--cluster`` may change on resume."""
+    from tournaments.config import ConfigError, load_saved_config, parse_cluster, with_flags
+
+    resume_out = resume_folder(args)
+    try:
+        if resume_out is not None:
+            config, data, path = load_saved_config(resume_out, args.concurrency)
+        else:
+            config, data, path = new_config(args)
+        if args.processes is not None:
+            config = attrs.evolve(config, processes=args.processes)
+        if args.cluster is not None and resume_out is not None:  # how it runs, not which games: may change
+            data = with_flags(data, cluster={"address": args.cluster})
+            config = attrs.evolve(config, cluster=parse_cluster(data["cluster"], "--cluster"))
+    except ConfigError as e:
+        raise UsageError(str(e)) from None
+    return config, data, path
+
+
+def resume_folder(args) -> Path | None:
+    """The output folder of ``--resume OUT`` (the configuration is read from it), or None.
+
+    ``--resume CONFIG`` (a file) is read as ``CONFIG --resume``. With OUT, only
+    the flags of RESUME_FLAGS may be given: everything else is kept in OUT.
+    """
+    if not isinstance(args.resume, str):
+        return None
+    given = Path(args.resume)
+    if given.is_file() and args.config is None:
+        args.config, args.resume = given, True
+        return None
+    if args.config is not None:
+        raise UsageError(f"--resume {given} continues the tournament kept in {given}; give either a configuration "
+                         "or the output folder, not both")
+    if args.out is not None and args.out != given:
+        raise UsageError(f"--resume {given} and --out {args.out} name two folders; give one")
+    refuse_changes(args, "tournament", f"--resume {given}: the tournament's configuration is kept in {given}, so")
+    return given
+
+
+def new_config(args):
+    """The configuration of a new (or, with ``CONFIG --resume``, resumed) tournament: the TOML file or the
+    embedded default, with the command line's flags over it. Returns (config, its data, the path it is read as)."""
+    from tournaments.config import default_data, load_toml, parse_config, with_flags
+
+    bots = bot_tables_from_args(args.bot)
+    if args.config is not None:
+        data, path = load_toml(args.config), args.config
+    else:
+        data, path = (default_data() if not bots else {}), Path.cwd() / "tournament.toml"
+    t = tournament_flags(args)
+    time = {key: value for key, value in (("move", args.time_per_move), ("bank", args.time_bank),
+                                          ("increment", args.increment), ("grace", args.grace)) if value is not None}
+    options = dict(parse_option_text(o) for o in args.option)
+    cluster = {"address": args.cluster} if args.cluster is not None else None
+    flagged = bool(t or time or options or args.limit or bots or cluster)
+    data = with_flags(data, t, options, time, limits_from_args(args), bots, cluster)
+    where = str(args.config) if args.config is not None else ("command line" if bots else "embedded default")
+    if flagged and args.config is not None:
+        where += " (with the command line's flags)"
+    output = args.out or (None if args.config is not None else Path("results") / "tournament")
+    return parse_config(data, path, output, args.concurrency, where=where), data, path
+
+
+def tournament_flags(args) -> dict:
+    """The flags that set keys of the configuration's [tournament] table."""
+    t: dict = {}
+    for key, value in (("format", args.format), ("candidate", args.candidate), ("anchor", args.anchor),
+                       ("name", args.name), ("variant", args.variant), ("games_per_pairing", args.games),
+                       ("seed", args.seed), ("processes", args.processes), ("isolation", args.isolation),
+                       ("restart", args.restart)):
+        if value is not None:
+            t[key] = value
+    if args.no_duplicate:
+        t["duplicate"] = False
+    if args.boards is not None and args.games is not None:
+        raise UsageError("give --games (whole games) or --boards (one hand in every seating of a deal), not both")
+    if args.boards is not None:  # boards instead of the configuration's games, and the other way round
+        t["boards"], t["games_per_pairing"] = args.boards, None
+    elif args.games is not None:
+        t["boards"] = None
+    if args.persist:
+        t["persist"] = True
+    if args.inherit_env:
+        t["clean_env"] = False
+    if args.read_only:
+        t["read_only"] = read_only_from_args(args)
+    if args.deals is not None:
+        t["deals"] = str(args.deals.absolute())
+    return t
+
+
+def bot_tables_from_args(groups: list[list[str]]) -> list[dict]:
+    """``--bot [NAME=]BOT [option.KEY=VALUE ...]`` flags -> [[bot]] tables of a configuration.
+
+    A command's relative paths are made absolute here (they mean the current
+    folder, not the configuration's).
+    """
+    tables = []
+    for words in groups:
+        grouped = bots_with_options(words)
+        if len(grouped) != 1:
+            raise UsageError(f"--bot {' '.join(words)}: one bot per --bot (quote a command line with spaces: "
+                             "--bot 'mine=./mybot --fast')")
+        (text, options), = grouped
+        named = BOT_NAME.fullmatch(text)
+        name, text = (named.group(1), named.group(2)) if named else (None, text)
+        table: dict = {"sample": text} if text in SAMPLES else {"command": resolve_bot(text)[1].to_text()}
+        table["name"] = name or resolve_bot(text)[0]
+        if options:
+            table["options"] = dict(options)
+        tables.append(table)
+    names = unique_names([t["name"] for t in tables])
+    return [{**t, "name": n} for t, n in zip(tables, names, strict=True)]

@@ -1,0 +1,14 @@
+"""One bot process, started and fenced: the transport layer.
+
+Owns: starting a bot program from one long-lived thread in its own process
+group (``spawn``), its fence (``sandbox``: resource limits, a clean
+environment, the bubblewrap jail of ``jail`` with its seccomp filter, a
+uid of its own and the control groups of ``cgroups``), lines in and out of
+its pipes with deadlines and caps (``transport``), killing it and whatever
+it left behind, and the sample bots addressable by name (``samples``).
+
+May import: the standard library, third-party packages, ``protocol`` (only
+to find the shipped rules library for the samples) and ``referee.bots``.
+Knows nothing of the rules, the records or a game: a bot's failure here is
+a ``BotError``, which the match loop turns into a result.
+"""

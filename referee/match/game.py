@@ -1,0 +1,197 @@
+"""One game between bot processes: ``play_game``.
+
+The game loop asks the seat to act, validates the reply against the rules,
+applies it, tells every seat what it may see, and records everything. A
+bot's fault never escapes as an exception: it ends the game with a
+:class:`~referee.records.record.Termination` naming the seat at fault, which loses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Sequence
+
+import trio
+
+from protocol import messages as m
+from protocol import split_points
+
+from ..bots.transport import BotError
+from ..records.record import ActionEntry, GameRecord, Termination
+from ..rules import Card, IllegalActionError, action_from_text, fault_returns, new_game
+from ..rules import events as ev
+from ..rules.observation import Observer
+from ..rules.variants import Variant
+from .client import BotClient
+from .clock import Clock
+from .player import Player
+from .wire import event_text, new_game_message, request_message, rule_messages, state_message
+
+
+def game_wire_id(seed: int, game_id: str) -> str:
+    """The id a game is given on the wire: 12 hex digits of a hash of its seed and its id in the schedule."""
+    return hashlib.sha256(f"wire:{seed}:{game_id}".encode()).hexdigest()[:12]
+
+
+class _SeatFault(Exception):
+    def __init__(self, seat: int, termination: Termination, detail: str):
+        super().__init__(detail)
+        self.seat = seat
+        self.termination = termination
+        self.detail = detail
+
+
+def _termination_of(error: BotError) -> Termination:
+    return Termination(error.termination)
+
+
+async def play_game(
+    nursery: trio.Nursery,
+    players: Sequence[Player],
+    variant: Variant,
+    seed: int,
+    game_id: str,
+    extra: dict | None = None,
+    decks: Sequence[Sequence[Card]] = (),
+) -> GameRecord:
+    """Play one game; always returns a record, whatever the bots do.
+
+    The bots are told another id for the game than ``game_id``, which
+    names the pairing and the deal: a hash of the (secret) game seed and
+    ``game_id``, kept in the record as ``wire_id``. It tells a bot nothing,
+    differs between the seatings of a deal, and is the same when the game
+    is played again (bots that seed their randomness with it replay alike).
+
+    ``decks`` are the decks of the first deals (a deal file's); the deals
+    after them come from ``seed``. The record says how many were given
+    (``extra["fixed_decks"]``), so that a replay deals them alike.
+    """
+    wire_id = game_wire_id(seed, game_id)
+    record = GameRecord(
+        game_id=game_id,
+        variant=variant.name,
+        options=variant.settings(),
+        seed=seed,
+        seats=[],
+        time_control={},
+        started=time.time(),
+        extra={**(extra or {}), "wire_id": wire_id, **({"fixed_decks": len(decks)} if decks else {})},
+    )
+    wall = time.monotonic()
+    clocks = [Clock(p.entrant.time_control) for p in players]
+    game = None
+    try:
+        clients = []
+        for seat, p in enumerate(players):
+            try:
+                clients.append(await p.ensure_started(nursery))
+            except BotError as e:
+                raise _SeatFault(seat, _termination_of(e), f"failed to start: {e}") from None
+        record.seats = [p.seat_info() for p in players]
+        record.time_control = {p.entrant.name: p.entrant.time_control.to_dict() for p in players}
+        rules = rule_messages(variant) if any(c.version >= 3 for c in clients) else ()
+        observers = {}  # version 3 seats that asked for a state line before each request
+        for seat, client in enumerate(clients):
+            client.post(new_game_message(wire_id, variant, seat))
+            if client.version >= 3:
+                for rule in rules:
+                    client.post(rule)
+            if "state" in client.wants:
+                observers[seat] = Observer(variant, seat)
+        game, notices = new_game(variant, seed, decks)
+        _deliver(clients, notices, record, observers)
+        while not game.is_terminal():
+            decision = game.decision()
+            seat = decision.seat
+            client = clients[seat]
+            clock = clocks[seat]
+            wait = clock.deadline_ms()  # before the charge changes it: the message below gives this one
+            v3_melds = client.version >= 3 and decision.kind is ev.DecisionKind.MELD
+            request = request_message(decision, clock.allowance_ms(), int(clock.bank_ms),
+                                      game.meld_value if v3_melds else None)
+            if seat in observers:
+                client.post(state_message(observers[seat].observation()))
+            try:
+                text, used = await client.request(request, wait)
+            except BotError as e:
+                raise _SeatFault(seat, _termination_of(e), str(e)) from None
+            if not clock.charge(used):
+                raise _SeatFault(seat, Termination.TIMEOUT, f"replied after {used:.0f} ms; allowed {wait:.0f}")
+            try:
+                action_text, points = split_points(text) if client.version >= 3 else (text, None)
+                action = action_from_text(action_text)
+                game.check(action)
+                if points is not None:
+                    if not v3_melds:
+                        raise IllegalActionError("only a meld may carry =POINTS")
+                    scored = game.meld_value(action)
+                    if points != scored:
+                        raise IllegalActionError(f"{action_text} scores {scored} now, not {points}")
+            except IllegalActionError as e:
+                record.actions.append(ActionEntry(seat, text, used))
+                await _tell_error(clients[seat], f"illegal action {text}: {e}")
+                raise _SeatFault(seat, Termination.ILLEGAL_ACTION, f"{text}: {e}") from None
+            record.actions.append(ActionEntry(seat, action.to_text(), used))
+            _deliver(clients, game.apply(action), record, observers)
+        record.termination = Termination.COMPLETED
+        record.result = game.returns()
+    except _SeatFault as fault:
+        record.termination = fault.termination
+        record.culprit = fault.seat
+        record.detail = fault.detail
+        record.result = fault_returns(variant, fault.seat)
+        players[fault.seat].note(f"game {game_id}: {fault.termination.value}: {fault.detail}")
+        await players[fault.seat].retire()
+    if not record.seats:
+        record.seats = [p.seat_info() for p in players]
+    if game is not None:
+        record.deals = list(game.deals)
+        record.totals = tuple(game.totals)
+    else:
+        record.totals = tuple(0 for _ in players)
+    record.seconds = time.monotonic() - wall
+    await _announce_end(players, record)
+    return record
+
+
+def _deliver(clients: Sequence[BotClient], notices: Sequence[ev.Notice], record: GameRecord,
+             observers: dict[int, Observer]) -> None:
+    """Record what happened and queue each event for the seats that may see it (written before their next request).
+
+    A seat's :class:`Observer` (version 3's ``want state``) sees exactly the events its bot is told.
+    """
+    for notice in notices:
+        event = notice.event
+        if isinstance(event, ev.Melded):
+            record.melds.append({"hand": len(record.hands) + 1, "seat": event.seat, "meld": event.name,
+                                 "points": event.points, "cards": [c.to_text() for c in event.cards]})
+        elif isinstance(event, ev.HandEnded):
+            record.hands.append({"hand": event.hand, "points": list(event.points), "totals": list(event.totals)})
+        for seat in notice.seats:
+            if seat in observers:
+                observers[seat].see(event)
+        text = event_text(event)
+        if text is None:
+            continue
+        for seat in notice.seats:
+            clients[seat].post(text)
+
+
+async def _tell_error(client: BotClient, text: str) -> None:
+    try:
+        await client.send(m.ErrorNotice(text))
+    except BotError:
+        pass
+
+
+async def _announce_end(players: Sequence[Player], record: GameRecord) -> None:
+    """Tell every still-healthy bot how the game ended; a bot that cannot hear it is retired."""
+    message = m.GameOver(record.termination.value, record.culprit, record.result, record.totals)
+    for p in players:
+        if p.client is None:
+            continue
+        try:
+            await p.client.send(message)
+        except BotError:
+            await p.retire()

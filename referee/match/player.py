@@ -1,0 +1,217 @@
+"""An entrant (a bot as the organiser named it) and its player: the running process a game is given.
+
+A :class:`Player` starts the entrant's bot, checks it between games with a
+ping, and starts it afresh when its :class:`Restart` policy or a fault says
+so. It knows how to run a bot, not the rules of the game it plays.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+import trio
+
+from protocol import messages as m
+
+from ..bots.sandbox import Sandbox
+from ..bots.transport import BotCommand, BotCrashed, BotError, BotTimeout
+from ..records.record import SeatInfo
+from .client import BotClient
+from .clock import TimeControl
+
+BOARDS_PER_PROCESS = 20  # one seating of this many boards in a row is played by one process (see Player)
+
+
+class Restart(enum.Enum):
+    """When a bot's process is started afresh (cutechess's ``restart``)."""
+
+    ON_FAULT = "on-fault"  # keep the process from game to game; a fresh one after a fault or a failed ping
+    ALWAYS = "always"  # a fresh process for every game
+    NEVER = "never"  # after its first fault the bot is not started again: it forfeits its remaining games
+
+
+@attrs.frozen
+class Entrant:
+    """A bot as the user named it: a label, how to start it, its time control and its fence.
+
+    Without ``persist`` (the default) every game gets a fresh process with an
+    empty writable space, so nothing a bot learnt in one seating of a deal
+    survives into the next; ``persist`` (for entrants the organiser trusts)
+    keeps a process from game to game as ``restart`` says.
+    """
+
+    name: str
+    command: BotCommand
+    time_control: TimeControl = TimeControl()
+    sandbox: Sandbox = Sandbox()
+    restart: Restart = Restart.ON_FAULT
+    persist: bool = False
+    options: tuple[tuple[str, str], ...] = ()  # protocol 3: values for options the bot declares (setoption)
+    # a player that is not a process: returns its line once it is there (a person's seat in a browser)
+    connect: Callable[[], Awaitable[Any]] | None = attrs.field(default=None, eq=False)
+
+
+
+@attrs.define(eq=False)
+class Player:
+    """An entrant's running bot, restarted after a fault (cutechess's restart-on-failure).
+
+    ``one_seating`` says that the games this player is given are one seating
+    each of different boards, so no two of them are on the same deal: its
+    process is then kept from game to game (for up to
+    ``BOARDS_PER_PROCESS`` games, a bound on what one process may spend of
+    its lifetime CPU limit), even without ``persist``. A board's other
+    seatings are played by other players, with processes of their own.
+    """
+
+    entrant: Entrant
+    log_path: Path | None = None
+    startup_timeout: float = 10.0
+    transcript_path: Path | None = None
+    workdir: Path | None = None  # unjailed: where its fresh working folders go, unless the command names one
+    hidden: tuple[str, ...] = ()  # folders its jail must never show it (the output folder)
+    client: BotClient | None = None
+    starts: int = 0
+    games: int = 0
+    one_seating: bool = False
+    games_on_process: int = 0  # games the running process has been given
+    faulted: bool = False
+    stall_timeout: float = 2.0  # seconds for the pong of the stall check between games
+    stalls: int = 0  # pings between games that went unanswered
+
+    @classmethod
+    def logged(cls, entrant: Entrant, logs: Path, stem: str | None = None, transcripts: bool = False,
+               startup_timeout: float = 10.0, one_seating: bool = False) -> Player:
+        """A player whose stderr (and, with ``transcripts``, protocol lines) go to ``logs/STEM.*.log``.
+
+        Unjailed, each of its processes works in a fresh folder under
+        ``work/STEM`` next to ``logs`` (removed when the process ends); a
+        jailed one works in its private home and never sees the folder that
+        holds ``logs``.
+        """
+        stem = file_safe(stem or entrant.name)
+        return cls(entrant, logs / f"{stem}.stderr.log", startup_timeout,
+                   logs / f"{stem}.protocol.log" if transcripts else None, logs.parent / "work" / stem,
+                   (str(logs.parent.resolve()),), one_seating=one_seating)
+
+    async def ensure_started(self, nursery: trio.Nursery) -> BotClient:
+        """The running bot for the next game: checked with a ping if it played before, else started."""
+        self.games += 1
+        if self.faulted and self.entrant.restart is Restart.NEVER:
+            raise BotCrashed("not restarted after its fault in an earlier game (restart = never)")
+        if self.client is not None and self._fresh_process_due():
+            await self.close()
+        if self.client is not None and not await self._answers_ping() and self.entrant.restart is Restart.NEVER:
+            self.faulted = True
+            raise BotTimeout("did not answer the stall check before this game (restart = never)")
+        if self.client is None:
+            self.starts += 1
+            self.note(f"start {self.starts} of {self.entrant.command.to_text()}")
+            client = None
+            try:
+                if self.entrant.connect is not None:
+                    client = await BotClient.attach(await self.entrant.connect(), self.entrant.name,
+                                                    self.startup_timeout)
+                else:
+                    client = await BotClient.start(nursery, self.entrant.command, self.log_path,
+                                                   self.startup_timeout, self.transcript_path, self.entrant.sandbox,
+                                                   self.workdir, self.hidden)
+                client.set_options(dict(self.entrant.options))
+            except BotError:
+                self.faulted = True
+                if client is not None:  # it started, but refused its options
+                    await client.process.kill()
+                raise
+            self.client = client
+            self.games_on_process = 0
+        self.games_on_process += 1
+        return self.client
+
+    def _fresh_process_due(self) -> bool:
+        """Whether the next game needs a new process: always with ``restart = always``, never with ``persist``,
+        and otherwise for every game but those of one seating of successive boards (see the class)."""
+        if self.entrant.restart is Restart.ALWAYS:
+            return True
+        if self.entrant.persist:
+            return False
+        return not self.one_seating or self.games_on_process >= BOARDS_PER_PROCESS
+
+    async def _answers_ping(self) -> bool:
+        """The stall check between games: a bot that is alive but wedged is replaced before it plays."""
+        try:
+            await self.client.ping(self.stall_timeout, str(self.games))
+            return True
+        except BotError as e:
+            self.stalls += 1
+            self.note(f"stall check before game {self.games} failed ({e}); stopping it")
+            client, self.client = self.client, None
+            await client.process.kill()
+            return False
+
+    def note(self, text: str) -> None:
+        """A line of the referee's own in the bot's stderr log (starts, stall checks, faults)."""
+        if self.log_path is not None:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.log_path, "ab") as f:
+                f.write(f"=== pinochle-arena: {text}\n".encode())
+
+    async def retire(self) -> None:
+        """Stop the process after a fault; the next game starts a fresh one (see :class:`Restart`)."""
+        self.faulted = True
+        if self.client is not None:
+            client, self.client = self.client, None
+            await client.process.kill()
+
+    async def close(self) -> None:
+        if self.client is not None:
+            client, self.client = self.client, None
+            try:
+                await client.send(m.MatchEnd())
+            except BotError:
+                pass
+            await client.quit()
+
+    def seat_info(self) -> SeatInfo:
+        """Who played, as the record keeps it: the entrant, what the bot called itself, its protocol and options."""
+        command = self.entrant.command.to_text()
+        if self.client is None:
+            return SeatInfo(self.entrant.name, self.entrant.name, command)
+        c = self.client
+        return SeatInfo(self.entrant.name, c.name, command, dict(c.ids), c.version, dict(c.options))
+
+
+async def preflight(entrants: Sequence[Entrant], logs: Path, startup_timeout: float = 10.0) -> list[tuple[str, str]]:
+    """Start each entrant's bot once (handshake and options), as a game would, before any game is played.
+
+    Returns (entrant, why) for each that cannot start, so that a run stops
+    at once with the reason instead of charging every game to that bot
+    (cutechess checks its engines the same way). The start is logged in the
+    bot's stderr log like any other.
+    """
+    failures = []
+    async with trio.open_nursery() as nursery:
+        for entrant in entrants:
+            player = Player.logged(entrant, logs, startup_timeout=startup_timeout)
+            try:
+                await player.ensure_started(nursery)
+            except BotError as e:
+                player.note(f"could not start before the first game: {e}")
+                failures.append((entrant.name, str(e)))
+            finally:
+                await player.close()
+    return failures
+
+
+async def close_players(players: Iterable[Player]) -> None:
+    """Stop the players' bots (matchend, quit), even while the caller is being cancelled."""
+    with trio.CancelScope(shield=True):
+        for p in players:
+            await p.close()
+
+
+def file_safe(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name) or "bot"

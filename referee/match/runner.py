@@ -1,0 +1,157 @@
+"""A match: the games of a schedule between fixed entrants, played one after another into a results store.
+
+:func:`match_schedule` deals each group of games from one seed with the
+seating rotated (duplicate deals), or from a deal file; :func:`board_runs`
+orders board games so that each seating's processes play their boards in a
+row; :func:`run_match` plays them with :func:`~referee.match.game.play_game`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Collection, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import attrs
+import trio
+
+from ..records.audit import Schedule
+from ..records.deals import DealFile
+from ..records.record import GameRecord
+from ..records.store import ResultStore
+from ..rules.dealing import derive_seed
+from ..rules.variants import Variant
+from .game import play_game
+from .player import BOARDS_PER_PROCESS, Entrant, Player, close_players
+
+T = TypeVar("T")
+
+
+@attrs.frozen
+class MatchPlan:
+    entrants: tuple[Entrant, ...]
+    variant: Variant
+    games: int
+    seed: int
+    out_dir: Path
+    startup_timeout: float = 10.0
+    transcripts: bool = False  # write every protocol line to logs/<entrant>.protocol.log
+    duplicate: bool = True  # each deal once per seating; else a new deal every game (the seating still rotates)
+    deals: DealFile | None = None  # a deal file's deals, in turn, instead of deals from the seed
+    boards: bool = False  # each group of games is a board (one hand in every seating; the variant has max-hands=1)
+
+
+def match_schedule(plan: MatchPlan) -> list[tuple[int, int, tuple[int, ...], tuple]]:
+    """(game number, game seed, seating, fixed decks) for each game of a match.
+
+    Games go in groups of one game per seat: every game of a group is dealt
+    from the same seed with the seating rotated one place, so each bot holds
+    each seat's cards once (for two bots: the same deal twice, seats swapped).
+    Without ``duplicate`` every game has a deal of its own (the first game
+    is the same either way). With a deal file, deal k is the file's k-th
+    (its seed and decks), in turn.
+    """
+    n = len(plan.entrants)
+    schedule = []
+    for g in range(plan.games):
+        group, turn = divmod(g, n)
+        k = group if plan.duplicate else g
+        if plan.deals is not None:
+            deal, decks = plan.deals.deal(k).seed, plan.deals.deal(k).decks
+        else:
+            deal, decks = derive_seed(plan.seed, "pair", k), ()
+        schedule.append((g + 1, deal, tuple((seat + turn) % n for seat in range(n)), decks))
+    return schedule
+
+
+def match_games(plan: MatchPlan) -> Schedule:
+    """What ``schedule.jsonl`` keeps of a match: every game's id and seating."""
+    return Schedule.of_games("match", plan.variant, [
+        (f"g{number}", [plan.entrants[i].name for i in seating]) for number, _, seating, _ in match_schedule(plan)])
+
+
+async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | None = None,
+                    store: ResultStore | None = None, done: Collection[str] = ()) -> list[GameRecord]:
+    """Play the games of ``plan`` one after another, but those in ``done``; records go to ``store``.
+
+    Without a store, one is started in ``out_dir``: it makes ``secret.key``,
+    which seals every record, and ``schedule.jsonl``, the games the records
+    are checked against (see :class:`~referee.records.store.ResultStore`).
+    """
+    if store is None:
+        store = ResultStore(plan.out_dir, "match.json")
+        store.start({}, match_games(plan))
+    records: list[GameRecord] = []
+    logs = plan.out_dir / "logs"
+    n = len(plan.entrants)
+    async with trio.open_nursery() as nursery:
+        players: list[Player] = []
+        lane = None
+        try:
+            games = match_schedule(plan)
+            if plan.boards:
+                games = board_runs(games, lambda game: divmod(game[0] - 1, n))
+            for number, seed, seating, decks in games:
+                if f"g{number}" in done:
+                    continue
+                seating_lane = (number - 1) % n if plan.boards else 0  # boards: each seating has processes of its own
+                if seating_lane != lane:
+                    lane = seating_lane
+                    await close_players(players)
+                    players = _new_players(plan, logs, retired={p.entrant.name for p in players if p.faulted})
+                seated = [players[i] for i in seating]
+                board = _board_extra(plan, number, seating) if plan.boards else {}
+                record = await play_game(nursery, seated, plan.variant, seed, f"g{number}",
+                                         extra={"game": number, "seating": list(seating), **board}, decks=decks)
+                store.append(record)
+                records.append(record)
+                if on_game is not None:
+                    on_game(record)
+        finally:
+            await close_players(players)
+            nursery.cancel_scope.cancel()
+    return records
+
+
+def _new_players(plan: MatchPlan, logs: Path, retired: Collection[str]) -> list[Player]:
+    """Players for the match's entrants; those ``retired`` by a fault under ``restart = never`` stay retired."""
+    players = [Player.logged(e, logs, transcripts=plan.transcripts, startup_timeout=plan.startup_timeout,
+                             one_seating=plan.boards) for e in plan.entrants]
+    for p in players:
+        p.faulted = p.entrant.name in retired
+    return players
+
+
+def board_runs(games: Sequence[T], board_and_seating: Callable[[T], tuple[int, Any]]) -> list[T]:
+    """Board games in the order to play them: runs of ``BOARDS_PER_PROCESS`` boards, and in each run the
+    first seating of every board, then the second, and so on.
+
+    ``board_and_seating`` gives a game's board (from 0) and its seating
+    (anything that sorts; a tournament adds its table). Each seating's
+    processes thus play their boards in a row (see :class:`Player`), and
+    only one seating's processes run at a time.
+    """
+    def run_then_seating(game: T) -> tuple:
+        board, seating = board_and_seating(game)
+        return board // BOARDS_PER_PROCESS, seating, board
+    return sorted(games, key=run_then_seating)
+
+
+def board_run_groups(games: Sequence[T], board_and_seating: Callable[[T], tuple[int, Any]]) -> list[list[T]]:
+    """:func:`board_runs`, cut into what one set of processes plays: each group one run of one seating."""
+    def run_and_seating(game: T) -> tuple:
+        board, seating = board_and_seating(game)
+        return board // BOARDS_PER_PROCESS, seating
+    return [list(group) for _, group in itertools.groupby(board_runs(games, board_and_seating), run_and_seating)]
+
+
+def _board_extra(plan: MatchPlan, number: int, seating: tuple[int, ...]) -> dict:
+    """What a board's game records: its board's number and, with partners, the side each seat plays for (the
+    two partners, who sit opposite whatever the rotation, are one contestant: "A+C")."""
+    extra: dict = {"board": (number - 1) // len(plan.entrants) + 1}
+    if plan.variant.partners.value == "opposite":
+        names = [plan.entrants[i].name for i in seating]
+        n = len(names)
+        extra["sides"] = ["+".join(sorted((names[s], names[(s + 2) % n]))) for s in range(n)]
+    return extra

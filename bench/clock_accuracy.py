@@ -23,12 +23,12 @@ import trio
 from _common import c_program, summary
 from tabulate import tabulate
 
-from referee.match.clock import TimeControl
+from referee.bots.transport import BotCommand
 from referee.match import Entrant, Player, play_game
-from referee.rules.dealing import derive_seed
+from referee.match.clock import TimeControl
 from referee.records.record import Termination
 from referee.rules import get_variant
-from referee.bots.transport import BotCommand
+from referee.rules.dealing import derive_seed
 
 
 async def run(seconds: float, concurrency: int, tc: TimeControl, logs: Path) -> tuple[list, dict[str, list[float]]]:

@@ -24,11 +24,11 @@ from tabulate import tabulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.match.clock import TimeControl  # noqa: E402
-from referee.match import Entrant  # noqa: E402
-from referee.rules import get_variant  # noqa: E402
 from referee.bots.samples import SAMPLE_DIR, SAMPLES  # noqa: E402
 from referee.bots.transport import BotCommand  # noqa: E402
+from referee.match import Entrant  # noqa: E402
+from referee.match.clock import TimeControl  # noqa: E402
+from referee.rules import get_variant  # noqa: E402
 from tournaments.config import TournamentConfig  # noqa: E402
 from tournaments.report import head_to_head  # noqa: E402
 from tournaments.runner import run_games  # noqa: E402

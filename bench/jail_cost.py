@@ -31,11 +31,11 @@ import trio
 from _common import summary
 from tabulate import tabulate
 
+from referee.bots.samples import SAMPLES
+from referee.bots.sandbox import Isolation, Sandbox
 from referee.match import Entrant, Player, play_game
 from referee.match.client import BotClient
 from referee.rules import get_variant
-from referee.bots.samples import SAMPLES
-from referee.bots.sandbox import Isolation, Sandbox
 
 MODES = {"none": Sandbox(isolation=Isolation.NONE), "jail": Sandbox(isolation=Isolation.JAIL)}
 

@@ -30,10 +30,10 @@ from _common import summary
 from pipe_limit import measure as pipe_rates
 from tabulate import tabulate
 
+from referee.bots.transport import BotCommand
 from referee.match import Entrant, Player, play_game
 from referee.records.record import read_records
 from referee.rules import get_variant
-from referee.bots.transport import BotCommand
 from tournaments.config import parse_config
 from tournaments.runner import run_games
 from tournaments.schedule import schedule

@@ -35,9 +35,9 @@ sys.path.insert(0, str(ROOT))
 
 from tabulate import tabulate  # noqa: E402
 
+from referee.bots.sandbox import MARKER  # noqa: E402
 from referee.records.record import Termination, read_records  # noqa: E402
 from referee.records.replay import replay_record  # noqa: E402
-from referee.bots.sandbox import MARKER  # noqa: E402
 from tournaments.config import parse_config  # noqa: E402
 from tournaments.runner import run_games  # noqa: E402
 from tournaments.schedule import schedule  # noqa: E402

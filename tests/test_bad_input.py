@@ -14,15 +14,14 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from helpers import arena
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.records.seals import load_key
 from referee.records.record import RecordError, read_records
+from referee.records.seals import load_key
 from tournaments.config import ConfigError, load_config, parse_config
 from tournaments.store import ResultStore
-
-from helpers import arena
 
 KEYS = ["tournament", "time", "bot", "team", "limits", "name", "format", "variant", "options", "games_per_pairing",
         "seed", "concurrency", "duplicate", "output", "candidate", "anchor", "restart", "isolation", "clean_env",

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from attrs import evolve as attrs_evolve
+from helpers import arena
 
 from referee.match import BOARDS_PER_PROCESS, board_runs
 from referee.records.record import GameRecord, SeatInfo, Termination
@@ -17,8 +18,6 @@ from referee.rules import events as ev
 from referee.rules.auction_game import MAX_DEALS_PER_HAND
 from tournaments.boards import analyse_boards, board_score, boards_of, render_boards
 from tournaments.stats import Sprt, bounded_estimate, elo_estimate, llr_bounded, llr_logistic
-
-from helpers import arena
 
 ROOT = Path(__file__).resolve().parent.parent
 

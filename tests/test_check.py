@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import arena
 
 FAULTY = Path(__file__).resolve().parent / "bots" / "faulty.py"

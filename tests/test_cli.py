@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from attrs import evolve as attrs_evolve
-
 from helpers import arena, arena_process
 
 ROOT = Path(__file__).resolve().parent.parent

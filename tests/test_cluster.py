@@ -25,21 +25,20 @@ from pathlib import Path
 import pytest
 import trio
 from distributed import Client, LocalCluster
+from helpers import arena
 
 from referee.bots import jail
-from referee.records.audit import audit_results
+from referee.bots.transport import BotCommand
 from referee.match import Entrant
+from referee.records.audit import audit_results
 from referee.records.record import read_records
 from referee.records.replay import replay_record
-from referee.bots.transport import BotCommand
 from tournaments.cluster import ClusterError, batches
 from tournaments.cluster_worker import PathMap, ShipError, pack, translate, unpack
 from tournaments.config import ConfigError, parse_config
 from tournaments.runner import WorkerHooks, run_games
 from tournaments.schedule import schedule
 from tournaments.store import ResultStore, tournament_schedule
-
-from helpers import arena
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM = f"python3 {ROOT / 'sample_bots' / 'random_bot.py'} 7"

@@ -4,14 +4,13 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import arena
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.records.deals import DealFile, DealFileError, FixedDeal, generate_deals, parse_deals, render_deals
 from referee.rules import PRESETS, get_variant, new_game
 from referee.rules.dealing import deal_out, deck_of, recorded_deal, shuffled_deck
-
-from helpers import arena
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM = f"python3 {ROOT / 'sample_bots' / 'random_bot.py'} 3"

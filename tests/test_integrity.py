@@ -16,6 +16,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from helpers import arena
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,12 +27,10 @@ from referee.records.audit import (
     read_schedule,
     write_schedule,
 )
-from referee.records.seals import KeyFileError, SealError, check_seal, load_key, new_key, seal
 from referee.records.record import GameRecord, RecordError, SeatInfo, Termination, append_records, read_records
+from referee.records.seals import KeyFileError, SealError, check_seal, load_key, new_key, seal
 from referee.rules import fault_returns, get_variant
 from tournaments.store import ResultStore, StoreError
-
-from helpers import arena
 
 ROOT = Path(__file__).resolve().parent.parent
 TWO = get_variant("two-handed")

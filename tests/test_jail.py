@@ -176,15 +176,14 @@ def test_a_real_group_holds_its_limits_and_is_removed():
 def test_a_bot_that_cannot_reach_a_file_in_its_jail_fails_to_start_naming_it(tmp_path):
     """Its data lies outside every folder its command names: the start-up error quotes what it could not open."""
     import trio
-
-    from referee.match.clock import TimeControl
     from helpers import play
 
-    from referee.match import Entrant
-    from referee.records.record import Termination
-    from referee.rules import get_variant
     from referee.bots.samples import SAMPLES
     from referee.bots.transport import BotCommand
+    from referee.match import Entrant
+    from referee.match.clock import TimeControl
+    from referee.records.record import Termination
+    from referee.rules import get_variant
 
     data = tmp_path / "elsewhere" / "weights.txt"
     data.parent.mkdir()

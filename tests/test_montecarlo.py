@@ -9,13 +9,12 @@ import sys
 
 import attrs
 import pytest
+from helpers import arena
 
 from protocol import split_points
+from referee.bots.samples import SAMPLE_DIR
 from referee.match import wire
 from referee.rules import PRESETS, action_from_text, new_game
-from referee.bots.samples import SAMPLE_DIR
-
-from helpers import arena
 
 sys.path.insert(0, str(SAMPLE_DIR))
 import montecarlo_bot  # noqa: E402  (a sample bot, not a package: found by its folder)

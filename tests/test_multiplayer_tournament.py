@@ -5,13 +5,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from helpers import arena
 
 from referee.records.record import GameRecord, SeatInfo
 from tournaments.config import ConfigError, parse_config
 from tournaments.multi import finishing_order, openskill_ratings, pairwise_units
 from tournaments.schedule import schedule
-
-from helpers import arena
 
 ROOT = Path(__file__).resolve().parent.parent
 

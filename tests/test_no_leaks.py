@@ -25,11 +25,11 @@ from helpers import sensible
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.match.wire import event_message, request_message, state_message
 from referee.rules import PRESETS, get_variant, new_game
 from referee.rules import events as ev
 from referee.rules.events import DecisionKind
 from referee.rules.observation import Observer
-from referee.match.wire import event_message, request_message, state_message
 
 GAMES_PER_PRESET = 30  # x 8 presets: 240 random games to the target, about 2,700 deals (new seeds every run)
 FACE_UP = (ev.Played, ev.Melded, ev.KittyShown, ev.KittyCardTurned, ev.DummyTaken, ev.CardCalled, ev.Exchanged)

@@ -21,6 +21,7 @@ from helpers import sensible
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.match.wire import state_message
 from referee.rules import PRESETS, Game, card, cards, get_variant
 from referee.rules import events as ev
 from referee.rules.cards import Suit, make_deck, sort_cards
@@ -28,7 +29,6 @@ from referee.rules.dealing import Deal
 from referee.rules.melds import count_hand_meld, type_name
 from referee.rules.observation import World, _Placement
 from referee.rules.tricks import FollowDuty, legal_plays
-from referee.match.wire import state_message
 
 VARIANTS = [(name, {}) for name in PRESETS] + [("three-handed", {"bidding": "kitty-auction"}),
                                               ("two-handed", {"must-win": "never"})]

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 import trio
 
-from referee.match.clock import TimeControl
-from referee.match import Entrant, Player, play_game
-from referee.records.record import Termination
-from referee.rules import get_variant
 from referee.bots.samples import SAMPLES
 from referee.bots.transport import BotCommand
+from referee.match import Entrant, Player, play_game
+from referee.match.clock import TimeControl
 from referee.match.wire import rule_messages
+from referee.records.record import Termination
+from referee.rules import get_variant
 
 V3BOT = Path(__file__).parent / "bots" / "v3bot.py"
 TC = TimeControl(bank_ms=60_000, increment_ms=0, move_ms=5_000, grace_ms=1_000)  # generous: nothing here is timed

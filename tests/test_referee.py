@@ -9,15 +9,14 @@ import trio
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.match.clock import Clock, TimeControl
-from referee.records.seals import load_key
-from referee.match import Entrant, MatchPlan, Player, play_game, run_match
-from referee.records.record import GameRecord, Termination, read_records
-from referee.rules import action_from_text
-from referee.records.replay import replay_record
-from referee.rules import get_variant
 from referee.bots.samples import SAMPLES
 from referee.bots.transport import BotCommand
+from referee.match import Entrant, MatchPlan, Player, play_game, run_match
+from referee.match.clock import Clock, TimeControl
+from referee.records.record import GameRecord, Termination, read_records
+from referee.records.replay import replay_record
+from referee.records.seals import load_key
+from referee.rules import action_from_text, get_variant
 
 BOTS = Path(__file__).parent / "bots"
 FAST = TimeControl(bank_ms=20_000, increment_ms=0, move_ms=500, grace_ms=100)

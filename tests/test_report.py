@@ -10,13 +10,12 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import arena, sensible
 
 from referee.records.record import ActionEntry, GameRecord, SeatInfo, Termination
 from referee.rules import PRESETS, action_from_text, get_variant, new_game
 from referee.rules import events as ev
 from viewer.film import film, seat_view
-
-from helpers import arena, sensible
 
 
 def record_of(name: str, seed: int, limit: int = 150) -> GameRecord:

@@ -4,12 +4,11 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import arena
 
 from referee.records.record import GameRecord, SeatInfo, Termination
 from tournaments.report import analyse, footnotes, los_rows, pair_rows, ratings_rows, render
 from tournaments.stats import elo_estimate, elo_from_score
-
-from helpers import arena
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,11 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import arena, as_from_a_terminal, sigint_state
 
 from referee.bots.samples import command_identity
 from tournaments.config import parse_config, with_flags
-
-from helpers import arena, as_from_a_terminal, sigint_state
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM = f"python3 {ROOT / 'sample_bots' / 'random_bot.py'} 7"

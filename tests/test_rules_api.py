@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from helpers import sensible
 
-from referee.records.seals import seal
 from referee.records.record import ActionEntry, GameRecord
+from referee.records.seals import seal
 from referee.rules import Deal, Game, IllegalActionError, cards, get_variant
 from referee.rules import events as ev
 from referee.rules.events import DecisionKind

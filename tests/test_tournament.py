@@ -9,11 +9,10 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import arena, as_from_a_terminal, descendants, sigint_state
 
 from tournaments.config import ConfigError, default_config, parse_config
 from tournaments.schedule import schedule
-
-from helpers import arena, as_from_a_terminal, descendants, sigint_state
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM = f"{sys.executable} {ROOT / 'sample_bots' / 'random_bot.py'} 11"  # seeded: replays the same way

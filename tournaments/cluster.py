@@ -38,9 +38,9 @@ import collections
 import hashlib
 import itertools
 import logging
-import threading
 import secrets
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path

@@ -40,11 +40,11 @@ import attrs
 import trio
 
 from referee import installed_version
-from referee.match import Entrant
-from referee.records.record import GameRecord
 from referee.bots.samples import SAMPLES
 from referee.bots.sandbox import SandboxError
-from referee.bots.transport import BotStartError, STDERR_CAP
+from referee.bots.transport import STDERR_CAP, BotStartError
+from referee.match import Entrant
+from referee.records.record import GameRecord
 
 from .config import TournamentConfig
 from .schedule import GameSpec

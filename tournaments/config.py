@@ -80,14 +80,14 @@ from typing import Any
 
 import attrs
 
-from referee.match.clock import TimeControl
-from referee.records.deals import DealFile, DealFileError, read_deals
-from referee.match import Entrant, Restart
-from referee.rules import VariantError, get_variant
-from referee.rules.variants import Variant
 from referee.bots.samples import SAMPLES, command_identity
 from referee.bots.sandbox import Isolation, Limits, Sandbox, SandboxError
 from referee.bots.transport import BotCommand, BotStartError
+from referee.match import Entrant, Restart
+from referee.match.clock import TimeControl
+from referee.records.deals import DealFile, DealFileError, read_deals
+from referee.rules import VariantError, get_variant
+from referee.rules.variants import Variant
 
 FORMATS = ("round-robin", "gauntlet")
 

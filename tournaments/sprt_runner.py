@@ -18,12 +18,12 @@ from pathlib import Path
 import attrs
 import trio
 
+from referee.match import Entrant, Player, close_players, play_game
 from referee.records.audit import Schedule
 from referee.records.deals import DealFile
-from referee.match import Entrant, Player, close_players, play_game
-from referee.rules.dealing import derive_seed
 from referee.records.record import GameRecord
 from referee.records.store import ResultStore
+from referee.rules.dealing import derive_seed
 from referee.rules.variants import Variant
 
 from .boards import boards_of, scale_of

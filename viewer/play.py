@@ -15,14 +15,14 @@ from pathlib import Path
 
 import trio
 
-from referee.records.audit import Schedule
-from referee.match.clock import TimeControl
+from referee.bots.transport import BotCommand
 from referee.match import Entrant, Player, close_players, play_game
-from referee.rules.dealing import derive_seed
+from referee.match.clock import TimeControl
+from referee.records.audit import Schedule
 from referee.records.record import GameRecord
 from referee.records.store import ResultStore
+from referee.rules.dealing import derive_seed
 from referee.rules.variants import Variant
-from referee.bots.transport import BotCommand
 
 from .seat import SeatLink, SeatServer, serve
 

@@ -6,7 +6,14 @@ from pathlib import Path
 
 from referee.match.compliance import run_check
 
-from .args import UsageError, add_time_arguments, add_variant_arguments, entrants_from_args, positive_int, variant_from_args
+from .args import (
+    UsageError,
+    add_time_arguments,
+    add_variant_arguments,
+    entrants_from_args,
+    positive_int,
+    variant_from_args,
+)
 from .running import default_out, run_trio
 
 

@@ -20,6 +20,9 @@ from .game import game_wire_id, play_game
 from .player import BOARDS_PER_PROCESS, Entrant, Player, Restart, close_players, file_safe, preflight
 from .runner import MatchPlan, board_run_groups, board_runs, match_games, match_schedule, run_match
 
+# Moved to referee.rules.dealing (the seeds of deals); importable from here for one release, as in 0.1.
+from ..rules.dealing import derive_seed  # noqa: E402, F401
+
 __all__ = [
     "BOARDS_PER_PROCESS", "BotClient", "Clock", "Entrant", "MatchPlan", "Player", "Restart", "TimeControl",
     "board_run_groups", "board_runs", "close_players", "file_safe", "game_wire_id", "match_games",

@@ -26,10 +26,10 @@ from pathlib import Path
 
 import attrs
 
-from .seals import KEY_FILE, SealError, check_seal, load_key, seal
-from .record import GameRecord, Termination, scan_records
 from ..rules import VariantError, fault_returns, get_variant
 from ..rules.variants import Variant
+from .record import GameRecord, Termination, scan_records
+from .seals import KEY_FILE, SealError, check_seal, load_key, seal
 
 SCHEDULE_FILE = "schedule.jsonl"
 SCHEDULE_FORMAT = 1

@@ -30,10 +30,10 @@ from pathlib import Path
 
 import attrs
 
-from .record import GameRecord
 from ..rules.cards import Card, make_deck, sort_cards
 from ..rules.dealing import deck_of, derive_seed, recorded_deal, shuffled_deck
 from ..rules.variants import Variant
+from .record import GameRecord
 
 MAGIC = "pinochle-arena deals 1"
 

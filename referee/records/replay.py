@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import attrs
 
-from .deals import record_decks
-from .record import GameRecord, Termination
 from ..rules import (
     IllegalActionError,
     VariantError,
@@ -21,6 +19,8 @@ from ..rules import (
     new_game,
 )
 from ..rules import events as ev
+from .deals import record_decks
+from .record import GameRecord, Termination
 
 
 @attrs.frozen

@@ -25,8 +25,8 @@ from pathlib import Path
 import attrs
 
 from .audit import Schedule, ScheduleError, check_records, read_schedule, schedule_path, write_schedule
-from .seals import KeyFileError, key_path, load_key, new_key
 from .record import GameRecord, append_record, append_records, record_from_line, seal_problem
+from .seals import KeyFileError, key_path, load_key, new_key
 
 
 class StoreError(ValueError):

@@ -29,27 +29,11 @@ from .auction_game import AuctionGame
 from .cards import Card, Rank, Suit, card, cards
 from .dealing import Deal
 from .events import Decision, DecisionKind, Notice
+from .families import FAMILIES, new_game
 from .game import Game, Step
 from .observation import Observation, Observer, World
 from .stock_game import StockGame
 from .variants import OPTIONS, PRESETS, Variant, VariantError, get_variant
-
-# Which state machine plays a variant's family. A new family of games (the
-# bidding games, say) registers its class here; a new variant of an existing
-# family is only a preset in variants.py.
-FAMILIES = {"stock": StockGame, "auction": AuctionGame}
-
-
-def new_game(variant: Variant, seed: int = 0, decks=(), deal: Deal | None = None, dealer: int = 0, totals=None):
-    """Start a game: returns (state, notices of the first deal).
-
-    The first hand is dealt by ``dealer`` from ``deal`` if given (any
-    position: the hands, turn-up and stock order, or kitty and dummy), else
-    from the shuffle of ``seed``; later hands come from the seed. ``totals``
-    starts the game at those scores (a position late in a game). ``decks``
-    fixes the shuffled deck of the first hands (tests, worked examples).
-    """
-    return FAMILIES[variant.family].new(variant, seed, decks, deal=deal, dealer=dealer, totals=totals)
 
 
 def fault_returns(variant: Variant, seat: int) -> tuple[float, ...]:
@@ -63,7 +47,7 @@ def fault_returns(variant: Variant, seat: int) -> tuple[float, ...]:
 
 
 __all__ = [
-    "Action", "Card", "Claim", "Deal", "Decision", "DecisionKind", "FAMILIES", "Game", "IllegalActionError", "Meld",
+    "Action", "AuctionGame", "Card", "Claim", "Deal", "Decision", "DecisionKind", "FAMILIES", "Game", "IllegalActionError", "Meld",
     "Notice", "OPTIONS", "Observation", "Observer", "PRESETS", "Pass", "PlayCard", "Rank", "Step", "StockGame", "StockPick", "Suit",
     "TakeLast", "Variant", "VariantError", "action_from_text", "card", "cards", "fault_returns", "get_variant",
     "new_game", "World",

@@ -54,19 +54,19 @@ class Scored:
     reason: str
 
 
-@attrs.frozen(cache_hash=True)  # a key of the wire text cache (referee/wire.py)
+@attrs.frozen(cache_hash=True)  # a key of the wire text cache (referee/match/wire.py)
 class Played:
     seat: int
     action: Action  # PlayCard, with where the card came from
 
 
-@attrs.frozen(cache_hash=True)  # a key of the wire text cache (referee/wire.py)
+@attrs.frozen(cache_hash=True)  # a key of the wire text cache (referee/match/wire.py)
 class TrickWon:
     seat: int
     points: int
 
 
-@attrs.frozen(cache_hash=True)  # a key of the wire text cache (referee/wire.py)
+@attrs.frozen(cache_hash=True)  # a key of the wire text cache (referee/match/wire.py)
 class Drew:
     seat: int
     card: Card | None  # None: drawn face down, not shown to this audience

@@ -28,6 +28,7 @@ import attrs
 
 from .actions import Action, action_from_text
 from .dealing import Deal
+from .families import new_game
 from .state import GameState
 from .variants import Variant, get_variant
 
@@ -48,8 +49,6 @@ class Game:
     def new(variant: Variant | str, seed: int = 0, *, options: Mapping[str, str] | None = None,
             deal: Deal | None = None, dealer: int = 0, totals: Iterable[int] | None = None) -> GameState:
         """A new game: the first hand dealt by ``dealer`` from ``deal`` (else from ``seed``'s shuffle)."""
-        from . import new_game  # the family table lives in the package
-
         if isinstance(variant, str):
             variant = get_variant(variant, options)
         game, _ = new_game(variant, seed, deal=deal, dealer=dealer, totals=None if totals is None else list(totals))

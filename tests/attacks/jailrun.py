@@ -10,9 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from referee.records.seals import load_key
 from referee.records.record import GameRecord, Termination, read_records
 from referee.records.replay import replay_record
+from referee.records.seals import load_key
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = Path(__file__).resolve().parent / "bots"

@@ -6,13 +6,12 @@ import subprocess
 import sys
 
 import pytest
+from helpers import ROOT
 
-from referee.records.seals import load_key
 from referee.records.record import Termination, read_records
 from referee.records.replay import replay_record
+from referee.records.seals import load_key
 from referee.rules import get_variant
-
-from helpers import ROOT
 
 WAIT = "() => !document.getElementById('request').hidden || document.getElementById('status').className === 'over'"
 

@@ -6,12 +6,11 @@ import json
 import re
 
 import pytest
-
-from referee.records.seals import load_key
-from referee.records.record import read_records
-from referee.rules import action_from_text, events, get_variant, new_game
-
 from helpers import arena
+
+from referee.records.record import read_records
+from referee.records.seals import load_key
+from referee.rules import action_from_text, events, get_variant, new_game
 
 
 @pytest.fixture(scope="module")

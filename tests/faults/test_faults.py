@@ -17,14 +17,14 @@ import pytest
 import trio
 from helpers import play
 
-from referee.match.clock import TimeControl
-from referee.match import Entrant, Restart
-from referee.records.record import Termination, read_records
-from referee.records.replay import replay_record
-from referee.rules import get_variant
 from referee.bots.samples import SAMPLES
 from referee.bots.sandbox import Limits, Sandbox
 from referee.bots.transport import BotCommand
+from referee.match import Entrant, Restart
+from referee.match.clock import TimeControl
+from referee.records.record import Termination, read_records
+from referee.records.replay import replay_record
+from referee.rules import get_variant
 
 FAULTY = Path(__file__).resolve().parent.parent / "bots" / "faulty.py"
 FAST = TimeControl(bank_ms=20_000, increment_ms=0, move_ms=800, grace_ms=100)

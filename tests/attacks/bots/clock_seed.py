@@ -19,8 +19,8 @@ from botloop import ARGS, Bot, report, run
 sys.path.insert(0, ARGS["lib"])  # before the virtualenv's own (editable) referee, which the jail hides anyway
 
 import referee  # noqa: E402
-from referee.rules.dealing import derive_seed  # noqa: E402
 from referee.rules import get_variant, new_game  # noqa: E402
+from referee.rules.dealing import derive_seed  # noqa: E402
 
 WINDOW = 600
 

@@ -130,6 +130,19 @@ class BotCgroup:
                 pass
         return found
 
+    def oom_killed(self) -> bool:
+        """Whether the kernel killed a process of the group for reaching the group's memory limit."""
+        for folder in self.folders:
+            for name in ("memory.events", "memory.oom_control"):  # v2, v1: both have a line "oom_kill N"
+                try:
+                    text = (folder / name).read_text()
+                except OSError:
+                    continue
+                counts = [line.split()[1] for line in text.splitlines() if line.startswith("oom_kill ")]
+                if counts and counts[0].isdigit() and int(counts[0]) > 0:
+                    return True
+        return False
+
     def kill(self) -> int:
         """SIGKILL every process in the group until none is left; returns how many were found.
 

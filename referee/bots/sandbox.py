@@ -62,9 +62,12 @@ class Isolation(enum.Enum):
 class Limits:
     """Resource limits of one bot; ``None`` leaves the referee's own limit in place.
 
-    ``memory`` is each process's address space (RLIMIT_AS), and in the
-    jail, as root, also the memory of all of the bot's processes together
-    (its control group), as are ``processes`` and ``cpus``; elsewhere ``processes``
+    ``memory`` is, in the jail as root with control groups, the memory of
+    all of the bot's processes together (its control group), as are
+    ``processes`` and ``cpus``; the address space is then not capped, since
+    runtimes such as the JVM, .NET and Go reserve far more of it than they
+    ever use. Elsewhere ``memory`` caps each process's address space
+    (RLIMIT_AS), and a runtime that reserves more cannot start. ``processes``
     is RLIMIT_NPROC when the bot has a uid of its own and is not enforced
     otherwise (RLIMIT_NPROC counts every process of the *user*), and
     ``cpus`` is not enforced. ``output_kb`` is the most a bot may write to
@@ -104,9 +107,10 @@ class Limits:
     def to_dict(self) -> dict:
         return {key: getattr(self, field) for key, field in self.FIELDS.items()}
 
-    def rlimits(self, nproc: bool = False) -> list[tuple[int, int]]:
+    def rlimits(self, nproc: bool = False, address_space: bool = True) -> list[tuple[int, int]]:
+        """The rlimits to set; ``address_space=False`` when a control group already limits the memory."""
         chosen = [
-            (resource.RLIMIT_AS, self.memory_mb and self.memory_mb * MiB),
+            (resource.RLIMIT_AS, self.memory_mb * MiB if self.memory_mb and address_space else None),
             (resource.RLIMIT_CPU, self.cpu_seconds),
             (resource.RLIMIT_NPROC, self.processes if nproc else None),
             (resource.RLIMIT_NOFILE, self.open_files),
@@ -153,6 +157,10 @@ def isolation_summary(sandbox: Sandbox) -> str:
             f"(cgroup v{hierarchy.version})")
 
 
+def _never() -> bool:
+    return False
+
+
 @attrs.frozen
 class Launch:
     """What to hand to subprocess for one bot process, and what to undo once it is gone."""
@@ -164,6 +172,8 @@ class Launch:
     preexec_fn: Callable[[], None] | None
     cleanup: Callable[[], None]  # blocking: kills what is left in its control group, frees its uid and folders
     pass_fds: tuple[int, ...] = ()  # more descriptors for the child (bwrap's info pipe), closed after the start
+    address_space_mb: int | None = None  # each process's address space cap (RLIMIT_AS), if there is one
+    out_of_memory: Callable[[], bool] = _never  # whether its control group's memory limit killed a process
 
 
 def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: dict[str, str],
@@ -212,7 +222,7 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
             command = jail.command(spec)
             env = {**jail.jail_env(env), **extra_env}
             cwd = None
-            limits = sandbox.limits.rlimits(nproc=group is None and uid is not None)
+            limits = sandbox.limits.rlimits(nproc=group is None and uid is not None, address_space=group is None)
         else:
             command = list(argv)
             if cwd is None and workdir is not None:
@@ -238,7 +248,9 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
                 value = min(value, hard)
             resource.setrlimit(which, (value, value if which != resource.RLIMIT_CPU else hard))
 
-    return Launch(command, env, cwd, marker, in_child if limits or group else None, cleanup, pass_fds)
+    capped = dict(limits).get(resource.RLIMIT_AS)
+    return Launch(command, env, cwd, marker, in_child if limits or group else None, cleanup, pass_fds,
+                  capped // MiB if capped else None, group.oom_killed if group is not None else _never)
 
 
 # ------------------------------------------------------------------ leftovers

@@ -154,6 +154,8 @@ class BotProcess:
     cleanup: Callable[[], None] | None = None  # undoes the sandbox's set-up (blocking), once the process is gone
     jailed: bool = False  # its process is bwrap, which exits with 128 + N when the bot dies by signal N
     output_cap: int | None = None  # bytes of stdout allowed between two lines from the referee
+    address_space_mb: int | None = None  # each of its processes' address space cap (RLIMIT_AS), if any
+    out_of_memory: Callable[[], bool] | None = None  # whether its control group's memory limit killed a process
     _failure: BotError | None = None
     _unasked_bytes: int = 0
     _outbox: list[str] = attrs.Factory(list)
@@ -216,7 +218,8 @@ class BotProcess:
             raise
         LEADERS.add(process.pid)
         bot = cls(command, process, stderr_path, transcript, how.marker, how.cleanup,
-                  sandbox.isolation is Isolation.JAIL, sandbox.limits.output_bytes)
+                  sandbox.isolation is Isolation.JAIL, sandbox.limits.output_bytes, how.address_space_mb,
+                  how.out_of_memory)
         bot.now = trio.lowlevel.current_clock().current_time
         nursery.start_soon(bot._watch_exit)
         nursery.start_soon(bot._watch_clock)
@@ -421,6 +424,8 @@ class BotProcess:
                 name = signal.Signals(-code).name
             except ValueError:
                 name = f"signal {-code}"
+            if code == -signal.SIGKILL and self.out_of_memory is not None and self.out_of_memory():
+                return f"killed by {name}: out of memory (the memory limit of all its processes, limits.memory)"
             return f"killed by {name}"
         return f"exited with status {code}"
 

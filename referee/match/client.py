@@ -7,6 +7,7 @@ requests with timing, ping, quit. Every failure is a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import attrs
@@ -27,6 +28,13 @@ from ..bots.transport import (
 )
 
 MAX_INFO_KEPT = 50
+STARTUP_LINES = 4  # lines quoted of what a bot printed instead of its handshake
+STARTUP_LINGER = 0.5  # seconds to collect more of them, once the first is there
+# What runtimes print when they cannot reserve the memory they start with (the JVM, Go, .NET, C and C++
+# allocators, Python): the start error then says which limit to raise.
+RESERVE_FAILURES = re.compile(
+    r"(could not|cannot|unable to|failed to) (reserve|allocate)|reserve enough space|out of memory|"
+    r"gc heap initialization failed|bad_alloc|memoryerror|insufficient memory", re.IGNORECASE)
 MAX_IDS_KEPT = 20  # id lines kept per bot (the first of each key), each value cut to 100 characters
 MAX_OPTIONS = 50  # options one bot may declare
 
@@ -54,7 +62,13 @@ class BotClient:
         stderr in the message (a jailed bot that cannot reach a file says so there).
         """
         process = await BotProcess.start(nursery, command, stderr_path, transcript_path, sandbox, workdir, hidden)
-        return await cls.attach(process, Path(command.argv[-1]).name, startup_timeout, stderr_path)
+        try:
+            return await cls.attach(process, Path(command.argv[-1]).name, startup_timeout, stderr_path)
+        except BotError as e:
+            advice = memory_advice(str(e), process.address_space_mb)
+            if advice:
+                raise type(e)(f"{e}; {advice}") from None
+            raise
 
     @classmethod
     async def attach(cls, process, name: str, startup_timeout: float = 10.0,
@@ -64,6 +78,14 @@ class BotClient:
         client = cls(process, name=name)
         try:
             await client._handshake(startup_timeout)
+        except _NotHandshake as e:
+            printed = [e.line, *await client._more_lines()]
+            await process.kill()
+            said = _last_line(stderr_path)
+            raise BotProtocolError(
+                f"printed {' | '.join(repr(printable(text[:200])) for text in printed)} before 'ready', where the "
+                "handshake ('id', 'protocol', 'option', 'want', 'info' lines, then 'ready') was expected"
+                + (f"; its stderr ends: {said}" if said else "")) from None
         except BotError as e:
             await process.kill()
             said = _last_line(stderr_path)
@@ -83,7 +105,10 @@ class BotClient:
                 line = await self.process.read_line(deadline)
             except BotTimeout:
                 raise BotTimeout(f"no 'ready' within {timeout:g} s of the greeting") from None
-            msg = self._parse(line)
+            try:
+                msg = self._parse(line)
+            except BotProtocolError:
+                raise _NotHandshake(line.text) from None
             if isinstance(msg, m.Id):
                 if msg.field not in self.ids and len(self.ids) < MAX_IDS_KEPT:
                     self.ids[msg.field] = msg.value[:100]
@@ -108,8 +133,19 @@ class BotClient:
                                            "before 'ready'")
                 return
             elif not isinstance(msg, m.Info):
-                raise BotProtocolError("expected 'id', 'protocol', 'option', 'want', 'info' or 'ready' during the "
-                                       f"handshake, got {line.text[:80]!r}")
+                raise _NotHandshake(line.text)
+
+    async def _more_lines(self) -> list[str]:
+        """Up to STARTUP_LINES - 1 more lines the bot prints within STARTUP_LINGER (a runtime's error message
+        often names its cause on the second line)."""
+        lines: list[str] = []
+        deadline = trio.current_time() + STARTUP_LINGER
+        while len(lines) < STARTUP_LINES - 1:
+            try:
+                lines.append((await self.process.read_line(deadline)).text)
+            except BotError:
+                break
+        return lines
 
     def set_options(self, chosen: dict[str, str]) -> None:
         """Queue a ``setoption`` for every option the bot declared: the organiser's value, else its default.
@@ -200,6 +236,26 @@ class BotClient:
             except BotError:
                 pass
         return await self.process.stop(grace)
+
+
+class _NotHandshake(Exception):
+    """A line during the handshake that is no handshake line (often a runtime's start-up error)."""
+
+    def __init__(self, line: str):
+        super().__init__(line)
+        self.line = line
+
+
+def memory_advice(said: str, address_space_mb: int | None) -> str:
+    """What to do when a bot could not start because it could not reserve memory ("" when ``said``, its start
+    error, does not look like that)."""
+    if not RESERVE_FAILURES.search(said):
+        return ""
+    where = (f"each of its processes may reserve at most {address_space_mb} MiB of address space (limits.memory "
+             "is an address-space cap, RLIMIT_AS, for a bot without a control group of its own: unjailed, or "
+             "jailed but not as root); " if address_space_mb else "")
+    return (f"the program could not reserve memory: {where}raise limits.memory (--limit memory=N) or pass the "
+            "runtime's own heap flags (java -Xmx512m -XX:CompressedClassSpaceSize=64m; Go: GOMEMLIMIT=512MiB)")
 
 
 def _last_line(path: Path | None) -> str:

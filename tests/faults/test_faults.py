@@ -18,7 +18,8 @@ import trio
 from helpers import play
 
 from referee.bots.samples import SAMPLES
-from referee.bots.sandbox import Limits, Sandbox
+from referee.bots import cgroups
+from referee.bots.sandbox import Isolation, Limits, Sandbox
 from referee.bots.transport import BotCommand
 from referee.match import Entrant, Restart
 from referee.match.clock import TimeControl
@@ -142,6 +143,21 @@ def test_fault_ends_the_game_against_the_culprit_only(mode, n, variant_name, ter
 def test_a_bot_that_allocates_without_bound_meets_its_memory_limit(tmp_path):
     fenced = Sandbox(Limits(memory_mb=300))
     # a roomy clock: filling 300 MiB takes a while on a busy machine, and the limit, not the clock, must end it
+    patient = TimeControl(bank_ms=60_000, increment_ms=0, move_ms=30_000, grace_ms=100)
+    (record,), _ = trio.run(play, [faulty("memory", 3, patient, sandbox=fenced), sample("random")],
+                            get_variant("two-handed"), 7, tmp_path)
+    assert record.termination is Termination.CRASH and record.culprit == 0
+    assert leftovers() == []
+    if os.geteuid() == 0 and cgroups.usable_hierarchy()[0] is not None:
+        # its control group holds the memory of all its processes; the address space is not capped (a JVM
+        # reserves more than it uses), so the kernel kills the bot, and the record says why
+        assert "out of memory" in record.detail
+    else:
+        assert "MemoryError" in (tmp_path / "logs" / "faulty-memory.stderr.log").read_text()
+
+
+def test_an_unjailed_bot_meets_its_memory_limit_as_an_address_space_cap(tmp_path):
+    fenced = Sandbox(Limits(memory_mb=300), Isolation.NONE)
     patient = TimeControl(bank_ms=60_000, increment_ms=0, move_ms=30_000, grace_ms=100)
     (record,), _ = trio.run(play, [faulty("memory", 3, patient, sandbox=fenced), sample("random")],
                             get_variant("two-handed"), 7, tmp_path)

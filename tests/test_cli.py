@@ -33,7 +33,38 @@ def test_match_with_a_command_line_bot(tmp_path):
     run = arena("match", bot, "random", "--games", "2", "--seed", "1", "--out", str(tmp_path / "m"),
                 "--variant", "two-handed-150")
     assert run.returncode == 0, run.stderr
-    assert "random_bot" in run.stdout and "random " in run.stdout
+    # the command's bot says 'id name random', as does the sample: each is called by it, made unique
+    assert "match: random vs random-2," in run.stdout
+
+
+def test_a_bot_is_called_by_the_name_it_gives_and_its_logs_follow_it(tmp_path):
+    bot = tmp_path / "named.py"
+    source = (ROOT / "sample_bots" / "random_bot.py").read_text().replace('print("id name random")',
+                                                                          'print("id name Fancy Bot 2.1")')
+    bot.write_text(source)
+    out = tmp_path / "m"
+    run = arena("match", f"{sys.executable} {bot}", "greedy", "--games", "2", "--out", str(out),
+                "--isolation", "none", "--no-report")
+    assert run.returncode == 0, run.stderr
+    assert "match: Fancy Bot 2.1 vs greedy," in run.stdout and "| Fancy Bot 2.1 |" in run.stdout
+    assert {p.name for p in (out / "logs").glob("*.stderr.log")} == {"Fancy_Bot_2.1.stderr.log", "greedy.stderr.log"}
+    ratings = arena("ratings", str(out), "--bootstrap", "0")
+    assert "Fancy Bot 2.1" in ratings.stdout
+
+
+def test_match_partners_are_rated_as_sides(tmp_path):
+    out = tmp_path / "m"
+    run = arena("match", "greedy", "random", "greedy", "random", "--variant", "four-handed", "--games", "4",
+                "--option", "target=20", "--out", str(out), "--no-report")
+    assert run.returncode == 0, run.stderr
+    ratings = arena("ratings", str(out), "--bootstrap", "0")
+    assert ratings.returncode == 0, ratings.stderr
+    tables = ratings.stdout
+    entrants = tables.split("Multi-player ratings")[1].split("\n\n")[0]
+    assert "| greedy+greedy-2 |" in entrants and "| random+random-2 |" in entrants and "| greedy " not in entrants
+    individual = tables.split("Individual crosstable")[1].split("\n\n")[0]
+    greedy_row = next(line for line in individual.splitlines() if line.startswith("| greedy  "))
+    assert [cell.strip() for cell in greedy_row.split("|")[2:4]] == ["", "-"]  # never rated against its partner
 
 
 @pytest.mark.parametrize(
@@ -162,11 +193,13 @@ def test_fault_reasons_are_on_the_progress_line_in_the_summary_and_in_the_bot_s_
     run = arena("match", "greedy", f"{sys.executable} {FAULTY} illegal 3", "--games", "2", "--seed", "1",
                 "--out", str(out), "--isolation", "none")
     assert run.returncode == 0, run.stderr
-    # the progress line says who and why, not just 'by seat 1'
-    assert "illegal-action by faulty: AC: seat 1 is to meld: send a meld such as royal:KH,QH or pass" in run.stderr
+    # the progress line says who (by the name the bot gives, 'id name faulty-illegal') and why, not just 'by seat 1'
+    assert ("illegal-action by faulty-illegal: AC: seat 1 is to meld: send a meld such as royal:KH,QH or pass"
+            in run.stderr)
     # the summary: faults by bot and kind, with the first reason
-    assert "| faulty | illegal-action |       2 | g1: AC: seat 1 is to meld: send a meld such as royal:KH,QH" in run.stdout
-    log = (out / "logs" / "faulty.stderr.log").read_text()
+    assert ("| faulty-illegal | illegal-action |       2 | g1: AC: seat 1 is to meld: send a meld such as royal:KH,QH"
+            in run.stdout)
+    log = (out / "logs" / "faulty-illegal.stderr.log").read_text()
     assert "=== pinochle-arena: game g1: illegal-action: " in log
 
 

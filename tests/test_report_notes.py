@@ -86,8 +86,8 @@ def test_ratings_anchor_rating_applies_to_two_player_results(tmp_path):
 
     text, elo = ratings("--anchor-rating", "1500")
     assert "pool average 1500" in text and sum(elo.values()) / 2 == pytest.approx(1500)
-    text, elo = ratings("--anchor", "random_bot", "--anchor-rating", "1000")
-    assert "anchor random_bot = 1000" in text and elo["random_bot"] == pytest.approx(1000)
+    text, elo = ratings("--anchor", "random", "--anchor-rating", "1000")  # the name random_bot.py gives itself
+    assert "anchor random = 1000" in text and elo["random"] == pytest.approx(1000)
 
 
 def test_a_single_deal_pair_has_no_interval_and_no_pool_los():

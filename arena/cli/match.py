@@ -67,16 +67,16 @@ def run(args) -> int:
                          f"({' '.join(bots)})")
     entrants = entrants_from_args(args, args.bots)
     games = games_to_play(args, variant.players)
-    names = [e.name for e in entrants]
     deals = deals_from_args(args, variant)
     seed, out = seed_and_out(args, "match")
+    print(isolation_summary(entrants[0].sandbox))
+    entrants = check_bots_start(entrants, out / "logs", args.startup_timeout, name_by_bots=True)
+    names = [e.name for e in entrants]
     plan = MatchPlan(entrants, variant, games, seed, out, args.startup_timeout, args.transcripts,
                      duplicate=not args.no_duplicate, deals=deals, boards=args.boards is not None)
     what = f"{args.boards} boards ({games} one-hand games)" if args.boards else f"{games} games"
     print(f"match: {' vs '.join(names)}, {variant.name}, {what}, {deals_text(args, deals)}, "
           f"records in {out}/games.jsonl")
-    print(isolation_summary(entrants[0].sandbox))
-    check_bots_start(entrants, out / "logs", args.startup_timeout)
     store, records = open_results(args, "match", seed, out, match_games(plan), deals)
     if records:
         print(f"resuming: {len(records)} of {games} games already played")

@@ -54,12 +54,12 @@ def run(args) -> int:
     bots = entrants_from_args(args, args.bots) if args.bots else ()
     human_time = TimeControl(bank_ms=args.human_time * 1000 * 10, increment_ms=0, move_ms=args.human_time * 1000,
                              grace_ms=1000)
-    seated, links = seat_entrants(bots, seats, variant.players, human_time)
     seed = args.seed if args.seed is not None else secrets.randbits(128)
     out = args.out or default_out("play")
     if (out / "games.jsonl").exists():
         raise UsageError(f"{out / 'games.jsonl'} already exists; choose another --out")
-    check_bots_start(bots, out / "logs", args.startup_timeout)
+    bots = check_bots_start(bots, out / "logs", args.startup_timeout, name_by_bots=True)
+    seated, links = seat_entrants(bots, seats, variant.players, human_time)
     records: list[GameRecord] = []
 
     def on_address(addresses: list[str]) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import trio
 
-from referee.match import preflight
+from referee.match import named_by_bots, preflight
 
 from .args import UsageError
 
@@ -30,13 +30,15 @@ def run_trio(function, *args):
         raise
 
 
-def check_bots_start(entrants, logs: Path, startup_timeout: float) -> None:
-    """Stop before the first game, with the reason, if a bot cannot start (exit status 2)."""
+def check_bots_start(entrants, logs: Path, startup_timeout: float, name_by_bots: bool = False) -> tuple:
+    """Stop before the first game, with the reason, if a bot cannot start (exit status 2); returns the entrants,
+    with ``name_by_bots`` each called by the name its bot gives (``id name``), as the organiser named none."""
     logs.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # the output folder is private (its secret key)
-    failures = run_trio(preflight, entrants, logs, startup_timeout)
-    if failures:
-        raise UsageError("; ".join(f"bot {name} cannot start: {why}" for name, why in failures)
+    found = run_trio(preflight, entrants, logs, startup_timeout)
+    if found.failures:
+        raise UsageError("; ".join(f"bot {name} cannot start: {why}" for name, why in found.failures)
                          + f" (its stderr log is in {logs}/)")
+    return named_by_bots(entrants, found.names, logs) if name_by_bots else tuple(entrants)
 
 
 def default_out(kind: str) -> Path:

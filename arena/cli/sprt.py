@@ -69,15 +69,14 @@ def run(args) -> int:
     if len(entrants) != 2:
         raise UsageError(f"sprt takes two bots, NEW then OLD (each followed by its option.NAME=VALUE words); got "
                          f"{len(entrants)}")
-    new, old = entrants
     deals = deals_from_args(args, variant)
     pairs = args.boards or args.max_pairs
     seed, out = seed_and_out(args, "sprt")
+    print(isolation_summary(entrants[0].sandbox))
+    new, old = check_bots_start(entrants, out / "logs", args.startup_timeout, name_by_bots=True)
     print(f"sprt: {new.name} vs {old.name}, H0: elo <= {args.elo0:g}, H1: elo >= {args.elo1:g}, "
           f"alpha {args.alpha:g}, beta {args.beta:g}; LLR bounds [{test.lower:.2f}, {test.upper:.2f}]; "
           f"{deals_text(args, deals)}; games in {out}/games.jsonl")
-    print(isolation_summary(new.sandbox))
-    check_bots_start((new, old), out / "logs", args.startup_timeout)
     store, played = open_results(args, "sprt", seed, out, sprt_games(variant, new, old, pairs), deals)
     if played:
         print(f"resuming: {len(played)} games already played")

@@ -17,14 +17,24 @@ The names below are the package's public surface.
 from .client import BotClient
 from .clock import Clock, TimeControl
 from .game import game_wire_id, play_game
-from .player import BOARDS_PER_PROCESS, Entrant, Player, Restart, close_players, file_safe, preflight
+from .player import (
+    BOARDS_PER_PROCESS,
+    Entrant,
+    Player,
+    Preflight,
+    Restart,
+    close_players,
+    file_safe,
+    named_by_bots,
+    preflight,
+)
 from .runner import MatchPlan, board_run_groups, board_runs, match_games, match_schedule, run_match
 
 # Moved to referee.rules.dealing (the seeds of deals); importable from here for one release, as in 0.1.
 from ..rules.dealing import derive_seed  # noqa: E402, F401
 
 __all__ = [
-    "BOARDS_PER_PROCESS", "BotClient", "Clock", "Entrant", "MatchPlan", "Player", "Restart", "TimeControl",
-    "board_run_groups", "board_runs", "close_players", "file_safe", "game_wire_id", "match_games",
+    "BOARDS_PER_PROCESS", "BotClient", "Clock", "Entrant", "MatchPlan", "Player", "Preflight", "Restart", "TimeControl",
+    "board_run_groups", "board_runs", "close_players", "file_safe", "game_wire_id", "match_games", "named_by_bots",
     "match_schedule", "play_game", "preflight", "run_match",
 ]

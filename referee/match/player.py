@@ -17,10 +17,11 @@ import trio
 
 from protocol import messages as m
 
+from ..bots.samples import unique_names
 from ..bots.sandbox import Sandbox
 from ..bots.transport import BotCommand, BotCrashed, BotError, BotTimeout
 from ..records.record import SeatInfo
-from .client import BotClient
+from .client import BotClient, printable
 from .clock import TimeControl
 
 BOARDS_PER_PROCESS = 20  # one seating of this many boards in a row is played by one process (see Player)
@@ -184,26 +185,51 @@ class Player:
         return SeatInfo(self.entrant.name, c.name, command, dict(c.ids), c.version, dict(c.options))
 
 
-async def preflight(entrants: Sequence[Entrant], logs: Path, startup_timeout: float = 10.0) -> list[tuple[str, str]]:
+@attrs.frozen
+class Preflight:
+    """What starting each entrant once found: who cannot start and why, and the name each bot gave itself."""
+
+    failures: tuple[tuple[str, str], ...]  # (entrant, why)
+    names: dict[str, str]  # entrant -> its bot's 'id name', for those that sent one
+
+
+async def preflight(entrants: Sequence[Entrant], logs: Path, startup_timeout: float = 10.0) -> Preflight:
     """Start each entrant's bot once (handshake and options), as a game would, before any game is played.
 
-    Returns (entrant, why) for each that cannot start, so that a run stops
-    at once with the reason instead of charging every game to that bot
-    (cutechess checks its engines the same way). The start is logged in the
-    bot's stderr log like any other.
+    Reports each that cannot start, so that a run stops at once with the
+    reason instead of charging every game to that bot (cutechess checks its
+    engines the same way), and the ``id name`` of each that can. The start
+    is logged in the bot's stderr log like any other.
     """
     failures = []
+    names = {}
     async with trio.open_nursery() as nursery:
         for entrant in entrants:
             player = Player.logged(entrant, logs, startup_timeout=startup_timeout)
             try:
-                await player.ensure_started(nursery)
+                client = await player.ensure_started(nursery)
+                if client.ids.get("name"):
+                    names[entrant.name] = printable(client.ids["name"])
             except BotError as e:
                 player.note(f"could not start before the first game: {e}")
                 failures.append((entrant.name, str(e)))
             finally:
                 await player.close()
-    return failures
+    return Preflight(tuple(failures), names)
+
+
+def named_by_bots(entrants: Sequence[Entrant], names: dict[str, str], logs: Path) -> tuple[Entrant, ...]:
+    """The entrants, each called by the name its bot gave (``id name``), made unique (``-2``, ``-3``...); those
+    whose bot gave none keep theirs. Each bot's log files so far follow it to its new name."""
+    wanted = [names.get(e.name, e.name) for e in entrants]
+    renamed = tuple(attrs.evolve(e, name=n) for e, n in zip(entrants, unique_names(wanted), strict=True))
+    for old, new in zip(entrants, renamed, strict=True):
+        if old.name != new.name:
+            for kind in ("stderr", "protocol"):
+                source, target = logs / f"{file_safe(old.name)}.{kind}.log", logs / f"{file_safe(new.name)}.{kind}.log"
+                if source.exists() and not target.exists():
+                    source.rename(target)
+    return renamed
 
 
 async def close_players(players: Iterable[Player]) -> None:

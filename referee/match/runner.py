@@ -101,7 +101,7 @@ async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | Non
                     await close_players(players)
                     players = _new_players(plan, logs, retired={p.entrant.name for p in players if p.faulted})
                 seated = [players[i] for i in seating]
-                board = _board_extra(plan, number, seating) if plan.boards else {}
+                board = _board_extra(plan, number, seating) if plan.boards else _sides_extra(plan, seating)
                 record = await play_game(nursery, seated, plan.variant, seed, f"g{number}",
                                          extra={"game": number, "seating": list(seating), **board}, decks=decks)
                 store.append(record)
@@ -147,11 +147,15 @@ def board_run_groups(games: Sequence[T], board_and_seating: Callable[[T], tuple[
 
 
 def _board_extra(plan: MatchPlan, number: int, seating: tuple[int, ...]) -> dict:
-    """What a board's game records: its board's number and, with partners, the side each seat plays for (the
-    two partners, who sit opposite whatever the rotation, are one contestant: "A+C")."""
-    extra: dict = {"board": (number - 1) // len(plan.entrants) + 1}
-    if plan.variant.partners.value == "opposite":
-        names = [plan.entrants[i].name for i in seating]
-        n = len(names)
-        extra["sides"] = ["+".join(sorted((names[s], names[(s + 2) % n]))) for s in range(n)]
-    return extra
+    """What a board's game records: its board's number (and, with partners, the sides: :func:`_sides_extra`)."""
+    return {"board": (number - 1) // len(plan.entrants) + 1, **_sides_extra(plan, seating)}
+
+
+def _sides_extra(plan: MatchPlan, seating: tuple[int, ...]) -> dict:
+    """With partners, the side each seat plays for: the two partners, who sit opposite whatever the rotation,
+    are one contestant ("A+C"), so that ratings and tables count the sides, not partners against each other."""
+    if plan.variant.partners.value != "opposite":
+        return {}
+    names = [plan.entrants[i].name for i in seating]
+    n = len(names)
+    return {"sides": ["+".join(sorted((names[s], names[(s + 2) % n]))) for s in range(n)]}

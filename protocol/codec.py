@@ -234,6 +234,9 @@ def parse_referee_line(line: str):
     if verb == "exchange":
         _arity(parts, 3)
         return m.Exchange(_nonneg(args[0], "seat"), _card(args[1]), _card(args[2]))
+    if verb == "target":
+        _arity(parts, 1)
+        return m.TargetEvent(_nonneg(args[0], "target"))
     if verb == "phase2":
         _arity(parts, 1)
         return m.PhaseTwo(_nonneg(args[0], "seat"))

@@ -127,6 +127,16 @@ class PhaseTwo:
 
 
 @attrs.frozen
+class TargetEvent:
+    """Version 3: the target rose (``tiebreak=play-on``: both seats reached it in one hand)."""
+
+    target: int
+
+    def to_text(self) -> str:
+        return f"target {self.target}"
+
+
+@attrs.frozen
 class ClaimMade:
     seat: int
     success: bool
@@ -161,10 +171,10 @@ class GameOver:
 class Request:
     """Asks the bot for exactly one action."""
 
-    decision: str  # lead, follow, meld, take
+    decision: str  # lead, follow, meld, take; bid, trump, call, give, bury
     time_left_ms: int  # what the bot may still spend on this reply (bank or move limit, the smaller)
     bank_ms: int  # its whole remaining time bank for the game
-    legal: tuple[str, ...] = ()  # empty when the legal list is switched off
+    legal: tuple[str, ...] = ()  # every legal action (always sent; bids as range tokens)
 
     def to_text(self) -> str:
         head = f"go {self.decision} {self.time_left_ms} {self.bank_ms}"
@@ -354,7 +364,7 @@ class State:
 
 
 RefereeMessage = (
-    Hello | NewGame | Deal | Bonus | Play | Trick | Draw | MeldShown | Exchange | PhaseTwo | ClaimMade
+    Hello | NewGame | Deal | Bonus | Play | Trick | Draw | MeldShown | Exchange | PhaseTwo | ClaimMade | TargetEvent
     | HandEnd | GameOver | Request | ErrorNotice | Ping | MatchEnd | Quit
     | BidEvent | BidWon | RedealEvent | Kitty | KittyCard | ThrowIn | Trump | Call | PartnerEvent | Give | Bury | Dummy | Contract
     | SetOption | Rule | State

@@ -111,7 +111,10 @@ def test_all_pass_dealer_may_take_or_redeal():
 
 def test_all_pass_dealer_stuck_in_double_deck():
     game, _ = new_game(get_variant("four-handed-double"), 4)
-    drive(game, ["pass"] * 4)
+    drive(game, ["pass"] * 3)
+    d = game.decision()  # the dealer, stuck: bids only, from the minimum
+    assert d.seat == 0 and "pass" not in {a.to_text() for a in d.legal} and d.legal[0].to_text() == "bid:50"
+    drive(game, ["bid:50"])
     assert game.bidder == 0 and game.bid == 50
 
 
@@ -378,8 +381,26 @@ def test_dummy_all_pass_lets_the_dealer_take_the_minimum_or_redeal_as_its_descri
     d = game.decision()
     assert d.seat == game.dealer and {a.to_text() for a in d.legal} == {"bid:20", "pass"}
     stuck, _ = new_game(get_variant("two-handed-dummy", {"all-pass": "dealer-stuck"}), 7)
-    drive(stuck, ["pass", "pass"])
+    drive(stuck, ["pass"])  # the other seat passes: the dealer is stuck, and offered bids only
+    d = stuck.decision()
+    assert d.seat == stuck.dealer and "pass" not in {a.to_text() for a in d.legal} and d.legal[0].to_text() == "bid:20"
+    drive(stuck, ["bid:20"])
     assert stuck.bidder == stuck.dealer and stuck.bid == 20
+
+
+def test_a_record_of_version_0_1_where_a_stuck_dealer_passed_replays_as_the_minimum_bid():
+    """Version 0.1 offered the stuck dealer 'pass', which took the hand at the minimum: its records still replay."""
+    from referee.rules import Game
+    from referee.rules.actions import Bid
+
+    variant = get_variant("two-handed-dummy", {"all-pass": "dealer-stuck"})
+    game, _ = new_game(variant, 7)
+    other = 1 - game.dealer
+    record = {"variant": "two-handed-dummy", "options": {"all-pass": "dealer-stuck"}, "seed": 7,
+              "actions": [[other, "pass"], [game.dealer, "pass"]]}
+    steps = list(Game.replay(record))
+    assert steps[1].action == Bid(20)
+    assert Game.from_record(record).bid == 20
 
 
 @pytest.mark.parametrize("preset, amount", [("four-handed-double", "63"), ("four-handed-double", "105"),

@@ -56,10 +56,25 @@ def test_auction_until_one_bidder_is_left():
 
 
 def test_everyone_passes_dealer_stuck():
+    """The stuck dealer is offered no pass (it would have to mean "take it at the minimum"): it must bid."""
     a = Auction(4, dealer=2, ladder=DOUBLE_DECK_LADDER, all_pass=AllPass.DEALER_STUCK)
-    for _ in range(4):
+    for _ in range(3):
         a.pass_()
+    assert a.to_act == 2 and a.dealer_stuck
+    may_pass, ranges = a.legal()
+    assert not may_pass and ranges[0].start == 50
+    with pytest.raises(ValueError, match="dealer is stuck and must bid"):
+        a.pass_()
+    a.bid(50)
     assert a.result == (2, 50)
+
+
+def test_a_dealer_after_a_bid_is_not_stuck():
+    a = Auction(4, dealer=2, ladder=DOUBLE_DECK_LADDER, all_pass=AllPass.DEALER_STUCK)
+    a.pass_()
+    a.bid(50)  # seat 0
+    a.pass_()  # seat 1
+    assert a.to_act == 2 and not a.dealer_stuck and a.legal()[0]
 
 
 def test_everyone_passes_dealer_may_take_or_redeal():

@@ -16,8 +16,23 @@ FAULTY = Path(__file__).resolve().parent / "bots" / "faulty.py"
 def check(bot: str, tmp_path: Path, *extra: str) -> subprocess.CompletedProcess:
     options = [word for word in extra if word.startswith("option.")]  # the bot's own, after it
     extra = tuple(word for word in extra if not word.startswith("option."))
+    seed = () if "--seed" in extra else ("--seed", "1")  # the same deals every run of the suite
     return arena("check", bot, *options, "--games", "2", "--startup-timeout", "2", "--option", "target=300",
-                 "--out", str(tmp_path / "check"), *extra)
+                 "--out", str(tmp_path / "check"), *seed, *extra)
+
+
+def test_every_check_deals_anew_and_gives_its_games_new_ids(tmp_path):
+    ids, seeds = [], []
+    for run in ("a", "b"):
+        done = arena("check", "random", "--games", "2", "--out", str(tmp_path / run))
+        assert done.returncode == 0, done.stdout + done.stderr
+        seeds.append(done.stdout.rsplit("(seed ", 1)[1].split(":")[0])
+        log = next((tmp_path / run / "logs").glob("*.protocol.log")).read_text().splitlines()
+        ids.append(next(line.split()[2] for line in log if line.startswith("> game ")))
+    assert ids[0] != ids[1] and seeds[0] != seeds[1]
+    again = arena("check", "random", "--games", "2", "--seed", seeds[0], "--out", str(tmp_path / "c"))
+    log = next((tmp_path / "c" / "logs").glob("*.protocol.log")).read_text().splitlines()
+    assert next(line.split()[2] for line in log if line.startswith("> game ")) == ids[0]
 
 
 def test_a_good_bot_passes_every_check(tmp_path):
@@ -79,7 +94,7 @@ def test_a_bot_that_never_bids_and_always_answers_first_is_warned_about(tmp_path
     done = check(f"{sys.executable} {FAULTY} none", tmp_path, "--variant", "three-handed", "--option", "target=100")
     assert done.returncode == 0, done.stdout + done.stderr  # warnings do not fail the check
     assert "[warn] plays to win" in done.stdout
-    assert "passed all" in done.stdout and "bid:21..555 is not a reply" in done.stdout
+    assert "passed all" in done.stdout and "bid:20..30 is not a reply" in done.stdout  # three-handed: from 20
     assert "answered the first legal action" in done.stdout
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from referee.records.deals import record_decks
 from referee.records.record import GameRecord, Termination
-from referee.rules import IllegalActionError, action_from_text, get_variant, new_game
+from referee.rules import IllegalActionError, get_variant, new_game, recorded_action
 from referee.rules.observation import Observation, Observer
 
 
@@ -92,7 +92,7 @@ def film(record: GameRecord) -> dict:
     for entry in record.actions:
         who = names[entry.seat] if entry.seat < len(names) else f"seat {entry.seat}"
         try:
-            action = action_from_text(entry.action)
+            action = recorded_action(game, entry.action)
             game.check(action)
         except IllegalActionError as e:
             steps.append({"seat": entry.seat, "text": f"{who}: {entry.action} (illegal: {e})", "ms": entry.ms,

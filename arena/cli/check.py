@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 
 from referee.match.compliance import run_check
@@ -28,7 +29,9 @@ def add_parser(sub) -> None:
                    "its options (protocol 3) follow as option.NAME=VALUE")
     add_variant_arguments(p)
     p.add_argument("--games", type=positive_int, default=4, help="games to play (default 4)")
-    p.add_argument("--seed", type=int, default=1, help="seed for the deals (default 1)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed for the deals (default: a new one every run, printed, so that no two runs deal alike "
+                        "or give their games the same ids; --seed N deals those games again)")
     add_time_arguments(p)
     p.add_argument("--out", type=Path, default=None, help="where logs and the transcript go (default results/check-TIMESTAMP)")
     p.set_defaults(handler=run)
@@ -42,6 +45,8 @@ def run(args) -> int:
                          f"{', '.join(e.name for e in entrants)}")
     (entrant,) = entrants
     out = args.out or default_out("check")
-    report = run_trio(run_check, entrant, variant, args.games, args.seed, out, args.startup_timeout)
+    seed = args.seed if args.seed is not None else secrets.randbits(63)
+    report = run_trio(run_check, entrant, variant, args.games, seed, out, args.startup_timeout)
     print(report.render())
+    print(f"(seed {seed}: 'check ... --seed {seed}' deals these games again)")
     return 0 if report.passed else 1

@@ -29,7 +29,7 @@ from ..bots.transport import (
 
 MAX_INFO_KEPT = 50
 STARTUP_LINES = 4  # lines quoted of what a bot printed instead of its handshake
-STARTUP_LINGER = 0.5  # seconds to collect more of them, once the first is there
+STARTUP_LINGER = 3.0  # seconds to collect more of them once the first is there (a runtime that fails exits sooner)
 # What runtimes print when they cannot reserve the memory they start with (the JVM, Go, .NET, C and C++
 # allocators, Python): the start error then says which limit to raise.
 RESERVE_FAILURES = re.compile(

@@ -9,7 +9,7 @@ where the offending lines come from.
 
 Beyond the protocol, it looks at how the bot plays and warns (never fails)
 about play that loses without an error: passing every auction (a range
-token such as ``bid:21..555`` is not a reply), always answering the first
+token such as ``bid:20..30`` is not a reply), always answering the first
 legal action, never melding. In the bidding games one game deals the bot a
 hand whose meld alone is worth the minimum bid, so a bot that never bids
 shows it. When the bot's claims end the games early, one more game without
@@ -272,9 +272,10 @@ def _judge_play(check: Check, exchanges: list[tuple[str, list[str], str]], varia
     bids = [(legal, reply) for decision, legal, reply in exchanges
             if decision == "bid" and any(t.startswith("bid:") for t in legal)]
     if bids and all(reply == "pass" for _, reply in bids):
+        low = variant.bids.minimum
         warnings.append(f"passed all {len(bids)} bid requests, one of them with a hand whose meld alone was worth the "
-                        f"minimum bid ({variant.bids.minimum}); a range token such as bid:21..555 is not a reply: "
-                        "bid one number from it, e.g. bid:21")
+                        f"minimum bid ({low}); if it meant to bid: a range token such as bid:{low}..{low + 10} is not "
+                        f"a reply, bid one number from it, e.g. bid:{low}")
     choices = [(legal, reply) for decision, legal, reply in exchanges
                if len(legal) > 1 and decision != "bid" and not any(".." in t for t in legal)]
     first = sum(1 for legal, reply in choices if reply == legal[0])

@@ -26,7 +26,7 @@ from ..rules.variants import Variant
 from .client import BotClient
 from .clock import Clock
 from .player import Player
-from .wire import event_text, new_game_message, request_message, rule_messages, state_message
+from .wire import V3_EVENTS, event_text, new_game_message, request_message, rule_messages, state_message
 
 
 def game_wire_id(seed: int, game_id: str) -> str:
@@ -174,8 +174,10 @@ def _deliver(clients: Sequence[BotClient], notices: Sequence[ev.Notice], record:
         text = event_text(event)
         if text is None:
             continue
+        v3_only = isinstance(event, V3_EVENTS)
         for seat in notice.seats:
-            clients[seat].post(text)
+            if not v3_only or clients[seat].version >= 3:
+                clients[seat].post(text)
 
 
 async def _tell_error(client: BotClient, text: str) -> None:

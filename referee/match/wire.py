@@ -50,6 +50,7 @@ def event_text(event: e.Event) -> str | None:
     return text
 
 
+V3_EVENTS = (e.TargetRaised,)  # events with a line only in version 3 (a version 2 bot hears exactly what it did)
 _KEPT = (e.Played, e.TrickWon, e.Drew)  # few distinct values, each hashed once (cache_hash)
 _TEXTS: dict[e.Event, str] = {}
 
@@ -84,6 +85,7 @@ _MESSAGE_OF = {  # one entry per event type: a dict lookup instead of a chain of
     e.PlayBegins: lambda ev: None,  # versions 1 and 2 have no line for it: the first lead request says it
     e.Scored: lambda ev: m.Bonus(ev.seat, ev.points, ev.reason),
     e.Claimed: lambda ev: m.ClaimMade(ev.seat, ev.success),
+    e.TargetRaised: lambda ev: m.TargetEvent(ev.target),
     e.HandEnded: lambda ev: m.HandEnd(ev.hand, ev.points, ev.totals),
     e.GameEnded: lambda ev: None,  # the referee sends its own gameover, which also covers faults
 }
@@ -171,6 +173,10 @@ def state_message(obs: Observation) -> m.State:
         ("meld", _per_seat(obs.meld_points)), ("tricks", _per_seat(obs.trick_points)),
         ("totals", _per_seat(obs.totals)),
         ("unseen", ",".join(f"{c.to_text()}:{n}" for c, n in _sorted_counts(obs.unseen())) or "-"),
+        ("target", str(obs.target)),
+        ("bids", ",".join(f"{seat}:{'pass' if amount is None else amount}" for seat, amount in obs.bids) or "-"),
+        ("won", _per_seat(obs.tricks_won)),
+        ("known", "/".join("-" if s == obs.seat else _cards_text(k) for s, k in enumerate(obs.known))),
     ]
     return m.State(tuple(fields))
 

@@ -14,9 +14,9 @@ import attrs
 from ..rules import (
     IllegalActionError,
     VariantError,
-    action_from_text,
     get_variant,
     new_game,
+    recorded_action,
 )
 from ..rules import events as ev
 from .deals import record_decks
@@ -82,7 +82,7 @@ def replay_record(record: GameRecord) -> ReplayReport:
             break
         is_last = i == len(record.actions) - 1
         try:
-            action = action_from_text(entry.action)
+            action = recorded_action(game, entry.action)
             game.check(action)
         except IllegalActionError as e:
             if not (is_last and faulted_last):

@@ -30,7 +30,7 @@ from .cards import Card, Rank, Suit, card, cards
 from .dealing import Deal
 from .events import Decision, DecisionKind, Notice
 from .families import FAMILIES, new_game
-from .game import Game, Step
+from .game import Game, Step, recorded_action
 from .observation import Observation, Observer, World
 from .stock_game import StockGame
 from .variants import OPTIONS, PRESETS, Variant, VariantError, get_variant
@@ -50,5 +50,5 @@ __all__ = [
     "Action", "AuctionGame", "Card", "Claim", "Deal", "Decision", "DecisionKind", "FAMILIES", "Game", "IllegalActionError", "Meld",
     "Notice", "OPTIONS", "Observation", "Observer", "PRESETS", "Pass", "PlayCard", "Rank", "Step", "StockGame", "StockPick", "Suit",
     "TakeLast", "Variant", "VariantError", "action_from_text", "card", "cards", "fault_returns", "get_variant",
-    "new_game", "World",
+    "new_game", "recorded_action", "World",
 ]

@@ -85,7 +85,14 @@ class Auction:
             return False, []
         if self.awaiting_dealer:
             return True, [range(self.ladder.minimum, self.ladder.minimum + 1)]
-        return True, self.ladder.ranges(self.high_bid)
+        return not self.dealer_stuck, self.ladder.ranges(self.high_bid)
+
+    @property
+    def dealer_stuck(self) -> bool:
+        """``all-pass=dealer-stuck``: every other seat passed without a bid, so the dealer must bid (at least the
+        minimum). It is offered no ``pass``, which would otherwise have to mean "take it at the minimum"."""
+        return (self.all_pass is AllPass.DEALER_STUCK and self.high_bid is None and self.to_act == self.dealer
+                and len(self.passed - {self.dealer}) == self.seats - 1)
 
     def bid(self, amount: int) -> None:
         may_pass, ranges = self.legal()
@@ -101,6 +108,8 @@ class Auction:
     def pass_(self) -> None:
         if self.over:
             raise ValueError("the auction is over")
+        if self.dealer_stuck:
+            raise ValueError("every other seat passed: the dealer is stuck and must bid")
         if self.awaiting_dealer:
             self.redeal = True
             return

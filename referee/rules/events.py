@@ -129,6 +129,13 @@ class HandEnded:
 
 
 @attrs.frozen
+class TargetRaised:
+    """``tiebreak=play-on``: both seats reached the target in the same hand, so the game goes on to ``target``."""
+
+    target: int
+
+
+@attrs.frozen
 class GameEnded:
     totals: tuple[int, ...]
     returns: tuple[float, ...]  # 1 win, 0 loss, 0.5 each for a two-way draw
@@ -236,7 +243,7 @@ class SetAside:
 
 Event = (
     HandDealt | Scored | Played | TrickWon | Drew | Melded | Exchanged | PhaseTwo | PlayBegins | Claimed | HandEnded
-    | GameEnded
+    | TargetRaised | GameEnded
     | BidMade | AuctionWon | Redeal | KittyShown | KittyCardTurned | ThrownIn | TrumpDeclared | CardCalled | PartnerKnown | SetAside
     | Given | Buried
     | DummyTaken | ContractResult

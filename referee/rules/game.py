@@ -26,8 +26,9 @@ from typing import Any
 
 import attrs
 
-from .actions import Action, action_from_text
+from .actions import Action, Pass, action_from_text
 from .dealing import Deal
+from .events import DecisionKind
 from .families import new_game
 from .state import GameState
 from .variants import Variant, get_variant
@@ -89,10 +90,22 @@ def _steps(game: GameState, actions: list[tuple[int, str]]) -> Iterator[Step]:
             raise ValueError(f"the record goes on after the game is over: {seat}: {text}")
         if game.current_seat() != seat:
             raise ValueError(f"the record has seat {seat} act where seat {game.current_seat()} was to act")
-        action = action_from_text(text)
+        action = recorded_action(game, text)
         game.check(action)
         yield Step(game, seat, action)
         game.apply(action)
+
+
+def recorded_action(game: GameState, text: str) -> Action:
+    """The action a game record's ``text`` stands for in ``game``'s position (:func:`action_from_text`, but for
+    records of version 0.1: there a stuck dealer, under ``all-pass=dealer-stuck``, was offered ``pass``, which
+    took the hand at the minimum bid; that ``pass`` is read as the minimum bid it meant)."""
+    action = action_from_text(text)
+    if isinstance(action, Pass) and not game.is_terminal():
+        decision = game.decision()
+        if decision.kind is DecisionKind.BID and Pass() not in decision.legal and len(decision.legal):
+            return decision.legal[0]
+    return action
 
 
 def _record_fields(record: Any) -> tuple[str, dict[str, str], int, list[tuple[int, str]]]:

@@ -99,6 +99,8 @@ class Observation:
     meld_points: tuple[int, ...]
     trick_points: tuple[int, ...]
     totals: tuple[int, ...]
+    target: int = 0  # the score that wins the game now (it rises under tiebreak=play-on)
+    tricks_won: tuple[int, ...] = ()  # how many tricks each seat has won this hand
 
     def voids(self, seat: int) -> frozenset[Suit]:
         """The suits ``seat`` has shown it holds none of."""
@@ -126,6 +128,7 @@ class Observer:
         self.stock_game = variant.family == "stock"
         self.faces = make_deck(1, variant.deck_ranks)
         self.totals = tuple(totals) if totals is not None else (0,) * self.players
+        self.target = variant.target
         self.hand_number, self.dealer = 0, 0
         self.dealt = False  # events before the first deal belong to a hand this seat is not asked about
         self._reset()
@@ -158,6 +161,7 @@ class Observer:
         self.called: Card | None = None
         self.meld_points = [0] * n
         self.trick_points = [0] * n
+        self.tricks_won = [0] * n
 
     # ------------------------------------------------------------- reading
     def see(self, event: e.Event) -> None:
@@ -181,7 +185,8 @@ class Observer:
             set_aside=tuple(self.set_aside), melds=tuple(tuple(m) for m in self.melds),
             melds_complete=self.melds_complete, bids=tuple(self.bids), bidder=self.bidder, bid=self.bid,
             called=self.called, partner=self.partner, meld_points=tuple(self.meld_points),
-            trick_points=tuple(self.trick_points), totals=self.totals,
+            trick_points=tuple(self.trick_points), totals=self.totals, target=self.target,
+            tricks_won=tuple(self.tricks_won),
         )
 
     # ------------------------------------------------------------ bookkeeping
@@ -279,6 +284,7 @@ class Observer:
 
     def _on_TrickWon(self, ev: e.TrickWon) -> None:
         self.trick_points[ev.seat] += ev.points
+        self.tricks_won[ev.seat] += 1
         self.trick = []
         self.tricks_played += 1
 
@@ -333,6 +339,9 @@ class Observer:
 
     def _on_HandEnded(self, ev: e.HandEnded) -> None:
         self.totals = ev.totals
+
+    def _on_TargetRaised(self, ev: e.TargetRaised) -> None:
+        self.target = ev.target
 
     def _on_GameEnded(self, ev: e.GameEnded) -> None:
         self.totals = ev.totals

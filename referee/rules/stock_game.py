@@ -46,6 +46,7 @@ from .events import (
     PhaseTwo,
     Played,
     Scored,
+    TargetRaised,
     TrickWon,
 )
 from .melds import MeldBoard, MeldTable
@@ -414,7 +415,10 @@ class StockGame(GameState):
         self.last_hand_points = tuple(points)
         self.last_hand_tricks = tuple(self.tricks_won)
         self._hand_ended(points, notices)
+        target = self.target
         returns = self._game_outcome()
+        if self.target != target:
+            notices.append(Notice((0, 1), TargetRaised(self.target)))
         if returns is not None:
             self._finish(returns, notices)
         else:

@@ -11,7 +11,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test bench bench-instructions soak install system-packages browser-packages bytecode clean
+.PHONY: demo test bench bench-instructions soak install system-packages browser-packages toolchain-packages bytecode clean
 
 install: $(STAMP)
 
@@ -20,7 +20,8 @@ install: $(STAMP)
 apt-install = if command -v $(1) >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		echo "installing $(2) ($(3))"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null; } \
+			|| echo "pinochle-arena: could not install $(2): $(4)"; \
 	else \
 		echo "pinochle-arena: $(4)"; \
 	fi
@@ -28,6 +29,15 @@ apt-install = if command -v $(1) >/dev/null 2>&1; then :; \
 # The bots' jail is bubblewrap (Debian's bubblewrap package, as Flatpak uses it); setpriv comes with util-linux.
 system-packages:
 	@$(call apt-install,bwrap,bubblewrap,the bots' jail,install bubblewrap for the bots' jail (sudo apt-get install bubblewrap); until then runs need --isolation none)
+
+# The starter kits' toolchains (tests/test_starters.py builds every kit whose tools are there and skips the others,
+# saying what to install). Debian has no .NET SDK: the C# kit builds with mono's mcs.
+toolchain-packages:
+	@$(call apt-install,javac,default-jdk-headless,the Java starter kit,the Java starter kit is not tested without a JDK (sudo apt-get install default-jdk-headless))
+	@$(call apt-install,go,golang-go,the Go starter kit,the Go starter kit is not tested without Go (sudo apt-get install golang-go))
+	@$(call apt-install,mcs,mono-mcs mono-runtime,the C# starter kit,the C# starter kit is not tested without mono (sudo apt-get install mono-mcs mono-runtime))
+	@$(call apt-install,g++,g++,the C++ starter kit,the C++ starter kit is not tested without g++ (sudo apt-get install g++))
+	@$(call apt-install,cargo,cargo,the Rust starter kit,the Rust starter kit is not tested without cargo (sudo apt-get install cargo))
 
 # The browser tests of the HTML report drive Debian's chromium with Playwright (a test dependency).
 browser-packages:
@@ -62,7 +72,7 @@ bench-instructions: $(STAMP)
 soak: $(STAMP) bytecode
 	$(BIN)/python bench/soak.py
 
-test: $(STAMP) system-packages browser-packages bytecode
+test: $(STAMP) system-packages browser-packages toolchain-packages bytecode
 	$(BIN)/python -m pytest
 
 clean:

@@ -1,0 +1,3 @@
+module pinochle-starter
+
+go 1.19

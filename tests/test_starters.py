@@ -1,0 +1,73 @@
+"""The starter kits of sample_bots/starters/: each one builds and passes ``check`` in every preset, jailed.
+
+Each kit's ``starter.toml`` names the tools it needs, its build command and
+its run command. A kit whose toolchain this machine lacks is skipped with
+one line saying what to install (``make test`` installs what it can). The
+kit is built in a copy of its folder, so the checkout gets no build output,
+and the copy is readable by the jailed bot's own uid.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import tomllib
+from pathlib import Path
+
+import pytest
+from helpers import arena
+
+from referee.rules import PRESETS
+
+STARTERS = Path(__file__).resolve().parent.parent / "sample_bots" / "starters"
+KITS = sorted(p.parent.name for p in STARTERS.glob("*/starter.toml"))
+PACKAGES = {"javac": "default-jdk-headless", "jar": "default-jdk-headless", "java": "default-jdk-headless",
+            "go": "golang-go", "mcs": "mono-mcs", "mono": "mono-runtime", "cargo": "cargo", "g++": "g++",
+            "cc": "gcc", "make": "make", "node": "nodejs", "python3": "python3"}
+
+
+def manifest(kit: str) -> dict:
+    return tomllib.loads((STARTERS / kit / "starter.toml").read_text(encoding="utf-8"))
+
+
+def test_there_is_a_kit_for_every_language_entrants_use():
+    assert {manifest(kit)["language"] for kit in KITS} == {"Python", "JavaScript", "C", "C++", "Java", "Rust", "Go",
+                                                           "C#"}
+    for kit in KITS:
+        assert (STARTERS / kit / "README.md").is_file()
+        assert set(manifest(kit)) >= {"language", "tools", "build", "run"}
+
+
+@pytest.fixture
+def built(request):
+    """A built copy of the kit, in a folder of the test's own that the jailed bot may read."""
+    kit = request.param
+    spec = manifest(kit)
+    missing = [tool for tool in spec["tools"] if shutil.which(tool) is None]
+    if missing:
+        packages = " ".join(sorted({PACKAGES.get(t, t) for t in missing}))
+        pytest.skip(f"no {', '.join(missing)} for the {spec['language']} kit: apt-get install {packages}")
+    folder = Path(tempfile.mkdtemp(prefix=f"pa-starter-{kit}-"))
+    try:
+        folder.chmod(0o755)
+        copy = folder / kit
+        shutil.copytree(STARTERS / kit, copy, ignore=shutil.ignore_patterns("build", "target"))
+        if spec["build"]:
+            done = subprocess.run(spec["build"], shell=True, cwd=copy, capture_output=True, text=True, timeout=600)
+            assert done.returncode == 0, f"{spec['build']} failed:\n{done.stdout}\n{done.stderr}"
+        yield copy, spec["run"]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("built", KITS, indirect=True)
+def test_the_kit_passes_check_in_every_preset_in_the_default_jail(built, tmp_path):
+    copy, run = built
+    failed = {}
+    for preset in PRESETS:
+        result = arena("check", run, "--variant", preset, "--games", "2", "--out", tmp_path / preset, cwd=copy)
+        if result.returncode != 0 or "PASSED" not in result.stdout:
+            failed[preset] = result.stdout[-2000:] + result.stderr[-2000:]
+    assert failed == {}

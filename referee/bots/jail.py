@@ -126,21 +126,58 @@ BLOCKED_SYSCALLS = ("add_key", "request_key", "keyctl")
 # filter cannot read, so it fails with ENOSYS and the C library falls back to clone, as in Docker and Flatpak.
 CLONE_NEWUSER = 0x10000000
 
+# State the kernel shares between every process of the machine, which two jails could use to talk: a bot
+# could leave its hand to its own next seating of a deal (a fresh process in a fresh jail), or pass it to a
+# copy of itself playing at the same time, through which pages of the system's files are cached, through
+# locks on those files, or by watching them. The calls that read or steer that state are refused or made
+# no-ops; a runtime still starts (tests/test_starters.py runs eight, the JVM and Go included).
+# - Page-cache residency: asked directly (mincore, cachestat), or by a read that must not wait for the disk.
+NOT_SUPPORTED = ("io_uring_setup", "io_uring_enter", "io_uring_register",  # I/O the filter could not see into
+                 "inotify_init", "inotify_init1", "fanotify_init")  # watching files other processes open or read
+REFUSED = ("mincore", "cachestat", "inotify_add_watch", "fanotify_mark",
+           "perf_event_open", "bpf")  # counters and programs that watch the machine, not the bot
+RWF_NOWAIT = 0x8  # preadv2/pwritev2's flags (their sixth argument): fail rather than wait for the disk
+# - Page-cache steering: advice that loads or evicts pages of a file is advice, so ignoring it is allowed.
+IGNORED = ("fadvise64", "readahead")
+MADVICE_IGNORED = (3, 20, 21, 22, 23)  # MADV_WILLNEED, MADV_COLD, MADV_PAGEOUT, MADV_POPULATE_READ/WRITE
+# - Locks: a lock on a file another jail shows too (the system's files) is seen by that jail. In the jail
+#   every lock is granted at once and held by nobody (flock, and fcntl's record and open-file locks): a bot
+#   is one program, whose own files no other program shares. Asking who holds a lock, and F_NOTIFY (watching
+#   a folder), are refused.
+F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW = 6, 7, 37, 38
+F_GETLK, F_OFD_GETLK, F_NOTIFY = 5, 36, 1026
+
 
 @cache
 def seccomp_program() -> bytes:
-    """The jail's syscall filter as a BPF program for bwrap's --seccomp: everything allowed but
-    BLOCKED_SYSCALLS, which fail with EPERM. Built by libseccomp (through pyseccomp, a ctypes binding that
-    works with any Python), which also handles the architecture checks."""
+    """The jail's syscall filter as a BPF program for bwrap's --seccomp: everything allowed but the calls
+    above, which fail (EPERM, or ENOSYS where a caller should fall back) or succeed doing nothing. Built by
+    libseccomp (through pyseccomp, a ctypes binding that works with any Python), which also handles the
+    architecture checks."""
     import pyseccomp
 
     program = pyseccomp.SyscallFilter(pyseccomp.ALLOW)
-    for name in BLOCKED_SYSCALLS:
-        program.add_rule(pyseccomp.ERRNO(errno.EPERM), name)
+    refuse, unsupported, ignore = (pyseccomp.ERRNO(errno.EPERM), pyseccomp.ERRNO(errno.ENOSYS),
+                                   pyseccomp.ERRNO(0))
+    for name in (*BLOCKED_SYSCALLS, *REFUSED):
+        program.add_rule(refuse, name)
+    for name in NOT_SUPPORTED:
+        program.add_rule(unsupported, name)
+    for name in (*IGNORED, "flock"):
+        program.add_rule(ignore, name)
     new_user = pyseccomp.Arg(0, pyseccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER)  # flags: clone's and unshare's
-    program.add_rule(pyseccomp.ERRNO(errno.EPERM), "unshare", new_user)
-    program.add_rule(pyseccomp.ERRNO(errno.EPERM), "clone", new_user)
-    program.add_rule(pyseccomp.ERRNO(errno.ENOSYS), "clone3")
+    program.add_rule(refuse, "unshare", new_user)
+    program.add_rule(refuse, "clone", new_user)
+    program.add_rule(unsupported, "clone3")
+    no_wait = pyseccomp.Arg(5, pyseccomp.MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT)
+    for name in ("preadv2", "pwritev2"):
+        program.add_rule(pyseccomp.ERRNO(errno.EOPNOTSUPP), name, no_wait)
+    for advice in MADVICE_IGNORED:
+        program.add_rule(ignore, "madvise", pyseccomp.Arg(2, pyseccomp.EQ, advice))
+    for command in (F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW):
+        program.add_rule(ignore, "fcntl", pyseccomp.Arg(1, pyseccomp.EQ, command))
+    for command in (F_GETLK, F_OFD_GETLK, F_NOTIFY):
+        program.add_rule(refuse, "fcntl", pyseccomp.Arg(1, pyseccomp.EQ, command))
     with tempfile.TemporaryFile() as f:
         program.export_bpf(f)
         f.seek(0)

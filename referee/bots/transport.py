@@ -314,6 +314,17 @@ class BotProcess:
             found.append(line)
         return found
 
+    def leftover_lines(self, count: int) -> list[str]:
+        """Up to ``count`` lines the bot wrote and nobody read, without waiting (what a runtime printed before it
+        failed to start, say); a last line without its line feed counts too. For messages only: never raises."""
+        for _ in range(4):
+            chunk = self._read_now()
+            if not chunk:
+                break
+            self._buffer += chunk[: 4 * MAX_LINE]
+        text = bytes(self._buffer[: 4 * MAX_LINE]).decode("utf-8", errors="replace")
+        return [line.rstrip("\r") for line in text.split("\n") if line.strip()][:count]
+
     async def read_line(self, deadline: float) -> Line:
         """Next line from the bot; BotTimeout past ``deadline`` (trio time), BotCrashed at its end."""
         if self._failure is not None:

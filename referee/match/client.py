@@ -83,14 +83,16 @@ class BotClient:
             await process.kill()
             said = _last_line(stderr_path)
             raise BotProtocolError(
-                f"printed {' | '.join(repr(printable(text[:200])) for text in printed)} before 'ready', where the "
-                "handshake ('id', 'protocol', 'option', 'want', 'info' lines, then 'ready') was expected"
-                + (f"; its stderr ends: {said}" if said else "")) from None
+                f"printed {_quoted(printed)} before 'ready', where the handshake ('id', 'protocol', 'option', "
+                "'want', 'info' lines, then 'ready') was expected" + (f"; its stderr ends: {said}" if said else "")
+            ) from None
         except BotError as e:
+            printed = process.leftover_lines(STARTUP_LINES) if isinstance(e, BotCrashed) else []
             await process.kill()
             said = _last_line(stderr_path)
-            if said and isinstance(e, BotCrashed):
-                raise BotCrashed(f"{e}; its stderr ends: {said}") from None
+            if isinstance(e, BotCrashed) and (printed or said):
+                raise BotCrashed(f"{e}" + (f"; it printed {_quoted(printed)}" if printed else "")
+                                 + (f"; its stderr ends: {said}" if said else "")) from None
             raise
         except BaseException:
             await process.kill()
@@ -236,6 +238,10 @@ class BotClient:
             except BotError:
                 pass
         return await self.process.stop(grace)
+
+
+def _quoted(lines: list[str]) -> str:
+    return " | ".join(repr(printable(text[:200])) for text in lines)
 
 
 class _NotHandshake(Exception):

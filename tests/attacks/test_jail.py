@@ -328,3 +328,32 @@ def test_a_slow_thinker_is_not_killed(tmp_path, bots, mark):
           extra=("--no-duplicate", "--time-per-move", "30000", "--time-bank", "60000"), cwd=tmp_path)
     completed(records(out))
     assert_no_leftovers(mark, tmp_path)
+
+
+# ----------------------------------------------------------------- 11. memory through the page cache
+def test_no_memory_across_seatings_through_the_page_cache(tmp_path, bots, mark):
+    """The second seating of a deal cannot tell which system files the first one read: residency is not to be
+    asked (mincore, a read that may not wait), and the first seating cannot evict what it did not read."""
+    out = tmp_path / "out"
+    match(out, command(bots / "page_cache.py", f"mark={mark}"), "random", cwd=tmp_path)
+    completed(records(out))
+    found = reports(out, "pagecache")
+    assert len(found) == 2
+    for said in found:
+        assert said["files"] == "24"
+        assert said["mincore"] == "EPERM" and said["nowait"] == "ENOTSUP"
+        assert said["found"] == "unknown"
+
+
+# ----------------------------------------------------------------- 12. a channel between running copies
+def test_no_channel_between_copies_through_locks_watches_or_io_uring(tmp_path, bots, mark):
+    """Two processes that share only what every jail shares (a parent and its child stand for two copies of a
+    bot playing at once) cannot see each other's locks on a system file, watch files, or use io_uring."""
+    out = tmp_path / "out"
+    match(out, command(bots / "locks.py", f"mark={mark}"), "random", cwd=tmp_path)
+    completed(records(out))
+    found = reports(out, "locks")
+    assert len(found) == 2
+    for said in found:
+        assert said == {"flock": "unseen", "fcntl": "EPERM", "ofd": "EPERM", "inotify": "ENOSYS",
+                        "fanotify": "ENOSYS", "io_uring": "ENOSYS"}

@@ -72,8 +72,28 @@ def overwriting(tmp_path, bots, mark):
     (victim_folder / f"{mark}-beside.py").unlink()
 
 
+def page_cache(tmp_path, bots, mark):
+    out = tmp_path / "out"
+    match(out, command(bots / "page_cache.py", f"mark={mark}"), "random", extra=NONE, cwd=tmp_path)
+    completed(records(out))
+    first, second = reports(out, "pagecache")
+    assert second["mincore"] == "ok"
+    # the second seating finds cached every face of the first seating's hand: its opponent's hand now
+    assert set(first["hand"].split(",")) <= set(second["found"].split(","))
+
+
+def locks(tmp_path, bots, mark):
+    out = tmp_path / "out"
+    match(out, command(bots / "locks.py", f"mark={mark}"), "random", extra=NONE, cwd=tmp_path)
+    completed(records(out))
+    for said in reports(out, "locks"):
+        assert said["flock"] == said["fcntl"] == said["ofd"] == "seen"
+        assert said["inotify"] == said["io_uring"] == "ok"
+
+
 ATTACKS = {"reading OUT": reading_out, "memory across seatings": memory, "the referee's environment": environ,
-           "overwriting the opponent": overwriting}
+           "overwriting the opponent": overwriting, "memory through the page cache": page_cache,
+           "a channel through locks and watches": locks}
 
 
 @pytest.mark.parametrize("attack", ATTACKS)

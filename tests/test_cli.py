@@ -34,7 +34,7 @@ def test_match_with_a_command_line_bot(tmp_path):
                 "--variant", "two-handed-150")
     assert run.returncode == 0, run.stderr
     # the command's bot says 'id name random', as does the sample: each is called by it, made unique
-    assert "match: random vs random-2," in run.stdout
+    assert "as the bots call themselves ('id name'): random vs random-2" in run.stdout
 
 
 def test_a_bot_is_called_by_the_name_it_gives_and_its_logs_follow_it(tmp_path):
@@ -46,7 +46,7 @@ def test_a_bot_is_called_by_the_name_it_gives_and_its_logs_follow_it(tmp_path):
     run = arena("match", f"{sys.executable} {bot}", "greedy", "--games", "2", "--out", str(out),
                 "--isolation", "none", "--no-report")
     assert run.returncode == 0, run.stderr
-    assert "match: Fancy Bot 2.1 vs greedy," in run.stdout and "| Fancy Bot 2.1 |" in run.stdout
+    assert "('id name'): Fancy Bot 2.1 vs greedy" in run.stdout and "| Fancy Bot 2.1 |" in run.stdout
     assert {p.name for p in (out / "logs").glob("*.stderr.log")} == {"Fancy_Bot_2.1.stderr.log", "greedy.stderr.log"}
     ratings = arena("ratings", str(out), "--bootstrap", "0")
     assert "Fancy Bot 2.1" in ratings.stdout

@@ -69,14 +69,14 @@ def run(args) -> int:
     games = games_to_play(args, variant.players)
     deals = deals_from_args(args, variant)
     seed, out = seed_and_out(args, "match")
+    what = f"{args.boards} boards ({games} one-hand games)" if args.boards else f"{games} games"
+    print(f"match: {' vs '.join(e.name for e in entrants)}, {variant.name}, {what}, {deals_text(args, deals)}, "
+          f"records in {out}/games.jsonl")  # before the bots start, so that a bot that cannot start shows the plan
     print(isolation_summary(entrants[0].sandbox))
-    entrants = check_bots_start(entrants, out / "logs", args.startup_timeout, name_by_bots=True)
+    entrants = named(check_bots_start(entrants, out / "logs", args.startup_timeout, name_by_bots=True), entrants)
     names = [e.name for e in entrants]
     plan = MatchPlan(entrants, variant, games, seed, out, args.startup_timeout, args.transcripts,
                      duplicate=not args.no_duplicate, deals=deals, boards=args.boards is not None)
-    what = f"{args.boards} boards ({games} one-hand games)" if args.boards else f"{games} games"
-    print(f"match: {' vs '.join(names)}, {variant.name}, {what}, {deals_text(args, deals)}, "
-          f"records in {out}/games.jsonl")
     store, records = open_results(args, "match", seed, out, match_games(plan), deals)
     if records:
         print(f"resuming: {len(records)} of {games} games already played")
@@ -100,6 +100,13 @@ def run(args) -> int:
     if not args.no_report:
         write_html_report(records, out, f"match: {' vs '.join(names)}")
     return 0
+
+
+def named(entrants: tuple, before: tuple) -> tuple:
+    """The entrants as their bots named themselves, saying so when that changed a name."""
+    if [e.name for e in entrants] != [e.name for e in before]:
+        print(f"as the bots call themselves ('id name'): {' vs '.join(e.name for e in entrants)}")
+    return entrants
 
 
 def games_to_play(args, seats: int) -> int:

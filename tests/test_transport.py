@@ -15,7 +15,7 @@ import sys
 import pytest
 import trio
 
-from referee.bots.transport import BotCommand, BotProcess, BotTimeout
+from referee.bots.transport import BotCommand, BotProcess, BotProtocolError, BotTimeout
 
 # Answers "fast" at once, "late N" after N seconds, "again" twice (the second time 0.2 s later), never
 # answers "hang", and answers "flood" with endless other lines.
@@ -103,6 +103,17 @@ def test_a_flood_of_lines_past_the_deadline_ends_on_time():
                 lines += 1
         assert lines > 100
         assert 0.5 <= trio.current_time() - start < 3.0
+
+    trio.run(_with_bot, body)
+
+
+def test_output_past_the_cap_since_the_referee_s_last_line_is_a_protocol_error():
+    async def body(bot):
+        bot.output_cap = 64 * 1024
+        await bot.send_line("flood")
+        with trio.fail_after(10), pytest.raises(BotProtocolError, match="more than 64 KiB to stdout"):
+            while True:
+                await bot.read_line(trio.current_time() + 5)
 
     trio.run(_with_bot, body)
 

@@ -28,6 +28,10 @@ from ..bots.transport import (
 )
 
 MAX_INFO_KEPT = 50
+# 'info' lines a bot may send for one request (from the request before it), and their bytes: each is read and
+# parsed by the referee on its own time, so a flood would steal CPU from every game the referee plays
+MAX_INFO_LINES = 100
+MAX_INFO_BYTES = 64 * 1024
 STARTUP_LINES = 4  # lines quoted of what a bot printed instead of its handshake
 STARTUP_LINGER = 3.0  # seconds to collect more of them once the first is there (a runtime that fails exits sooner)
 # What runtimes print when they cannot reserve the memory they start with (the JVM, Go, .NET, C and C++
@@ -50,6 +54,8 @@ class BotClient:
     declared: dict[str, m.OptionDeclared] = attrs.Factory(dict)  # version 3: the options it offers
     wants: set[str] = attrs.Factory(set)  # version 3: 'want state'...
     options: dict[str, str] = attrs.Factory(dict)  # the value each declared option was set to
+    _info_lines: int = 0  # info lines since the last request (or ping, or the greeting), and their bytes
+    _info_bytes: int = 0
 
     @classmethod
     async def start(cls, nursery: trio.Nursery, command: BotCommand, stderr_path: Path | None = None,
@@ -174,9 +180,19 @@ class BotClient:
             msg = parse_bot_line(line.text)
         except ProtocolError as e:
             raise BotProtocolError(f"{e}: {line.text[:80]!r}") from None
-        if isinstance(msg, m.Info) and len(self.info) < MAX_INFO_KEPT:
-            self.info.append(msg.text[:200])
+        if isinstance(msg, m.Info):
+            self._info_lines += 1
+            self._info_bytes += len(line.text)
+            if self._info_lines > MAX_INFO_LINES or self._info_bytes > MAX_INFO_BYTES:
+                raise BotProtocolError(f"sent more than {MAX_INFO_LINES} 'info' lines, or {MAX_INFO_BYTES // 1024} "
+                                       "KiB of them, for one request")
+            if len(self.info) < MAX_INFO_KEPT:
+                self.info.append(msg.text[:200])
         return msg
+
+    def _new_exchange(self) -> None:
+        """A request (or ping) is about to go out: the bot's allowance of info lines starts again."""
+        self._info_lines = self._info_bytes = 0
 
     def _refuse_unasked(self) -> None:
         for line in self.process.pending_lines():
@@ -198,6 +214,7 @@ class BotClient:
         moment the request was written to the arrival of the reply line.
         """
         self._refuse_unasked()
+        self._new_exchange()
         await self.process.send_line(message.to_text())
         sent = self.process.now()
         deadline = sent + wait_ms / 1000
@@ -217,6 +234,7 @@ class BotClient:
     async def ping(self, timeout: float = 5.0, token: str = "1") -> float:
         """Ask for a pong; returns the round trip in ms. Detects a wedged bot."""
         self._refuse_unasked()
+        self._new_exchange()
         await self.process.send_line(m.Ping(token).to_text())
         sent = trio.current_time()
         while True:

@@ -9,6 +9,7 @@ At request N (or at the handshake for the modes marked *):
   closeout     closes stdout, keeps running    nohandshake* never says ready
   garbage      a line that is no message       badutf8     a line of invalid UTF-8
   endless      a line that never ends          flood       gigabytes of info lines
+  infoflood    plays, but writes 10,000 info lines (just under 1 MiB) before every reply
   stderrflood* floods stderr all game, plays well
   twice        answers twice in one write      unasked     speaks unasked (a pong nobody asked for)
   nonsense     one token that is no action     illegal     a legal-looking card that is not legal
@@ -150,6 +151,10 @@ for line in sys.stdin:
             while True:
                 sys.stdout.write("A" * 65536)
                 sys.stdout.flush()
+        elif mode == "infoflood":  # keeps playing: just under 1 MiB of info lines before every reply
+            sys.stdout.write(("info " + "z" * 95 + "\n") * 10_000 + legal[0].split("..")[0] + "\n")
+            sys.stdout.flush()
+            requests -= 1  # and again at the next request
         elif mode == "flood":
             junk = "info " + "z" * 1000 + "\n"
             while True:

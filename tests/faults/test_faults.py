@@ -104,7 +104,8 @@ CASES = [
     ("garbage", 5, "two-handed", P, "%%%"),
     ("badutf8", 5, "two-handed", P, "UTF-8"),
     ("endless", 5, "two-handed", P, "without a newline"),
-    ("flood", 5, "two-handed", P, "KiB to stdout"),
+    ("flood", 5, "two-handed", P, "'info' lines"),  # 64 KiB of info lines for one request, before the 1 MiB cap
+    ("infoflood", 3, "two-handed", P, "'info' lines"),  # just under the output cap, but thousands of lines
     ("twice", 5, "two-handed", P, "nobody asked"),
     ("unasked", 5, "two-handed", P, "pong 99"),  # refused as unasked, or as no action if a request crossed it
     ("nonsense", 5, "two-handed", I, "xyzzy"),
@@ -295,6 +296,38 @@ def test_tournament_with_misbehaving_entrants_finishes_with_every_game(tmp_path)
 
 
 
+def test_a_bot_flooding_info_lines_costs_another_game_no_time(tmp_path):
+    """In one referee process, beside games of a bot that writes 10,000 info lines before every reply, the
+    honest bots of the other games never lose on time: the flood is cut at the first request."""
+    from tournaments.config import parse_config
+    from tournaments.runner import run_games
+    from tournaments.schedule import schedule
+    from tournaments.store import ResultStore, tournament_schedule
+
+    data = {
+        "tournament": {"games_per_pairing": 2, "concurrency": 2, "processes": 1, "seed": 5,
+                       "options": {"target": 300}},
+        "bot": [{"name": "random", "sample": "random"}, {"name": "greedy", "sample": "greedy"},
+                {"name": "tactician", "sample": "tactician"},
+                {"name": "flooder", "command": f"{sys.executable} {FAULTY} infoflood 1"}],
+    }
+    config = parse_config(data, tmp_path / "t.toml", output=tmp_path / "out")
+    games = schedule(config)
+    store = ResultStore(config.output)
+    store.start(config.fingerprint(), tournament_schedule(config, games))
+    trio.run(run_games, config, games, store)
+    records = list(read_records(tmp_path / "out" / "games.jsonl", store.key))
+    assert len(records) == len(games) == 12
+    for r in records:
+        names = [s.entrant for s in r.seats]
+        if "flooder" in names:
+            assert r.termination is Termination.PROTOCOL_ERROR and names[r.culprit] == "flooder"
+            assert "'info' lines" in r.detail
+        else:
+            assert r.termination is Termination.COMPLETED, r.detail
+    assert leftovers() == []
+
+
 PROBE = """
 import socket, sys
 port = int(sys.argv[3])
@@ -390,15 +423,17 @@ def test_restart_never_retires_the_entrant_across_slots_and_processes(processes,
     assert len(played_after) <= (0 if processes == 1 else 2), [r.game_id for r in played_after]
 
 
-def test_an_info_flood_with_no_output_cap_ends_on_the_clock(tmp_path):
-    """'output = 0' lifts the cap; a bot that floods info lines instead of replying then meets its deadline,
-    and the referee's memory stays bounded meanwhile (it keeps no more than a line)."""
+def test_an_info_flood_with_no_output_cap_meets_the_info_cap(tmp_path):
+    """'output = 0' lifts the cap on a bot's output; a bot that floods info lines instead of replying still
+    meets the cap on info lines for one request (PROTOCOL.md, section 5), and the referee's memory stays
+    bounded meanwhile (it keeps no more than a line)."""
     uncapped = Sandbox(Limits(output_kb=None))
     reset_peak_memory()
     before = peak_memory_mb()
     (record,), _ = trio.run(play, [faulty("flood", 5, sandbox=uncapped), sample("random")],
                             get_variant("two-handed"), 7, tmp_path)
-    assert record.termination is Termination.TIMEOUT and record.culprit == 0
+    assert record.termination is Termination.PROTOCOL_ERROR and record.culprit == 0
+    assert "'info' lines" in record.detail
     assert record.seconds < 10
     assert peak_memory_mb() - before < 64
     assert leftovers() == []

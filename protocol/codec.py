@@ -21,6 +21,11 @@ _TOKEN = re.compile(r"^[\x21-\x7e]+$")
 _INT = re.compile(r"^-?[0-9]{1,18}$")
 _NUM = re.compile(r"^-?[0-9]{1,18}(\.[0-9]{1,18})?$")
 _KEY = re.compile(r"^[a-z][a-z0-9-]*$")
+# What a bot may put into the records through its handshake, so that a record stays small whatever the bot
+# says: keys (id keys, option names, features) and each word of an option's declaration, and its choices.
+MAX_KEY = 32
+MAX_OPTION_WORD = 64
+MAX_CHOICES = 32
 
 
 class ProtocolError(ValueError):
@@ -114,8 +119,9 @@ def _rest(line: str, word_count: int) -> str:
 
 
 def _key(tok: str, what: str) -> str:
-    if not _KEY.match(tok):
-        raise ProtocolError(f"{what} should be a lower-case name (letters, digits, '-'), got {tok!r}")
+    if not _KEY.match(tok) or len(tok) > MAX_KEY:
+        raise ProtocolError(f"{what} should be a lower-case name (letters, digits, '-') of at most {MAX_KEY} "
+                            f"characters, got {tok[:40]!r}")
     return tok
 
 
@@ -136,6 +142,9 @@ def _option(parts: list[str]) -> m.OptionDeclared:
         raise ProtocolError(usage)
     elif kind == "choice" and not extra:
         raise ProtocolError(usage)
+    if len(extra) > MAX_CHOICES or any(len(word) > MAX_OPTION_WORD for word in (default, *extra)):
+        raise ProtocolError(f"option {name}: at most {MAX_CHOICES} choices of at most {MAX_OPTION_WORD} "
+                            "characters each")
     option = m.OptionDeclared(name, kind, _token(default, "option default"), extra)
     why = option.check(default)
     if why:
@@ -293,8 +302,9 @@ def parse_bot_line(line: str):
     parts = _split_line(line)
     verb = parts[0]
     if verb == "id":  # any key: 'name' and 'author' are the ones the referee shows; every key is recorded
-        if len(parts) < 3 or not _KEY.match(parts[1]):
-            raise ProtocolError("expected 'id <key> <text>' with a lower-case key, e.g. 'id name MyBot 1.2'")
+        if len(parts) < 3 or not _KEY.match(parts[1]) or len(parts[1]) > MAX_KEY:
+            raise ProtocolError(f"expected 'id <key> <text>' with a lower-case key of at most {MAX_KEY} characters, "
+                                "e.g. 'id name MyBot 1.2'")
         return m.Id(parts[1], _rest(line, 2))
     if verb == "ready":
         _arity(parts, 0)

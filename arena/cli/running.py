@@ -6,6 +6,7 @@ import datetime
 import json
 import os
 import secrets
+import sys
 from pathlib import Path
 
 import trio
@@ -38,6 +39,8 @@ def check_bots_start(entrants, logs: Path, startup_timeout: float, name_by_bots:
     if found.failures:
         raise UsageError("; ".join(f"bot {name} cannot start: {why}" for name, why in found.failures)
                          + f" (its stderr log is in {logs}/)")
+    for name, note in found.notes:
+        print(f"note: bot {name}: {note}", file=sys.stderr)
     return named_by_bots(entrants, found.names, logs) if name_by_bots else tuple(entrants)
 
 

@@ -39,7 +39,9 @@ STARTUP_LINGER = 3.0  # seconds to collect more of them once the first is there 
 RESERVE_FAILURES = re.compile(
     r"(could not|cannot|unable to|failed to) (reserve|allocate)|reserve enough space|out of memory|"
     r"gc heap initialization failed|bad_alloc|memoryerror|insufficient memory", re.IGNORECASE)
-MAX_IDS_KEPT = 20  # id lines kept per bot (the first of each key), each value cut to 100 characters
+MAX_IDS_KEPT = 20  # id lines kept per bot (the first of each key), each value cut to MAX_ID_TEXT characters
+MAX_ID_TEXT = 100
+HANDSHAKE_WORDS = ("id", "protocol", "option", "want", "info", "ready")
 MAX_OPTIONS = 50  # options one bot may declare
 
 
@@ -54,6 +56,7 @@ class BotClient:
     declared: dict[str, m.OptionDeclared] = attrs.Factory(dict)  # version 3: the options it offers
     wants: set[str] = attrs.Factory(set)  # version 3: 'want state'...
     options: dict[str, str] = attrs.Factory(dict)  # the value each declared option was set to
+    notes: list[str] = attrs.Factory(list)  # what of the bot's handshake was cut or left out of the records
     _info_lines: int = 0  # info lines since the last request (or ping, or the greeting), and their bytes
     _info_bytes: int = 0
 
@@ -116,14 +119,11 @@ class BotClient:
             try:
                 msg = self._parse(line)
             except BotProtocolError:
+                if line.text.split(" ", 1)[0] in HANDSHAKE_WORDS:
+                    raise  # a handshake line, but a malformed one: the reason says how
                 raise _NotHandshake(line.text) from None
             if isinstance(msg, m.Id):
-                if msg.field not in self.ids and len(self.ids) < MAX_IDS_KEPT:
-                    self.ids[msg.field] = msg.value[:100]
-                if msg.field == "name" and msg.value:
-                    self.name = msg.value[:100]
-                elif msg.field == "author":
-                    self.author = msg.value[:100]
+                self._keep_id(msg)
             elif isinstance(msg, m.ProtocolChoice):
                 if msg.version > m.PROTOCOL_VERSION:
                     raise BotProtocolError(f"asked for protocol {msg.version}; this referee speaks up to "
@@ -154,6 +154,22 @@ class BotClient:
             except BotError:
                 break
         return lines
+
+    def _keep_id(self, msg: m.Id) -> None:
+        """Keep an id line for the records: the first of each key, at most MAX_IDS_KEPT keys, each text cut to
+        MAX_ID_TEXT characters; what is cut or left out is noted, for the run to say."""
+        text = msg.value[:MAX_ID_TEXT]
+        if len(msg.value) > MAX_ID_TEXT:
+            self.notes.append(f"its 'id {msg.field}' was cut to {MAX_ID_TEXT} characters")
+        if msg.field not in self.ids:
+            if len(self.ids) < MAX_IDS_KEPT:
+                self.ids[msg.field] = text
+            else:
+                self.notes.append(f"its 'id {msg.field}' was not kept: {MAX_IDS_KEPT} id keys at most")
+        if msg.field == "name" and text:
+            self.name = text
+        elif msg.field == "author":
+            self.author = text
 
     def set_options(self, chosen: dict[str, str]) -> None:
         """Queue a ``setoption`` for every option the bot declared: the organiser's value, else its default.

@@ -29,6 +29,17 @@ from .player import Player
 from .wire import V3_EVENTS, event_text, new_game_message, request_message, rule_messages, state_message
 
 
+# A record keeps what a bot said within bounds (its handshake's words are bounded by the protocol itself): an
+# illegal reply and the detail of a fault, each cut with a note of how much was left out.
+MAX_ACTION_KEPT = 100
+MAX_DETAIL_KEPT = 500
+
+
+def cut(text: str, most: int) -> str:
+    """``text``, or its first ``most`` characters and how many more there were."""
+    return text if len(text) <= most else f"{text[:most]}... ({len(text) - most} more characters not kept)"
+
+
 def game_wire_id(seed: int, game_id: str) -> str:
     """The id a game is given on the wire: 12 hex digits of a hash of its seed and its id in the schedule."""
     return hashlib.sha256(f"wire:{seed}:{game_id}".encode()).hexdigest()[:12]
@@ -129,9 +140,10 @@ async def play_game(
                     if points != scored:
                         raise IllegalActionError(f"{action_text} scores {scored} now, not {points}")
             except IllegalActionError as e:
-                record.actions.append(ActionEntry(seat, text, used))
-                await _tell_error(clients[seat], f"illegal action {text}: {e}")
-                raise _SeatFault(seat, Termination.ILLEGAL_ACTION, f"{text}: {e}") from None
+                shown = cut(text, MAX_ACTION_KEPT)
+                record.actions.append(ActionEntry(seat, shown, used))
+                await _tell_error(clients[seat], f"illegal action {shown}: {e}")
+                raise _SeatFault(seat, Termination.ILLEGAL_ACTION, f"{shown}: {e}") from None
             record.actions.append(ActionEntry(seat, action.to_text(), used))
             _deliver(clients, game.apply(action), record, observers)
         record.termination = Termination.COMPLETED
@@ -139,7 +151,7 @@ async def play_game(
     except _SeatFault as fault:
         record.termination = fault.termination
         record.culprit = fault.seat
-        record.detail = fault.detail
+        record.detail = cut(fault.detail, MAX_DETAIL_KEPT)
         record.result = fault_returns(variant, fault.seat)
         players[fault.seat].note(f"game {game_id}: {fault.termination.value}: {fault.detail}")
         await players[fault.seat].retire()

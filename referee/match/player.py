@@ -191,6 +191,7 @@ class Preflight:
 
     failures: tuple[tuple[str, str], ...]  # (entrant, why)
     names: dict[str, str]  # entrant -> its bot's 'id name', for those that sent one
+    notes: tuple[tuple[str, str], ...] = ()  # (entrant, what of its handshake the records do not keep whole)
 
 
 async def preflight(entrants: Sequence[Entrant], logs: Path, startup_timeout: float = 10.0) -> Preflight:
@@ -203,6 +204,7 @@ async def preflight(entrants: Sequence[Entrant], logs: Path, startup_timeout: fl
     """
     failures = []
     names = {}
+    notes = []
     async with trio.open_nursery() as nursery:
         for entrant in entrants:
             player = Player.logged(entrant, logs, startup_timeout=startup_timeout)
@@ -210,12 +212,13 @@ async def preflight(entrants: Sequence[Entrant], logs: Path, startup_timeout: fl
                 client = await player.ensure_started(nursery)
                 if client.ids.get("name"):
                     names[entrant.name] = printable(client.ids["name"])
+                notes += [(entrant.name, note) for note in client.notes]
             except BotError as e:
                 player.note(f"could not start before the first game: {e}")
                 failures.append((entrant.name, str(e)))
             finally:
                 await player.close()
-    return Preflight(tuple(failures), names)
+    return Preflight(tuple(failures), names, tuple(notes))
 
 
 def named_by_bots(entrants: Sequence[Entrant], names: dict[str, str], logs: Path) -> tuple[Entrant, ...]:

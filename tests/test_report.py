@@ -131,3 +131,31 @@ def test_the_trick_just_taken_is_the_cards_of_the_last_trick_won(name):
                 taken, trick = [], []
         if not views[0]["trick"] and views[0]["last_trick"]:
             assert views[0]["last_trick"] == taken
+
+
+def test_each_seat_of_play_has_a_token_of_its_own():
+    """The person at seat 0 cannot open seat 1's page (and see its hand) by changing the seat in the address."""
+    import trio
+
+    from viewer.seat import SeatLink, SeatServer
+
+    server = SeatServer({0: SeatLink(0), 1: SeatLink(1)})
+    assert server.tokens[0] != server.tokens[1]
+    assert f"token={server.tokens[1]}" in server.address(8000, 1)
+
+    async def knock(seat: int, token: str) -> list[dict]:
+        sent: list[dict] = []
+
+        async def receive():
+            return {"type": "websocket.disconnect"}
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {"type": "websocket", "path": "/seat", "query_string": f"seat={seat}&token={token}".encode()}
+        await server(scope, receive, send)
+        return sent
+
+    refused = trio.run(knock, 1, server.tokens[0])
+    assert refused == [{"type": "websocket.close", "code": 4403}]
+    assert trio.run(knock, 1, server.tokens[1]) != refused  # its own token is let in

@@ -123,10 +123,15 @@ class SeatServer:
     """The local web server of the human seats: the page, its files, and a WebSocket per seat."""
 
     links: dict[int, SeatLink]
-    token: str = attrs.Factory(lambda: secrets.token_urlsafe(12))  # in the address: no other page can take a seat
+    # A secret per seat, in that seat's address: no other page can take a seat, and the person at one seat
+    # cannot open another's (and see its hand) by changing the seat number in the address.
+    tokens: dict[int, str] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.tokens = {seat: secrets.token_urlsafe(16) for seat in self.links}
 
     def address(self, port: int, seat: int) -> str:
-        return f"http://127.0.0.1:{port}/?seat={seat}&token={self.token}"
+        return f"http://127.0.0.1:{port}/?seat={seat}&token={self.tokens[seat]}"
 
     async def __call__(self, scope, receive, send) -> None:  # the ASGI application
         if scope["type"] == "http":
@@ -148,8 +153,10 @@ class SeatServer:
 
     async def _websocket(self, scope, receive, send) -> None:
         query = dict(pair.split("=", 1) for pair in scope.get("query_string", b"").decode().split("&") if "=" in pair)
-        link = self.links.get(int(query["seat"])) if query.get("seat", "").isdigit() else None
-        if scope["path"] != "/seat" or link is None or not secrets.compare_digest(query.get("token", ""), self.token):
+        seat = int(query["seat"]) if query.get("seat", "").isdigit() else None
+        link = self.links.get(seat)
+        if scope["path"] != "/seat" or link is None or not secrets.compare_digest(query.get("token", ""),
+                                                                                   self.tokens[seat]):
             await send({"type": "websocket.close", "code": 4403})
             return
         event = await receive()

@@ -51,6 +51,7 @@ SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"
 JAIL_PATH = "/usr/local/bin:/usr/bin:/bin"
 PRIVATE = ("/tmp", "/dev", "/dev/shm", HOME)  # the jail's own folders, made before the binds
 MiB = 1 << 20
+COVER_BYTES = 4096  # the size of the empty folder laid over a hidden one: nothing fits in it
 
 # Uids of jailed bots when the referee is root: a range no distribution hands out, taken one per bot
 # process for as long as it runs (a lock file per uid, released by the kernel if the referee dies).
@@ -356,8 +357,11 @@ def command(spec: JailSpec) -> list[str]:
             args += _parents(where, made) + ["--ro-bind", str(real), str(where)]
             bound.append((where, real))
     system = [(Path(root), Path(os.path.realpath(root))) for root in SYSTEM if os.path.isdir(root)]
-    for cover in covers(spec.hidden, bound + system):
-        args += ["--tmpfs", str(cover)]  # an empty folder over it: the bot may read around it, not it
+    for cover in covers(spec.hidden, bound + system):  # an empty folder over it: the bot may read around it, not it
+        args += ["--size", str(COVER_BYTES), "--perms", "0555", "--tmpfs", str(cover)]
+    # The jail's own / and /dev are tmpfs that bwrap makes without a size (and, not as root, the bot's own to
+    # write): read-only, a bot writes only to its sized home, /tmp and /dev/shm.
+    args += ["--remount-ro", "/dev", "--remount-ro", "/"]
     args += ["--chdir", os.path.abspath(spec.cwd) if spec.cwd else HOME, "--"]
     argv = list(spec.argv)
     argv[0] = resolve_program(argv[0])
@@ -366,6 +370,18 @@ def command(spec: JailSpec) -> list[str]:
         args += [setpriv, f"--reuid={spec.uid}", f"--regid={spec.uid}", "--clear-groups", "--no-new-privs",
                  "--inh-caps=-all", "--bounding-set=-all", "--"]
     return args + argv
+
+
+def through_fd(argv: list[str]) -> tuple[list[str], int]:
+    """``argv`` as ``bwrap --args FD -- COMMAND``, bwrap's options in a memory file: the jail's first process
+    is bwrap, and a bot may read its command line (/proc/1/cmdline), which would name the folders it covers
+    (the output folder among them). Returns the short command and the descriptor to pass (closed after the
+    start)."""
+    end = argv.index("--")  # the bot's own command stays on the command line, where bwrap looks for it
+    fd = os.memfd_create("bwrap-args", 0)  # not close-on-exec: bwrap reads it
+    os.write(fd, b"".join(os.fsencode(arg) + b"\0" for arg in argv[1:end]))
+    os.lseek(fd, 0, os.SEEK_SET)
+    return [argv[0], "--args", str(fd), *argv[end:]], fd
 
 
 def jail_env(env: dict[str, str]) -> dict[str, str]:

@@ -115,6 +115,7 @@ class Limits:
             (resource.RLIMIT_NPROC, self.processes if nproc else None),
             (resource.RLIMIT_NOFILE, self.open_files),
             (resource.RLIMIT_FSIZE, self.file_mb and self.file_mb * MiB),
+            (resource.RLIMIT_CORE, 0),  # no core files: a bot cannot raise it to fill its space with one
         ]
         return [(which, value) for which, value in chosen if value is not None]
 
@@ -219,7 +220,8 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
             spec = jail.JailSpec(tuple(argv), read_only=sandbox.read_only, hidden=hidden, cwd=cwd,
                                  disk_mb=sandbox.limits.disk_mb or 1 << 20, uid=uid, info_fd=info_child,
                                  seccomp_fd=seccomp)
-            command = jail.command(spec)
+            command, args_fd = jail.through_fd(jail.command(spec))
+            pass_fds += (args_fd,)
             env = {**jail.jail_env(env), **extra_env}
             cwd = None
             limits = sandbox.limits.rlimits(nproc=group is None and uid is not None, address_space=group is None)

@@ -86,7 +86,7 @@ def test_reading_out_in_a_match(tmp_path, bots, mark):
     completed(records(out))
     found = reports(out, "readout")
     assert len(found) == 2
-    assert all(said == {"read": "-", "listed": "-"} for said in found), found
+    assert all(said == {"read": "-", "listed": "-", "cmdline": "-"} for said in found), found
 
 
 def test_reading_out_in_a_tournament(tmp_path, bots, mark):
@@ -100,7 +100,7 @@ def test_reading_out_in_a_tournament(tmp_path, bots, mark):
     completed(records(out))
     found = reports(out, "readout")
     assert len(found) == 2
-    assert all(said == {"read": "-", "listed": "-"} for said in found), found
+    assert all(said == {"read": "-", "listed": "-", "cmdline": "-"} for said in found), found
 
 
 # ----------------------------------------------------------------- 3. memory across the seatings of a deal
@@ -357,3 +357,16 @@ def test_no_channel_between_copies_through_locks_watches_or_io_uring(tmp_path, b
     for said in found:
         assert said == {"flock": "unseen", "fcntl": "EPERM", "ofd": "EPERM", "inotify": "ENOSYS",
                         "fanotify": "ENOSYS", "io_uring": "ENOSYS"}
+
+
+# ----------------------------------------------------------------- 13. spaces without a size
+def test_no_writing_to_the_jail_s_own_root_or_dev_and_no_core_files(tmp_path, bots, mark):
+    """bwrap makes the jail's / and /dev as tmpfs without a size: they are read-only to the bot, and its
+    core files are off for good (a hard limit of 0, which it cannot raise)."""
+    out = tmp_path / "out"
+    match(out, command(bots / "spaces.py", f"mark={mark}"), "random", cwd=tmp_path)
+    completed(records(out))
+    found = reports(out, "spaces")
+    assert len(found) == 2
+    for said in found:
+        assert said == {"root": "EROFS", "dev": "EROFS", "core": "0:0", "raise": "refused"}

@@ -7,8 +7,12 @@ At every game it tries the output folder's files by relative paths (from its
 working directory, up to four levels up) and by their absolute paths (the
 test tells it OUT), and reads every file it can find by walking OUT.
 
-Reports ``ATTACK readout read=PATH:BYTES,...|- listed=PATH:N,...|-`` (what it
-could read, and folders of OUT it could list that were not empty).
+It also looks for OUT's path in the command line of every process it can
+see (the jail's first process is bubblewrap, whose arguments name the folders
+it covers).
+
+Reports ``ATTACK readout read=PATH:BYTES,...|- listed=PATH:N,...|- cmdline=PID,...|-`` (what it
+could read, folders of OUT it could list that were not empty, and processes whose command line names OUT).
 """
 
 import os
@@ -51,8 +55,17 @@ class ReadOut(Bot):
                     read[os.path.abspath(path)] = len(f.read(1 << 20))
             except OSError:
                 pass
+        named = []  # processes it can see whose command line names OUT (the jail's own, bwrap, might)
+        for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:  # OUT as an argument of its own: not out=OUT
+                    if os.fsencode(ARGS["out"]) in f.read().split(b"\0"):
+                        named.append(pid)
+            except OSError:
+                pass
         report("readout", f"read={','.join(f'{p}:{n}' for p, n in read.items()) or '-'} "
-                          f"listed={','.join(f'{p}:{n}' for p, n in listed.items()) or '-'}")
+                          f"listed={','.join(f'{p}:{n}' for p, n in listed.items()) or '-'} "
+                          f"cmdline={','.join(named) or '-'}")
 
 
 run(ReadOut())

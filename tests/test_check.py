@@ -31,6 +31,7 @@ def test_every_check_deals_anew_and_gives_its_games_new_ids(tmp_path):
         ids.append(next(line.split()[2] for line in log if line.startswith("> game ")))
     assert ids[0] != ids[1] and seeds[0] != seeds[1]
     again = arena("check", "random", "--games", "2", "--seed", seeds[0], "--out", str(tmp_path / "c"))
+    assert again.returncode == 0, again.stdout + again.stderr
     log = next((tmp_path / "c" / "logs").glob("*.protocol.log")).read_text().splitlines()
     assert next(line.split()[2] for line in log if line.startswith("> game ")) == ids[0]
 

@@ -3,7 +3,6 @@ against, and opening it to start or resume a tournament."""
 
 from __future__ import annotations
 
-import json
 import secrets
 from pathlib import Path
 
@@ -66,11 +65,11 @@ def open_tournament(config: TournamentConfig, data: dict, path: Path, resuming: 
 
 
 def saved_seed(store: ResultStore) -> int | None:
-    """The seed a tournament in ``store`` started with (None if there is none to read: resume then says why)."""
-    try:
-        return json.loads(store.meta_path.read_text(encoding="utf-8")).get("seed")
-    except (OSError, ValueError):
+    """The seed a tournament in ``store`` started with (None if there is none to read: resume then says why),
+    from its sealed metadata (StoreError if that was changed)."""
+    if not store.meta_path.exists():
         return None
+    return store.read_meta().get("seed")
 
 
 __all__ = ["OpenTournament", "Recovery", "ResultStore", "StoreError", "open_tournament", "tournament_schedule"]

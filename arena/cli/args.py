@@ -65,6 +65,12 @@ def add_no_verify_argument(p: argparse.ArgumentParser) -> None:
                         "(OUT/schedule.jsonl): for records written before they were sealed; the results are unverified")
 
 
+def add_partial_argument(p: argparse.ArgumentParser, verb: str) -> None:
+    p.add_argument("--partial", action="store_true",
+                   help=f"{verb} a run that lacks some of its scheduled games (one still being played, or stopped); "
+                        "without it a missing record is refused, since it may have been deleted")
+
+
 def add_bootstrap_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bootstrap", type=nonneg_int, default=300, help="bootstrap samples for intervals (default 300)")
 

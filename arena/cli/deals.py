@@ -9,8 +9,15 @@ from referee import installed_version
 from referee.records.deals import deals_of_records, generate_deals, render_deals
 from referee.rules import get_variant
 
-from .args import UsageError, add_no_verify_argument, add_variant_arguments, positive_int, variant_from_args
-from .results import games_file, verified_records
+from .args import (
+    UsageError,
+    add_no_verify_argument,
+    add_partial_argument,
+    add_variant_arguments,
+    positive_int,
+    variant_from_args,
+)
+from .results import games_file, incompleteness, verified_records
 
 
 def add_parser(sub) -> None:
@@ -27,6 +34,7 @@ def add_parser(sub) -> None:
     add_variant_arguments(p)
     p.add_argument("--out", type=Path, default=None, help="the file to write (default: standard output)")
     add_no_verify_argument(p)
+    add_partial_argument(p, "write the deals of")
     p.set_defaults(handler=run)
 
 
@@ -56,6 +64,9 @@ def recorded_deals(args):
     if audit.findings:
         raise UsageError(f"{path}: {len(audit.findings)} record(s) failed the seal or schedule checks "
                          "('pinochle-arena replay' lists them); --no-verify reads every record, unverified")
+    gap = incompleteness(audit)
+    if gap and not args.partial:
+        raise UsageError(f"{path}: {gap}; --partial writes the deals of the games there are")
     if not audit.records:
         raise UsageError(f"{path} holds no games")
     first = audit.records[0]

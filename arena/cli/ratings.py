@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .args import UsageError, add_bootstrap_argument, add_no_verify_argument
+from .args import UsageError, add_bootstrap_argument, add_no_verify_argument, add_partial_argument
 from .printing import print_report, write_pgn
 from .results import games_file, records_to_use
 
@@ -19,12 +19,13 @@ def add_parser(sub) -> None:
     p.add_argument("--pgn", type=Path, default=None, help="also write the results as PGN (for Ordo or BayesElo)")
     p.add_argument("--out", type=Path, default=None, help="write ratings.csv, headtohead.csv, crosstable.csv, ratings.json here")
     add_no_verify_argument(p)
+    add_partial_argument(p, "rate")
     p.set_defaults(handler=run)
 
 
 def run(args) -> int:
     path = games_file(args.results)
-    records = records_to_use(path, args.no_verify, "rate", "rates")
+    records = records_to_use(path, args.no_verify, "rate", "rates", args.partial)
     if not records:
         raise UsageError(f"{path} holds no games")
     from tournaments.multi import sides_of
@@ -32,7 +33,8 @@ def run(args) -> int:
     names = {side for r in records for side in sides_of(r)}
     if args.anchor is not None and args.anchor not in names:
         raise UsageError(f"--anchor {args.anchor!r} played no game; entrants: {', '.join(sorted(names))}")
-    print_report(records, args.out, args.anchor, args.bootstrap, f"{path}: {len(records)} games", args.anchor_rating)
+    title = f"{path}: {len(records)} games" + (" (--partial: not every scheduled game)" if args.partial else "")
+    print_report(records, args.out, args.anchor, args.bootstrap, title, args.anchor_rating)
     if args.pgn is not None:
         write_pgn(records, args.pgn)
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .args import UsageError, add_bootstrap_argument, add_no_verify_argument
+from .args import UsageError, add_bootstrap_argument, add_no_verify_argument, add_partial_argument
 from .printing import write_html_report
 from .results import records_to_use
 
@@ -19,6 +19,7 @@ def add_parser(sub) -> None:
     p.add_argument("--open", action="store_true", help="open the report in the web browser")
     add_bootstrap_argument(p)
     add_no_verify_argument(p)
+    add_partial_argument(p, "report on")
     p.set_defaults(handler=run)
 
 
@@ -26,8 +27,9 @@ def run(args) -> int:
     folder = args.results
     if not (folder / "games.jsonl").is_file():
         raise UsageError(f"{folder}: not a results folder (it has no games.jsonl)")
-    records = records_to_use(folder / "games.jsonl", args.no_verify, "report on", "reports")
-    unverified = " (unverified: --no-verify, seals and schedule not checked)" if args.no_verify else ""
+    records = records_to_use(folder / "games.jsonl", args.no_verify, "report on", "reports", args.partial)
+    unverified = " (unverified: --no-verify, seals and schedule not checked)" if args.no_verify else \
+        " (--partial: not every scheduled game)" if args.partial else ""
     index = write_html_report(records, folder, f"{folder.resolve().name}: {len(records)} games{unverified}",
                               bootstrap=args.bootstrap)
     if args.open:

@@ -36,16 +36,33 @@ def games_file(path: Path) -> Path:
     return path / "games.jsonl" if path.is_dir() else path
 
 
-def records_to_use(path: Path, no_verify: bool, verb: str, verbs: str) -> list[GameRecord]:
-    """The records of ``path`` for a command that must not work from forged ones: every record that failed the
-    seal or schedule checks is listed, and then the command refuses ("refusing to VERB PATH")."""
+def records_to_use(path: Path, no_verify: bool, verb: str, verbs: str, partial: bool = False) -> list[GameRecord]:
+    """The records of ``path`` for a command that must not work from forged or missing ones: every record that
+    failed the seal or schedule checks is listed, and then the command refuses ("refusing to VERB PATH"); so it
+    does when scheduled games have no record, unless ``partial``."""
     audit = verified_records(path, no_verify)
     for finding in audit.findings:
         print(f"{path}:{finding.line}: {finding.game_id}: rejected: {finding.reason}", file=sys.stderr)
     if audit.findings:
         raise UsageError(f"refusing to {verb} {path}: {len(audit.findings)} record(s) failed the seal or schedule "
                          f"checks (listed above); --no-verify {verbs} every record, unverified")
+    gap = incompleteness(audit)
+    if gap and not partial:
+        raise UsageError(f"refusing to {verb} {path}: {gap}; --partial {verbs} the games there are")
+    if gap:
+        print(f"warning: {path}: partial: {gap}", file=sys.stderr)
     return audit.records
+
+
+def incompleteness(audit: Audit) -> str:
+    """What the records of a run lack ("" for nothing): the scheduled games with no record, or that an SPRT
+    has not ended."""
+    if audit.missing:
+        shown = ", ".join(audit.missing[:8]) + (", ..." if len(audit.missing) > 8 else "")
+        return (f"{len(audit.missing)} scheduled game(s) have no record ({shown}): not played yet, or deleted")
+    if audit.unfinished:
+        return "the SPRT has not ended, so which games it should hold is not known yet"
+    return ""
 
 
 def verified_records(path: Path, no_verify: bool) -> Audit:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import json
 import os
 import secrets
 import sys
@@ -12,6 +11,7 @@ from pathlib import Path
 import trio
 
 from referee.match import named_by_bots, preflight
+from referee.records.store import ResultStore
 
 from .args import UsageError
 
@@ -84,14 +84,14 @@ def resumed_arguments(args, kind: str):
 
 
 def _saved_arguments(given: Path, out: Path, kind: str) -> tuple[list[str], str, int]:
-    """(argv, cwd, seed) of the run kept in OUT/KIND.json."""
-    try:
-        saved = json.loads((out / f"{kind}.json").read_text(encoding="utf-8"))
-        return list(saved["argv"]), saved["cwd"], saved["seed"]
-    except FileNotFoundError:
+    """(argv, cwd, seed) of the run kept in OUT/KIND.json (sealed: StoreError if it was changed)."""
+    if not (out / f"{kind}.json").exists():
         what = "no such folder" if not out.is_dir() else f"no {kind}.json: not a {kind}'s output folder"
-        raise UsageError(f"--resume {given}: {what}") from None
-    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise UsageError(f"--resume {given}: {what}")
+    saved = ResultStore(out, f"{kind}.json").read_meta()
+    try:
+        return list(saved["argv"]), saved["cwd"], saved["seed"]
+    except (KeyError, TypeError) as e:
         raise UsageError(f"--resume {given}: {out / (kind + '.json')} is damaged ({e})") from None
 
 

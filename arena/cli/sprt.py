@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from referee.bots.sandbox import isolation_summary
+from referee.records.audit import sprt_ranges
 
 from .args import (
     UsageError,
@@ -92,6 +93,8 @@ def run(args) -> int:
     finally:
         if live:
             sys.stderr.write("\n")
+    store.mark_ended({"verdict": state.verdict or "undecided", "pairs": state.pairs,
+                      "games": sprt_ranges(r.game_id for r in state.records)})
     return print_verdict(args, state, new.name, boards)
 
 

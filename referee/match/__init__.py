@@ -14,6 +14,8 @@ the viewer: they call down into this package, not the other way round.
 The names below are the package's public surface.
 """
 
+# Moved to referee.rules.dealing (the seeds of deals); importable from here for one release, as in 0.1.
+from ..rules.dealing import derive_seed  # noqa: F401
 from .client import BotClient
 from .clock import Clock, TimeControl
 from .game import game_wire_id, play_game
@@ -29,9 +31,6 @@ from .player import (
     preflight,
 )
 from .runner import MatchPlan, board_run_groups, board_runs, match_games, match_schedule, run_match
-
-# Moved to referee.rules.dealing (the seeds of deals); importable from here for one release, as in 0.1.
-from ..rules.dealing import derive_seed  # noqa: E402, F401
 
 __all__ = [
     "BOARDS_PER_PROCESS", "BotClient", "Clock", "Entrant", "MatchPlan", "Player", "Preflight", "Restart", "TimeControl",

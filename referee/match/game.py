@@ -28,7 +28,6 @@ from .clock import Clock
 from .player import Player
 from .wire import V3_EVENTS, event_text, new_game_message, request_message, rule_messages, state_message
 
-
 # A record keeps what a bot said within bounds (its handshake's words are bounded by the protocol itself): an
 # illegal reply and the detail of a fault, each cut with a note of how much was left out.
 MAX_ACTION_KEPT = 100

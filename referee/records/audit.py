@@ -29,7 +29,7 @@ import attrs
 from ..rules import VariantError, fault_returns, get_variant
 from ..rules.variants import Variant
 from .record import GameRecord, Termination, scan_records
-from .seals import KEY_FILE, SealError, check_seal, load_key, seal
+from .seals import KEY_FILE, SealError, check_seal, load_key, read_sealed_json, seal
 
 SCHEDULE_FILE = "schedule.jsonl"
 SCHEDULE_FORMAT = 1
@@ -235,10 +235,17 @@ class Finding:
 class Audit:
     records: list[GameRecord]  # the records that passed
     findings: list[Finding]  # the ones that did not, in file order
+    missing: list[str] = attrs.Factory(list)  # scheduled games with no record: not played yet, or deleted
+    unfinished: bool = False  # an SPRT that has not ended: which of its games there should be is not known
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing and not self.unfinished
 
 
 def audit_results(path: Path) -> Audit:
-    """Read the records of ``path`` and check each against the key and schedule in its directory.
+    """Read the records of ``path`` and check each against the key and schedule in its directory, and list the
+    scheduled games that have no record.
 
     KeyFileError or ScheduleError when either is missing or unusable;
     RecordError (from :mod:`referee.records.record`) for a line that is no record.
@@ -257,8 +264,57 @@ def audit_results(path: Path) -> Audit:
         findings.append(Finding(sealed[problem.index][0], problem.game_id, problem.reason))
     rejected = {problem.index for problem in problems}
     findings.sort(key=lambda f: f.line)
-    return Audit([record for i, (_, record) in enumerate(sealed) if i not in rejected], findings)
+    records = [record for i, (_, record) in enumerate(sealed) if i not in rejected]
+    expected = _expected_games(path.parent, schedule, key)
+    recorded = {r.game_id for r in records}
+    missing = [] if expected is None else [g for g in expected if g not in recorded]
+    return Audit(records, findings, missing, unfinished=expected is None)
+
+
+def _expected_games(directory: Path, schedule: Schedule, key: bytes) -> list[str] | None:
+    """Every game the run's records should hold: a match's or tournament's whole schedule; an SPRT's games as
+    it kept them, sealed, when it ended (None before: an SPRT's schedule is open-ended)."""
+    if schedule.sprt is None:
+        return [g.game_id for g in schedule.games]
+    meta = directory / f"{schedule.kind}.json"
+    try:
+        ended = read_sealed_json(meta, key).get("ended")
+    except FileNotFoundError:
+        return None
+    except SealError as e:
+        raise ScheduleError(f"{meta}: {e}") from None
+    return None if not ended else sprt_ids(ended.get("games", {}))
+
+
+def sprt_ids(ranges: dict[str, str]) -> list[str]:
+    """``{"a": "1-3,5", "b": "1-3"}`` -> sprt-1a, sprt-2a, sprt-3a, sprt-5a, sprt-1b, ... (see :func:`sprt_ranges`)."""
+    ids = []
+    for half, text in sorted(ranges.items()):
+        for part in filter(None, text.split(",")):
+            first, _, last = part.partition("-")
+            ids += [f"sprt-{k}{half}" for k in range(int(first), int(last or first) + 1)]
+    return ids
+
+
+def sprt_ranges(game_ids: Iterable[str]) -> dict[str, str]:
+    """The SPRT games ``game_ids`` as ranges of pair numbers for each half: a short record of which were played."""
+    numbers: dict[str, list[int]] = {}
+    for game_id in game_ids:
+        found = _SPRT_ID.fullmatch(game_id)
+        if found:
+            numbers.setdefault(found.group(2), []).append(int(found.group(1)))
+    out = {}
+    for half, values in numbers.items():
+        values.sort()
+        parts, start = [], values[0]
+        for previous, value in zip(values, values[1:] + [None]):
+            if value != previous + 1 if value is not None else True:
+                parts.append(str(start) if start == previous else f"{start}-{previous}")
+                start = value
+        out[half] = ",".join(parts)
+    return out
 
 
 __all__ = ["Audit", "Finding", "Problem", "SCHEDULE_FILE", "Schedule", "ScheduleError", "ScheduledGame", "SprtPairs",
-           "audit_results", "check_records", "read_schedule", "schedule_path", "write_schedule"]
+           "audit_results", "check_records", "read_schedule", "schedule_path", "sprt_ids", "sprt_ranges",
+           "write_schedule"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import os
 import secrets
 from pathlib import Path
@@ -98,5 +99,34 @@ def check_seal(line: str, key: bytes) -> str:
     return text
 
 
+
+
+SEAL_FIELD = "seal"  # a sealed JSON file's HMAC, with the directory's key, of the rest of it
+
+
+def sealed_json(data: dict, key: bytes) -> str:
+    """``data`` as a JSON file's text, with its seal (a metadata file: the run's fingerprint, how it ended)."""
+    return json.dumps({**data, SEAL_FIELD: mac_of(_canonical(data), key)}, indent=2) + "\n"
+
+
+def read_sealed_json(path: Path, key: bytes) -> dict:
+    """The data of a file written by :func:`sealed_json`; SealError if it is unreadable, unsealed or changed
+    (FileNotFoundError if there is none)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        mac = data.pop(SEAL_FIELD)
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError, AttributeError, KeyError) as e:
+        raise SealError(f"unreadable or unsealed ({e!r})") from None
+    if not isinstance(mac, str) or not hmac.compare_digest(mac, mac_of(_canonical(data), key)):
+        raise SealError("changed since the run wrote it (its seal does not match)")
+    return data
+
+
+def _canonical(data: dict) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
 __all__ = ["KEY_FILE", "KeyFileError", "MAC_FIELD", "SealError", "check_seal", "key_path", "load_key",
-           "mac_of", "new_key", "seal"]
+           "mac_of", "new_key", "read_sealed_json", "seal", "sealed_json"]

@@ -18,7 +18,6 @@ cannot give), so a resumed tournament plays those games again.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -26,7 +25,7 @@ import attrs
 
 from .audit import Schedule, ScheduleError, check_records, read_schedule, schedule_path, write_schedule
 from .record import GameRecord, append_record, append_records, record_from_line, seal_problem
-from .seals import KeyFileError, key_path, load_key, new_key
+from .seals import KeyFileError, SealError, key_path, load_key, new_key, read_sealed_json, sealed_json
 
 
 class StoreError(ValueError):
@@ -79,7 +78,7 @@ class ResultStore:
     def resume(self, fingerprint: dict, games: Schedule) -> Recovery:
         if not self.meta_path.exists():
             raise StoreError(f"nothing to resume in {self.directory} (no {self.meta_name})")
-        saved = json.loads(self.meta_path.read_text(encoding="utf-8"))
+        saved = {k: v for k, v in self.read_meta().items() if k != ENDED}
         if saved != fingerprint:
             changed = sorted(k for k in set(saved) | set(fingerprint) if saved.get(k) != fingerprint.get(k))
             raise StoreError(f"the configuration changed since this run started ({', '.join(changed)}); "
@@ -154,7 +153,24 @@ class ResultStore:
     def append_many(self, records: list[GameRecord]) -> None:
         append_records(self.games_path, records, self.key)
 
+    def read_meta(self) -> dict:
+        """The run's fingerprint (and, once it ended, how: ``ENDED``), its seal checked: an edited seed or
+        configuration must not be taken up by a resume (a silent re-deal of every game left)."""
+        try:
+            return read_sealed_json(self.meta_path, self.key)
+        except (SealError, OSError) as e:
+            raise StoreError(f"{self.meta_path}: {e}: the run cannot be resumed; start it again elsewhere") \
+                from None
+
+    def mark_ended(self, how: dict) -> None:
+        """Keep, sealed, how the run ended (an SPRT: its verdict and the games it played), so that a record
+        deleted from it is missed by ``replay`` and ``ratings``."""
+        self._write_meta({**self.read_meta(), ENDED: how})
+
     def _write_meta(self, fingerprint: dict) -> None:
         tmp = self.meta_path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(fingerprint, indent=2) + "\n", encoding="utf-8")
+        tmp.write_text(sealed_json(fingerprint, self.key), encoding="utf-8")
         os.replace(tmp, self.meta_path)
+
+
+ENDED = "ended"  # in the metadata file: how the run ended, once it has

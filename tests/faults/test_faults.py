@@ -17,8 +17,8 @@ import pytest
 import trio
 from helpers import play
 
-from referee.bots.samples import SAMPLES
 from referee.bots import cgroups
+from referee.bots.samples import SAMPLES
 from referee.bots.sandbox import Isolation, Limits, Sandbox
 from referee.bots.transport import BotCommand
 from referee.match import Entrant, Restart

@@ -1,0 +1,97 @@
+"""Records that cannot be bent by taking away: a deleted or truncated record is missed, and an edited seed is
+not taken up by a resume (a silent re-deal of every game left)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers import arena
+
+
+def play(kind: str, out, *extra: str):
+    if kind == "match":
+        run = arena("match", "greedy", "random", "--games", "4", "--option", "target=200", "--out", str(out),
+                    "--no-report", *extra)
+    else:
+        run = arena("sprt", "greedy", "random", "--max-pairs", "3", "--elo0", "-500", "--elo1", "500",
+                    "--concurrency", "1", "--option", "target=200", "--out", str(out), *extra)
+    assert run.returncode in ((0,) if kind == "match" else (0, 1, 3)), run.stderr
+    return run
+
+
+def delete_line(out, number: int) -> str:
+    games = out / "games.jsonl"
+    lines = games.read_text().splitlines(keepends=True)
+    gone = json.loads(lines[number])["game_id"]
+    games.write_text("".join(lines[:number] + lines[number + 1:]))
+    return gone
+
+
+@pytest.mark.parametrize("kind", ["match", "sprt"])
+def test_a_deleted_record_is_missed_by_replay_ratings_and_report(kind, tmp_path):
+    out = tmp_path / "run"
+    play(kind, out)
+    assert arena("replay", str(out)).returncode == 0
+    assert arena("ratings", str(out), "--bootstrap", "0").returncode == 0
+    gone = delete_line(out, 1)
+    replay = arena("replay", str(out))
+    assert replay.returncode == 1 and f"{gone}: no record (scheduled: not played yet, or deleted)" in replay.stdout
+    assert "1 scheduled game(s) without a record" in replay.stdout
+    assert arena("replay", str(out), "--partial").returncode == 0
+    ratings = arena("ratings", str(out), "--bootstrap", "0")
+    assert ratings.returncode == 2 and f"1 scheduled game(s) have no record ({gone})" in ratings.stderr
+    assert "--partial rates the games there are" in ratings.stderr
+    partial = arena("ratings", str(out), "--bootstrap", "0", "--partial")
+    assert partial.returncode == 0 and "(--partial: not every scheduled game)" in partial.stdout
+    assert arena("report", str(out)).returncode == 2
+
+
+def test_a_truncated_file_is_missed_too(tmp_path):
+    out = tmp_path / "run"
+    play("match", out)
+    games = out / "games.jsonl"
+    lines = games.read_text().splitlines(keepends=True)
+    games.write_text("".join(lines[:2]))  # the last two records cut off
+    ratings = arena("ratings", str(out), "--bootstrap", "0")
+    assert ratings.returncode == 2 and "2 scheduled game(s) have no record (g3, g4)" in ratings.stderr
+
+
+def test_an_edited_seed_is_not_taken_up_by_a_resume(tmp_path):
+    out = tmp_path / "run"
+    play("match", out, "--games", "2")  # the later --games wins: a short match to resume
+    meta = out / "match.json"
+    data = json.loads(meta.read_text())
+    data["seed"] += 1
+    meta.write_text(json.dumps(data, indent=2) + "\n")
+    resume = arena("match", "--resume", str(out))
+    assert resume.returncode == 2 and "match.json" in resume.stderr and "seal does not match" in resume.stderr
+    assert "Traceback" not in resume.stderr
+
+
+def test_an_edited_tournament_seed_is_not_taken_up_by_a_resume(tmp_path):
+    out = tmp_path / "t"
+    run = arena("tournament", "--bot", "greedy", "--bot", "random", "--games", "2", "--option", "target=200",
+                "--out", str(out), "--no-report", "--bootstrap", "0")
+    assert run.returncode == 0, run.stderr
+    meta = out / "tournament.json"
+    data = json.loads(meta.read_text())
+    data["seed"] = 12345
+    meta.write_text(json.dumps(data, indent=2) + "\n")
+    resume = arena("tournament", "--resume", str(out), "--no-report")
+    assert resume.returncode == 2 and "tournament.json" in resume.stderr and "seal does not match" in resume.stderr
+
+
+def test_an_sprt_that_has_not_ended_is_rated_only_with_partial(tmp_path):
+    out = tmp_path / "run"
+    play("sprt", out)
+    meta = out / "sprt.json"
+    from referee.records.seals import load_key, read_sealed_json, sealed_json
+
+    key = load_key(out)
+    data = read_sealed_json(meta, key)
+    del data["ended"]  # as a test stopped by Ctrl-C leaves it
+    meta.write_text(sealed_json(data, key))
+    ratings = arena("ratings", str(out), "--bootstrap", "0")
+    assert ratings.returncode == 2 and "the SPRT has not ended" in ratings.stderr
+    assert arena("ratings", str(out), "--bootstrap", "0", "--partial").returncode == 0

@@ -85,6 +85,16 @@ def copy_bots(to: Path) -> Path:
     return to
 
 
+def apart(bots: Path, script: str) -> Path:
+    """A copy of one attack bot (and its loop) in a folder of its own beside ``bots``: two entrants' programs
+    side by side would be refused (each bot's jail would show it the other's)."""
+    folder = bots.parent / f"{Path(script).stem}-apart"
+    folder.mkdir(exist_ok=True)
+    for name in (script, "botloop.py"):
+        shutil.copy(bots / name, folder / name)
+    return folder / script
+
+
 def copy_engine(to: Path) -> Path:
     """Copies of the referee and protocol packages, as an attacker would ship them (not the repo root)."""
     for package in ("referee", "protocol"):

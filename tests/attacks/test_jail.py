@@ -23,6 +23,7 @@ from referee.bots.jail import UID_BASE, UID_POOL
 from .jailrun import (
     RANDOM_BOT,
     SECRET,
+    apart,
     assert_no_leftovers,
     command,
     completed,
@@ -80,9 +81,11 @@ def test_clock_seed(seed, tmp_path, bots, mark):
 def test_reading_out_in_a_match(tmp_path, bots, mark):
     """OUT's parent folder is readable (--read-only), OUT's path is known: still nothing in it is seen."""
     tmp_path.chmod(0o755)  # pytest makes it 0700: a bot under a uid of its own could not read its program in it
-    out = tmp_path / "out"
+    shared = tmp_path / "shared"  # shown to every bot: it must not hold a bot's program
+    shared.mkdir(mode=0o755)
+    out = shared / "out"
     attacker = command(bots / "read_out.py", f"out={out}", f"mark={mark}")
-    match(out, attacker, "random", extra=("--read-only", str(tmp_path)), cwd=tmp_path)
+    match(out, attacker, "random", extra=("--read-only", str(shared)), cwd=tmp_path)
     completed(records(out))
     found = reports(out, "readout")
     assert len(found) == 2
@@ -91,10 +94,12 @@ def test_reading_out_in_a_match(tmp_path, bots, mark):
 
 def test_reading_out_in_a_tournament(tmp_path, bots, mark):
     tmp_path.chmod(0o755)
-    out = tmp_path / "out"
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o755)
+    out = shared / "out"
     attacker = command(bots / "read_out.py", f"out={out}", f"mark={mark}")
     config = tournament_config(tmp_path / "t.toml", {"reader": attacker, "random": command(RANDOM_BOT)}, out,
-                               read_only=(tmp_path,))
+                               read_only=(shared,))
     tournament(config, out, cwd=tmp_path)
     assert (out / "tournament.json").exists() and (out / "secret.key").exists()
     completed(records(out))
@@ -258,7 +263,7 @@ def test_fork_loop_does_not_starve_the_opponent_of_processes(tmp_path, bots, mar
     if os.geteuid() != 0:
         pytest.skip("per-bot process limits need the referee to run as root (a uid and a control group per bot)")
     out = tmp_path / "out"
-    match(out, command(bots / "forkloop.py", f"mark={mark}"), command(bots / "threads.py", f"mark={mark}"),
+    match(out, command(bots / "forkloop.py", f"mark={mark}"), command(apart(bots, "threads.py"), f"mark={mark}"),
           cwd=tmp_path)
     completed(records(out))
     found = reports(out, "fork")
@@ -312,7 +317,7 @@ def test_spinning_does_not_starve_the_opponent(tmp_path, bots, mark):
     if hierarchy is None:
         pytest.skip(f"no control groups for the bots: {why}")
     out = tmp_path / "out"
-    match(out, command(bots / "starve.py", f"mark={mark}"), command(bots / "burner.py", f"mark={mark}"),
+    match(out, command(bots / "starve.py", f"mark={mark}"), command(apart(bots, "burner.py"), f"mark={mark}"),
           extra=("--time-per-move", "4000", "--time-bank", "200000"), cwd=tmp_path)
     completed(records(out))
     assert [said["spinners"] for said in reports(out, "starve")] == ["100", "100"]
@@ -370,3 +375,40 @@ def test_no_writing_to_the_jail_s_own_root_or_dev_and_no_core_files(tmp_path, bo
     assert len(found) == 2
     for said in found:
         assert said == {"root": "EROFS", "dev": "EROFS", "core": "0:0", "raise": "refused"}
+
+
+# ----------------------------------------------------------------- 14. entrants never see each other
+def _script_bot(path):
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
+    path.write_text("#!/usr/bin/env python3\n" + RANDOM_BOT.read_text())
+    path.chmod(0o755)
+
+
+def test_entrants_side_by_side_or_beside_results_are_refused(tmp_path, mark):
+    """README's old quick start put ./mybot beside ./otherbot and results/: each bot's jail would show it the
+    other's program (the program's folder is shown) and earlier events' keys and seeds. Refused, with how
+    to lay the folders out; a folder per bot plays."""
+    tmp_path.chmod(0o755)
+    event = tmp_path / "event"
+    _script_bot(event / "mybot")
+    _script_bot(event / "otherbot")
+    side_by_side = referee("match", "./mybot", "./otherbot", "--games", "2", "--out", tmp_path / "r1", cwd=event)
+    assert side_by_side.returncode == 2
+    assert "bot mybot would be shown otherbot's program" in side_by_side.stderr
+    assert "give each bot a folder of its own" in side_by_side.stderr and "Traceback" not in side_by_side.stderr
+
+    apart_ = tmp_path / "apart"
+    _script_bot(apart_ / "mine" / "mybot")
+    _script_bot(apart_ / "theirs" / "otherbot")
+    earlier = apart_ / "mine" / "results" / "last-week"
+    earlier.mkdir(parents=True)
+    (earlier / "secret.key").write_text("0" * 64)
+    beside_results = referee("match", "mine/mybot", "theirs/otherbot", "--games", "2", "--out", tmp_path / "r2",
+                             cwd=apart_)
+    assert beside_results.returncode == 2
+    assert f"bot mybot would be shown the results folder {earlier}" in beside_results.stderr
+
+    (earlier / "secret.key").unlink()
+    played = referee("match", "mine/mybot", "theirs/otherbot", "--games", "2", "--option", "target=200",
+                     "--out", tmp_path / "r3", cwd=apart_)
+    assert played.returncode == 0, played.stderr

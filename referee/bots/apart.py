@@ -1,0 +1,79 @@
+"""Entrants never see each other: no bot may be shown another entrant's program, or a results folder.
+
+The jail shows a bot the folder of its program and of every file its
+command names. When two entrants' programs share a folder (the layout
+``./mybot`` beside ``./otherbot``), or a results folder lies in one (an
+earlier event's ``secret.key``, seeds and records), the jail would show
+them. Such a layout is refused before any game, with how to lay the folders
+out. The sample bots are public and exempt: any bot may read them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from .jail import JailError, JailSpec, resolve_program, visible_paths
+from .samples import SAMPLE_DIR
+
+RESULTS_FILES = ("secret.key", "schedule.jsonl")  # what marks a results folder
+MAX_LOOKED_AT = 20_000  # entries of a bot's shown folders looked at for a results folder
+
+
+def exposures(specs: Mapping[str, JailSpec]) -> list[str]:
+    """Why the bots of ``specs`` (entrant name -> its jail) would see another entrant's files or results."""
+    problems = []
+    shown = {name: _shown(spec) for name, spec in specs.items()}
+    own = {name: _files(spec) for name, spec in specs.items()}
+    for name, folders in shown.items():
+        for other, files in own.items():
+            seen = [f for f in files - own[name] if not _under(f, [SAMPLE_DIR]) and _under(f, folders)]
+            if other != name and seen:
+                problems.append(f"bot {name} would be shown {other}'s program ({seen[0]}): give each bot a "
+                                "folder of its own (mybot/ and otherbot/, not side by side)")
+        found = _results_in(folders, specs[name].hidden)
+        if found is not None:
+            problems.append(f"bot {name} would be shown the results folder {found}: keep results (--out) "
+                            "outside every bot's folder")
+    return problems
+
+
+def _shown(spec: JailSpec) -> list[Path]:
+    try:
+        return [real for _, real in visible_paths(spec)]
+    except JailError:
+        return []  # the start itself will say what is wrong
+
+
+def _files(spec: JailSpec) -> set[Path]:
+    """The bot's own files: its program, and every file its command names."""
+    try:
+        files = {Path(os.path.realpath(resolve_program(spec.argv[0])))}
+    except JailError:
+        return set()
+    files |= {Path(os.path.realpath(w)) for w in spec.argv[1:] if os.path.isabs(w) and os.path.isfile(w)}
+    return files
+
+
+def _under(path: Path, folders: Iterable[Path]) -> bool:
+    return any(path == f or Path(f) in path.parents for f in folders)
+
+
+def _results_in(folders: list[Path], hidden: tuple[str, ...]) -> Path | None:
+    """A results folder inside ``folders`` that the jail would not cover (the run's own output is covered)."""
+    covered = [Path(os.path.realpath(h)) for h in hidden]
+    looked = 0
+    for folder in folders:
+        if not folder.is_dir() or _under(folder, [SAMPLE_DIR]):
+            continue
+        for top, dirs, files in os.walk(folder):
+            if _under(Path(top), covered):
+                dirs[:] = []
+                continue
+            if any(name in files for name in RESULTS_FILES):
+                return Path(top)
+            looked += len(dirs) + len(files)
+            if looked > MAX_LOOKED_AT:
+                break
+    return None

@@ -1,0 +1,133 @@
+"""Benchmark: the timing channel the jail leaves open through the page cache.
+
+The seccomp filter takes away asking the kernel which file pages are cached
+(mincore, cachestat, RWF_NOWAIT reads) and evicting them (fadvise, madvise),
+but the page cache itself is the machine's. A first seating of a deal can
+still read system files that nothing has cached, and a later seating, a
+fresh process in a fresh jail, can time its own reads of them: a cached page
+comes back in microseconds, one from the disk much later.
+
+Each round this benchmark evicts ``--files`` files under /usr/share from the
+cache (as the harness, outside any jail: a jailed bot cannot), starts a
+*sender* in a jail exactly as the referee starts a bot, which reads the files
+of the 1 bits of a random message, then a *receiver* in a fresh jail, which
+times one read of each file and calls the fastest half 1. It prints how many
+bits came through, the capacity of that channel per file (1 - H(error rate),
+a binary symmetric channel), and how many files under /usr a jailed bot can
+read at all: each carries at most one bit per boot, since a bot cannot evict
+what it cached.
+
+    python bench/page_cache_channel.py [--files 96] [--rounds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from _common import summary
+
+from referee.bots.sandbox import Sandbox, launch
+
+SENDER = """
+import sys
+for path in open(sys.argv[1]).read().split():
+    with open(path, "rb") as f:
+        f.read(4096)
+"""
+
+RECEIVER = """
+import os, sys, time
+for path in open(sys.argv[1]).read().split():
+    fd = os.open(path, os.O_RDONLY)
+    start = time.perf_counter_ns()
+    os.pread(fd, 4096, 0)
+    print(time.perf_counter_ns() - start)
+    os.close(fd)
+"""
+
+
+def jailed(script: Path, listing: Path) -> str:
+    """Run ``python3 script listing`` in a jail, as the referee starts a bot; its stdout."""
+    how = launch(Sandbox(), ("/usr/bin/python3", str(script), str(listing)), None, {})
+    try:
+        done = subprocess.run(how.argv, env=how.env, cwd=how.cwd, preexec_fn=how.preexec_fn, pass_fds=how.pass_fds,
+                              capture_output=True, text=True, timeout=120)
+    finally:
+        for fd in how.pass_fds:
+            os.close(fd)
+        how.cleanup()
+    if done.returncode != 0:
+        raise RuntimeError(f"jailed run failed: {done.stderr.strip()[-300:]}")
+    return done.stdout
+
+
+def evict(paths: list[str]) -> None:
+    for path in paths:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+
+
+def capacity(error: float) -> float:
+    """Bits per use of a binary symmetric channel that flips a bit with probability ``error``."""
+    if error in (0.0, 1.0):
+        return 1.0
+    entropy = -error * math.log2(error) - (1 - error) * math.log2(1 - error)
+    return 1.0 - entropy
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--files", type=int, default=96)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    pool = sorted({os.path.realpath(p) for p in glob.glob("/usr/share/**/*", recursive=True)
+                   if os.path.isfile(p) and os.path.getsize(p) >= 4096})
+    folder = Path(tempfile.mkdtemp(prefix="pa-pagecache-"))
+    folder.chmod(0o755)
+    try:
+        (folder / "sender.py").write_text(SENDER)
+        (folder / "receiver.py").write_text(RECEIVER)
+        rng = random.Random(1)
+        right = total = 0
+        for round_ in range(args.rounds):
+            files = rng.sample(pool, args.files)
+            bits = [rng.randrange(2) for _ in files]
+            evict(files)
+            (folder / "send.txt").write_text("\n".join(f for f, b in zip(files, bits, strict=True) if b))
+            (folder / "all.txt").write_text("\n".join(files))
+            for listing in ("send.txt", "all.txt"):
+                (folder / listing).chmod(0o644)
+            jailed(folder / "sender.py", folder / "send.txt")
+            times = [int(t) for t in jailed(folder / "receiver.py", folder / "all.txt").split()]
+            cut = sorted(times)[len(times) // 2]
+            guessed = [1 if t < cut else 0 for t in times]
+            hits = sum(g == b for g, b in zip(guessed, bits, strict=True))
+            right, total = right + hits, total + len(bits)
+            print(f"round {round_ + 1}: {hits}/{len(bits)} bits right; read times cached "
+                  f"{sorted(times)[:3]} ns ... uncached {sorted(times)[-3:]} ns")
+        error = 1 - right / total
+        per_file = capacity(error)
+        print(f"\n{right}/{total} bits right ({100 * (1 - error):.1f}%): {per_file:.2f} bits per file a bot reads")
+        print(f"files of 4 KiB or more under /usr/share a jailed bot can read: {len(pool)} (each at most one bit "
+              "per boot: a bot cannot evict what it cached)")
+        summary(f"page cache timing: {100 * (1 - error):.1f}% of bits through, {per_file:.2f} bits/file, "
+                f"{len(pool)} files")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -133,10 +133,16 @@ CLONE_NEWUSER = 0x10000000
 # locks on those files, or by watching them. The calls that read or steer that state are refused or made
 # no-ops; a runtime still starts (tests/test_starters.py runs eight, the JVM and Go included).
 # - Page-cache residency: asked directly (mincore, cachestat), or by a read that must not wait for the disk.
-NOT_SUPPORTED = ("io_uring_setup", "io_uring_enter", "io_uring_register",  # I/O the filter could not see into
+NOT_SUPPORTED = ("io_uring_setup", "io_uring_enter", "io_uring_register",  # I/O the filter could not see into:
+                 "io_setup", "io_submit",  # io_uring, and the kernel's AIO (whose reads may say RWF_NOWAIT)
                  "inotify_init", "inotify_init1", "fanotify_init")  # watching files other processes open or read
 REFUSED = ("mincore", "cachestat", "inotify_add_watch", "fanotify_mark",
+           "process_madvise",  # madvise's advice, on a process's memory: the same pages, unfiltered
            "perf_event_open", "bpf")  # counters and programs that watch the machine, not the bot
+# Calls libseccomp may not know by name (an older release on a newer kernel): their numbers, the same on every
+# architecture since Linux 5.1. A call the kernel lacks needs no rule.
+NUMBERS = {"cachestat": 451, "process_madvise": 440}
+LOW_32 = 0xFFFFFFFF  # fcntl's command and madvise's advice are ints: the kernel ignores a register's high bits
 RWF_NOWAIT = 0x8  # preadv2/pwritev2's flags (their sixth argument): fail rather than wait for the disk
 # - Page-cache steering: advice that loads or evicts pages of a file is advice, so ignoring it is allowed.
 IGNORED = ("fadvise64", "readahead")
@@ -160,25 +166,34 @@ def seccomp_program() -> bytes:
     program = pyseccomp.SyscallFilter(pyseccomp.ALLOW)
     refuse, unsupported, ignore = (pyseccomp.ERRNO(errno.EPERM), pyseccomp.ERRNO(errno.ENOSYS),
                                    pyseccomp.ERRNO(0))
+
+    def add(action, name: str, *args) -> None:
+        try:
+            program.add_rule(action, name, *args)
+        except (OSError, ValueError, RuntimeError):  # a name this libseccomp does not know
+            if name not in NUMBERS:
+                raise
+            program.add_rule(action, NUMBERS[name], *args)
+
     for name in (*BLOCKED_SYSCALLS, *REFUSED):
-        program.add_rule(refuse, name)
+        add(refuse, name)
     for name in NOT_SUPPORTED:
-        program.add_rule(unsupported, name)
+        add(unsupported, name)
     for name in (*IGNORED, "flock"):
-        program.add_rule(ignore, name)
+        add(ignore, name)
     new_user = pyseccomp.Arg(0, pyseccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER)  # flags: clone's and unshare's
-    program.add_rule(refuse, "unshare", new_user)
-    program.add_rule(refuse, "clone", new_user)
-    program.add_rule(unsupported, "clone3")
+    add(refuse, "unshare", new_user)
+    add(refuse, "clone", new_user)
+    add(unsupported, "clone3")
     no_wait = pyseccomp.Arg(5, pyseccomp.MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT)
     for name in ("preadv2", "pwritev2"):
-        program.add_rule(pyseccomp.ERRNO(errno.EOPNOTSUPP), name, no_wait)
-    for advice in MADVICE_IGNORED:
-        program.add_rule(ignore, "madvise", pyseccomp.Arg(2, pyseccomp.EQ, advice))
+        add(pyseccomp.ERRNO(errno.EOPNOTSUPP), name, no_wait)
+    for advice in MADVICE_IGNORED:  # compared on the low 32 bits, as the kernel reads them
+        add(ignore, "madvise", pyseccomp.Arg(2, pyseccomp.MASKED_EQ, LOW_32, advice))
     for command in (F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW):
-        program.add_rule(ignore, "fcntl", pyseccomp.Arg(1, pyseccomp.EQ, command))
+        add(ignore, "fcntl", pyseccomp.Arg(1, pyseccomp.MASKED_EQ, LOW_32, command))
     for command in (F_GETLK, F_OFD_GETLK, F_NOTIFY):
-        program.add_rule(refuse, "fcntl", pyseccomp.Arg(1, pyseccomp.EQ, command))
+        add(refuse, "fcntl", pyseccomp.Arg(1, pyseccomp.MASKED_EQ, LOW_32, command))
     with tempfile.TemporaryFile() as f:
         program.export_bpf(f)
         f.seek(0)
@@ -358,7 +373,7 @@ def command(spec: JailSpec) -> list[str]:
             bound.append((where, real))
     system = [(Path(root), Path(os.path.realpath(root))) for root in SYSTEM if os.path.isdir(root)]
     for cover in covers(spec.hidden, bound + system):  # an empty folder over it: the bot may read around it, not it
-        args += ["--size", str(COVER_BYTES), "--perms", "0555", "--tmpfs", str(cover)]
+        args += ["--size", str(COVER_BYTES), "--perms", "0555", "--tmpfs", str(cover), "--remount-ro", str(cover)]
     # The jail's own / and /dev are tmpfs that bwrap makes without a size (and, not as root, the bot's own to
     # write): read-only, a bot writes only to its sized home, /tmp and /dev/shm.
     args += ["--remount-ro", "/dev", "--remount-ro", "/"]

@@ -77,7 +77,7 @@ def page_cache(tmp_path, bots, mark):
     match(out, command(bots / "page_cache.py", f"mark={mark}"), "random", extra=NONE, cwd=tmp_path)
     completed(records(out))
     first, second = reports(out, "pagecache")
-    assert second["mincore"] == "ok"
+    assert second["mincore"] == "ok" and second["aio"] == "ok" and second["pmadvise"] == "ok"
     # the second seating finds cached every face of the first seating's hand: its opponent's hand now
     assert set(first["hand"].split(",")) <= set(second["found"].split(","))
 
@@ -87,7 +87,7 @@ def locks(tmp_path, bots, mark):
     match(out, command(bots / "locks.py", f"mark={mark}"), "random", extra=NONE, cwd=tmp_path)
     completed(records(out))
     for said in reports(out, "locks"):
-        assert said["flock"] == said["fcntl"] == said["ofd"] == "seen"
+        assert said["flock"] == said["fcntl"] == said["ofd"] == said["highbits"] == "seen"
         assert said["inotify"] == said["io_uring"] == "ok"
 
 

@@ -12,7 +12,8 @@ filter cannot see into. It tries each primitive between two of its own
 processes (a parent and a forked child stand for the two copies: they share
 nothing but what every jail shares) on one of the system's files.
 
-Reports ``ATTACK locks flock=seen|unseen|ERR fcntl=seen|unseen|ERR ofd=... inotify=ok|ERR fanotify=ok|ERR io_uring=ok|ERR``.
+Reports ``ATTACK locks flock=seen|unseen|ERR fcntl=seen|unseen|ERR ofd=... highbits=... inotify=ok|ERR fanotify=ok|ERR io_uring=ok|ERR``
+(highbits: fcntl's F_GETLK with the register's high bits set, which the kernel ignores).
 """
 
 import ctypes
@@ -79,6 +80,25 @@ def record_lock_seen(set_command, get_command):
         return in_child(probe)
 
 
+def high_bits_seen():
+    """As record_lock_seen, with the command's high register bits set: the kernel reads an int, a filter that
+    compares the whole register would not recognise F_GETLK."""
+    with open(SHARED, "rb") as mine:
+        try:
+            fcntl.fcntl(mine, fcntl.F_SETLK, struct.pack("hhqqi", fcntl.F_RDLCK, 0, 0, 0, 0))
+        except OSError as e:
+            return outcome(e)
+
+        def probe():
+            with open(SHARED, "rb") as theirs:
+                lock = ctypes.create_string_buffer(struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0), 32)
+                libc.syscall.argtypes = None
+                if libc.syscall(72, theirs.fileno(), ctypes.c_ulong((1 << 32) | fcntl.F_GETLK), lock) < 0:
+                    raise OSError(ctypes.get_errno(), "fcntl")
+                return "seen" if struct.unpack_from("hhqqi", lock.raw)[0] != fcntl.F_UNLCK else "unseen"
+        return in_child(probe)
+
+
 def syscall_works(number, *args):
     result = libc.syscall(number, *args)
     if result < 0:
@@ -95,6 +115,7 @@ class Locks(Bot):
             "flock": flock_seen(),
             "fcntl": record_lock_seen(fcntl.F_SETLK, fcntl.F_GETLK),
             "ofd": record_lock_seen(F_OFD_SETLK, F_OFD_GETLK),
+            "highbits": high_bits_seen(),
             "inotify": syscall_works(294, 0),  # x86_64 inotify_init1(0)
             "fanotify": syscall_works(300, 0, 0),  # fanotify_init
             "io_uring": syscall_works(425, 1, ctypes.create_string_buffer(120)),  # io_uring_setup(1, params)

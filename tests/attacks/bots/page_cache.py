@@ -12,7 +12,10 @@ hand. The second seating of a duplicate deal, a fresh process in a fresh
 jail, holds the other hand: if it could read the cache, it would know its
 opponent's hand.
 
-Reports ``ATTACK pagecache id=ID hand=FACES mincore=ok|ERR nowait=ok|ERR found=FACES|unknown``.
+It also tries the ways round a filter on those calls: the kernel's AIO (whose
+reads may say RWF_NOWAIT too) and ``process_madvise``.
+
+Reports ``ATTACK pagecache id=ID hand=FACES mincore=ok|ERR nowait=ok|ERR aio=ok|ERR pmadvise=ok|ERR found=FACES|unknown``.
 """
 
 import ctypes
@@ -63,6 +66,28 @@ def by_nowait(path):
         os.close(fd)
 
 
+def by_aio(path):
+    """The kernel's AIO, whose reads may also say RWF_NOWAIT: can the bot even make a context?"""
+    context = ctypes.c_ulong(0)
+    if libc.syscall(206, 1, ctypes.byref(context)) != 0:  # io_setup (x86_64)
+        raise OSError(ctypes.get_errno(), "io_setup")
+    libc.syscall(207, context)  # io_destroy
+    return True
+
+
+def by_process_madvise(path):
+    """madvise's advice through process_madvise (a pidfd of its own), which a filter on madvise does not see."""
+    pidfd = libc.syscall(434, os.getpid(), 0)  # pidfd_open
+    if pidfd < 0:
+        raise OSError(ctypes.get_errno(), "pidfd_open")
+    try:
+        if libc.syscall(440, pidfd, None, 0, 3, 0) < 0:  # process_madvise(WILLNEED) of nothing
+            raise OSError(ctypes.get_errno(), "process_madvise")
+        return True
+    finally:
+        os.close(pidfd)
+
+
 def primitive(probe):
     try:
         probe(FILES[0])
@@ -75,7 +100,8 @@ class PageCache(Bot):
     name = "pagecache"
 
     def on_deal(self):
-        ways = {"mincore": primitive(by_mincore), "nowait": primitive(by_nowait)}
+        ways = {"mincore": primitive(by_mincore), "nowait": primitive(by_nowait), "aio": primitive(by_aio),
+                "pmadvise": primitive(by_process_madvise)}
         probe = by_mincore if ways["mincore"] == "ok" else by_nowait if ways["nowait"] == "ok" else None
         found = "unknown" if probe is None else ",".join(f for f, path in zip(FACES, FILES) if probe(path))
         for path in FILES:  # leave the hand in the cache: evict all, then read the hand's faces
@@ -91,7 +117,8 @@ class PageCache(Bot):
                 f.read(PAGE)
         hand = ",".join(f for f in FACES if f in self.hand)
         report("pagecache", f"id={self.game_id} files={len(FILES)} hand={hand} mincore={ways['mincore']} "
-                            f"nowait={ways['nowait']} found={found or '-'}")
+                            f"nowait={ways['nowait']} aio={ways['aio']} pmadvise={ways['pmadvise']} "
+                            f"found={found or '-'}")
 
 
 run(PageCache())

@@ -397,7 +397,7 @@ def test_a_record_of_version_0_1_where_a_stuck_dealer_passed_replays_as_the_mini
     game, _ = new_game(variant, 7)
     other = 1 - game.dealer
     record = {"variant": "two-handed-dummy", "options": {"all-pass": "dealer-stuck"}, "seed": 7,
-              "actions": [[other, "pass"], [game.dealer, "pass"]]}
+              "actions": [[other, "pass"], [game.dealer, "pass"], [game.dealer, "trump:S"]]}  # play went on
     steps = list(Game.replay(record))
     assert steps[1].action == Bid(20)
     assert Game.from_record(record).bid == 20
@@ -486,3 +486,29 @@ def test_a_bid_of_thousands_of_digits_is_an_illegal_action_not_a_crash():
     with pytest.raises(IllegalActionError, match="a bid is bid:AMOUNT"):
         action_from_text("bid:" + "9" * 5000)
     assert action_from_text("bid:25") == Bid(25)
+
+
+def test_a_stuck_dealer_that_passes_loses_and_its_record_replays_as_it_was_played(tmp_path):
+    """Today a stuck dealer's pass is an illegal action; replay must not read it as 0.1's minimum bid."""
+    import sys
+
+    from helpers import arena
+
+    from referee.records.record import read_records
+
+    bot = tmp_path / "passer.py"
+    bot.write_text("import sys\nfor line in sys.stdin:\n    w = line.split()\n"
+                   "    if w[0] == 'pinochle': print('id name passer'); print('ready', flush=True)\n"
+                   "    elif w[0] == 'go': print('pass' if w[1] == 'bid' else w[4].split('..')[0], flush=True)\n"
+                   "    elif w[0] == 'ping': print('pong', w[1], flush=True)\n"
+                   "    elif w[0] == 'quit': break\n")
+    out = tmp_path / "m"
+    command = f"{sys.executable} {bot}"
+    run = arena("match", command, command, command, "--variant", "three-handed", "--option",
+                "all-pass=dealer-stuck", "--games", "3", "--isolation", "none", "--out", str(out), "--no-report")
+    assert run.returncode == 0, run.stderr
+    for record in read_records(out / "games.jsonl", key=None):
+        assert record.termination.value == "illegal-action" and record.actions[-1].action == "pass"
+        assert "the dealer is stuck and must bid" in record.detail
+    replay = arena("replay", str(out))
+    assert replay.returncode == 0 and "3 consistent, 0 with mismatches" in replay.stdout, replay.stdout

@@ -92,7 +92,7 @@ def film(record: GameRecord) -> dict:
     for entry in record.actions:
         who = names[entry.seat] if entry.seat < len(names) else f"seat {entry.seat}"
         try:
-            action = recorded_action(game, entry.action)
+            action = recorded_action(game, entry.action, last=entry is record.actions[-1])
             game.check(action)
         except IllegalActionError as e:
             steps.append({"seat": entry.seat, "text": f"{who}: {entry.action} (illegal: {e})", "ms": entry.ms,

@@ -82,7 +82,7 @@ def replay_record(record: GameRecord) -> ReplayReport:
             break
         is_last = i == len(record.actions) - 1
         try:
-            action = recorded_action(game, entry.action)
+            action = recorded_action(game, entry.action, last=is_last)
             game.check(action)
         except IllegalActionError as e:
             if not (is_last and faulted_last):

@@ -235,6 +235,8 @@ class AuctionGame(GameState):
         }[d.kind]
         if d.kind is DecisionKind.BID and isinstance(action, Bid):
             return f"bid {action.amount} is not legal now; legal bids: {self._bid_text(d)}"
+        if d.kind is DecisionKind.BID and isinstance(action, Pass) and not d.legal.may_pass:
+            return f"every other seat passed, so the dealer is stuck and must bid; legal bids: {self._bid_text(d)}"
         if isinstance(action, (GiveCard, BuryCard)) and action.card not in self.hands[d.seat]:
             return f"{action.card} is not in your hand"
         if isinstance(action, PlayCard) and d.kind in (DecisionKind.LEAD, DecisionKind.FOLLOW):

@@ -85,23 +85,26 @@ class Game:
 
 def _steps(game: GameState, actions: list[tuple[int, str]]) -> Iterator[Step]:
     """Check each recorded action, yield its position, then apply it to ``game``."""
-    for seat, text in actions:
+    for i, (seat, text) in enumerate(actions):
         if game.is_terminal():
             raise ValueError(f"the record goes on after the game is over: {seat}: {text}")
         if game.current_seat() != seat:
             raise ValueError(f"the record has seat {seat} act where seat {game.current_seat()} was to act")
-        action = recorded_action(game, text)
+        action = recorded_action(game, text, last=i == len(actions) - 1)
         game.check(action)
         yield Step(game, seat, action)
         game.apply(action)
 
 
-def recorded_action(game: GameState, text: str) -> Action:
+def recorded_action(game: GameState, text: str, last: bool = False) -> Action:
     """The action a game record's ``text`` stands for in ``game``'s position (:func:`action_from_text`, but for
     records of version 0.1: there a stuck dealer, under ``all-pass=dealer-stuck``, was offered ``pass``, which
-    took the hand at the minimum bid; that ``pass`` is read as the minimum bid it meant)."""
+    took the hand at the minimum bid; that ``pass`` is read as the minimum bid it meant).
+
+    Never for a record's ``last`` action: in 0.1 the game went on after such a pass, so a pass that ends a
+    record is a stuck dealer's illegal action of today, and stays one."""
     action = action_from_text(text)
-    if isinstance(action, Pass) and not game.is_terminal():
+    if isinstance(action, Pass) and not last and not game.is_terminal():
         decision = game.decision()
         if decision.kind is DecisionKind.BID and Pass() not in decision.legal and len(decision.legal):
             return decision.legal[0]

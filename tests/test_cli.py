@@ -33,8 +33,9 @@ def test_match_with_a_command_line_bot(tmp_path):
     run = arena("match", bot, "random", "--games", "2", "--seed", "1", "--out", str(tmp_path / "m"),
                 "--variant", "two-handed-150")
     assert run.returncode == 0, run.stderr
-    # the command's bot says 'id name random', as does the sample: each is called by it, made unique
-    assert "as the bots call themselves ('id name'): random vs random-2" in run.stdout
+    # the command's bot says 'id name random', as does the sample: each is called by it, made unique, and the
+    # sample keeps its own (a bot cannot take the name of an entrant that keeps its name)
+    assert "as the bots call themselves ('id name'): random-2 vs random" in run.stdout
 
 
 def test_a_bot_is_called_by_the_name_it_gives_and_its_logs_follow_it(tmp_path):

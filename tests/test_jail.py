@@ -307,3 +307,28 @@ def test_a_jailed_bot_cannot_make_a_user_namespace_to_mount_a_tmpfs_past_its_dis
 
     done = run_probe(tmp_path, "userns.py", USERNS_PROBE)
     assert done.stdout.split("\n")[:3] == [f"unshare -1 {errno.EPERM}", "tool refused", "thread ran"], done.stderr
+
+
+def test_bots_in_folders_of_their_own_by_cwd_are_apart(tmp_path):
+    """README's layout with a cwd per bot: './a' in bots/a and './b' in bots/b. The relative program is
+    looked up in its own cwd, not where the referee was started."""
+    from referee.bots.apart import exposures
+
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        program = tmp_path / name / name
+        program.write_text("#!/bin/sh\n")
+        program.chmod(0o755)
+    specs = {n: jail.JailSpec((f"./{n}",), cwd=str(tmp_path / n)) for n in ("a", "b")}
+    assert exposures(specs) == []
+    beside = {n: jail.JailSpec((str(tmp_path / n / n),)) for n in ("a", "b")}
+    (tmp_path / "a" / "b").write_text("#!/bin/sh\n")  # a second program in a's folder: now a would see it
+    beside["b"] = jail.JailSpec((str(tmp_path / "a" / "b"),))
+    assert any("bot a would be shown b's program" in p for p in exposures(beside))
+
+
+def test_unique_names_never_collide():
+    from referee.bots.samples import unique_names
+
+    assert unique_names(["random", "random", "random-2"]) == ["random", "random-2", "random-2-2"]
+    assert unique_names(["greedy"], taken=["greedy"]) == ["greedy-2"]

@@ -95,3 +95,21 @@ def test_an_sprt_that_has_not_ended_is_rated_only_with_partial(tmp_path):
     ratings = arena("ratings", str(out), "--bootstrap", "0")
     assert ratings.returncode == 2 and "the SPRT has not ended" in ratings.stderr
     assert arena("ratings", str(out), "--bootstrap", "0", "--partial").returncode == 0
+
+
+def test_a_run_of_version_0_1_reads_as_unfinished_and_is_not_resumed_on_a_guess(tmp_path):
+    """0.1 wrote its metadata unsealed: its records still read (an SPRT's as not known to have ended), but a
+    resume is refused with the reason, not on an unsealed seed."""
+    out = tmp_path / "run"
+    play("sprt", out)
+    meta = out / "sprt.json"
+    data = json.loads(meta.read_text())
+    del data["seal"], data["ended"]
+    meta.write_text(json.dumps(data, indent=2) + "\n")
+    replay = arena("replay", str(out))
+    assert replay.returncode == 1 and "the SPRT has not ended" in replay.stdout
+    assert arena("replay", str(out), "--partial").returncode == 0
+    assert arena("ratings", str(out), "--bootstrap", "0", "--partial").returncode == 0
+    resume = arena("sprt", "--resume", str(out))
+    assert resume.returncode == 2 and "written by pinochle-arena 0.1" in resume.stderr
+    assert "Traceback" not in resume.stderr

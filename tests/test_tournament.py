@@ -261,3 +261,20 @@ def test_sprt_decides_and_exits_with_a_status(new, old, status, verdict, tmp_pat
 def test_sprt_undecided_after_max_pairs(tmp_path):
     run = arena("sprt", "greedy", "greedy", "--max-pairs", "2", "--concurrency", "1", "--out", str(tmp_path / "s"))
     assert run.returncode == 3 and "undecided" in run.stdout
+
+
+def test_a_tournament_refused_before_its_first_game_leaves_no_results_behind(tmp_path):
+    """The layout check (and every start check) comes before the results folder is made, so the same command
+    runs once the layout is fixed."""
+    event = tmp_path / "event"
+    event.mkdir(mode=0o755)
+    tmp_path.chmod(0o755)
+    for name in ("mybot", "otherbot"):
+        program = event / name
+        program.write_text("#!/usr/bin/env python3\n" + (ROOT / "sample_bots" / "random_bot.py").read_text())
+        program.chmod(0o755)
+    out = tmp_path / "out"
+    run = arena("tournament", "--bot", "./mybot", "--bot", "./otherbot", "--games", "2", "--out", str(out),
+                "--no-report", cwd=event)
+    assert run.returncode == 2 and "would be shown" in run.stderr
+    assert not (out / "secret.key").exists() and not (out / "games.jsonl").exists()

@@ -25,7 +25,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     path = games_file(args.results)
-    records = records_to_use(path, args.no_verify, "rate", "rates", args.partial)
+    records, gap = records_to_use(path, args.no_verify, "rate", "rates", args.partial)
     if not records:
         raise UsageError(f"{path} holds no games")
     from tournaments.multi import sides_of
@@ -33,7 +33,7 @@ def run(args) -> int:
     names = {side for r in records for side in sides_of(r)}
     if args.anchor is not None and args.anchor not in names:
         raise UsageError(f"--anchor {args.anchor!r} played no game; entrants: {', '.join(sorted(names))}")
-    title = f"{path}: {len(records)} games" + (" (--partial: not every scheduled game)" if args.partial else "")
+    title = f"{path}: {len(records)} games" + (" (--partial: not every scheduled game)" if gap else "")
     print_report(records, args.out, args.anchor, args.bootstrap, title, args.anchor_rating)
     if args.pgn is not None:
         write_pgn(records, args.pgn)

@@ -25,6 +25,7 @@ def run(args) -> int:
     total = 0
     rejected = 0
     missing = 0
+    unfinished = 0
     for path in map(games_file, args.files):
         audit = verified_records(path, args.no_verify)
         for finding in audit.findings:
@@ -34,6 +35,7 @@ def run(args) -> int:
             missing += 1
             print(f"{path}: {game_id}: no record (scheduled: not played yet, or deleted)")
         if audit.unfinished:
+            unfinished += 1
             print(f"{path}: the SPRT has not ended: which games it should hold is not known yet")
         for record in audit.records:
             total += 1
@@ -47,4 +49,4 @@ def run(args) -> int:
     checks = "unverified" if args.no_verify else (f"{rejected} rejected by the seal and schedule checks, {missing} "
                                                    "scheduled game(s) without a record")
     print(f"replayed {total} game(s): {total - bad} consistent, {bad} with mismatches; {checks}")
-    return 1 if bad or rejected or (missing and not args.partial) else 0
+    return 1 if bad or rejected or ((missing or unfinished) and not args.partial) else 0

@@ -27,9 +27,9 @@ def run(args) -> int:
     folder = args.results
     if not (folder / "games.jsonl").is_file():
         raise UsageError(f"{folder}: not a results folder (it has no games.jsonl)")
-    records = records_to_use(folder / "games.jsonl", args.no_verify, "report on", "reports", args.partial)
+    records, gap = records_to_use(folder / "games.jsonl", args.no_verify, "report on", "reports", args.partial)
     unverified = " (unverified: --no-verify, seals and schedule not checked)" if args.no_verify else \
-        " (--partial: not every scheduled game)" if args.partial else ""
+        " (--partial: not every scheduled game)" if gap else ""
     index = write_html_report(records, folder, f"{folder.resolve().name}: {len(records)} games{unverified}",
                               bootstrap=args.bootstrap)
     if args.open:

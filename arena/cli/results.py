@@ -36,10 +36,11 @@ def games_file(path: Path) -> Path:
     return path / "games.jsonl" if path.is_dir() else path
 
 
-def records_to_use(path: Path, no_verify: bool, verb: str, verbs: str, partial: bool = False) -> list[GameRecord]:
+def records_to_use(path: Path, no_verify: bool, verb: str, verbs: str,
+                   partial: bool = False) -> tuple[list[GameRecord], str]:
     """The records of ``path`` for a command that must not work from forged or missing ones: every record that
     failed the seal or schedule checks is listed, and then the command refuses ("refusing to VERB PATH"); so it
-    does when scheduled games have no record, unless ``partial``."""
+    does when scheduled games have no record, unless ``partial``. Returns the records and what they lack ("")."""
     audit = verified_records(path, no_verify)
     for finding in audit.findings:
         print(f"{path}:{finding.line}: {finding.game_id}: rejected: {finding.reason}", file=sys.stderr)
@@ -51,7 +52,7 @@ def records_to_use(path: Path, no_verify: bool, verb: str, verbs: str, partial: 
         raise UsageError(f"refusing to {verb} {path}: {gap}; --partial {verbs} the games there are")
     if gap:
         print(f"warning: {path}: partial: {gap}", file=sys.stderr)
-    return audit.records
+    return audit.records, gap
 
 
 def incompleteness(audit: Audit) -> str:

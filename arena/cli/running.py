@@ -10,9 +10,7 @@ from pathlib import Path
 
 import trio
 
-from referee.bots.apart import exposures
-from referee.bots.jail import JailSpec
-from referee.bots.sandbox import Isolation
+from referee.bots.apart import exposures, jails_of
 from referee.match import named_by_bots, preflight
 from referee.records.store import ResultStore
 
@@ -37,8 +35,8 @@ def run_trio(function, *args):
 def check_bots_start(entrants, logs: Path, startup_timeout: float, name_by_bots: bool = False) -> tuple:
     """Stop before the first game, with the reason, if a bot cannot start (exit status 2); returns the entrants,
     with ``name_by_bots`` each called by the name its bot gives (``id name``), as the organiser named none."""
-    logs.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # the output folder is private (its secret key)
     check_apart(entrants, logs.parent)
+    logs.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # the output folder is private (its secret key)
     found = run_trio(preflight, entrants, logs, startup_timeout)
     if found.failures:
         raise UsageError("; ".join(f"bot {name} cannot start: {why}" for name, why in found.failures)
@@ -50,10 +48,8 @@ def check_bots_start(entrants, logs: Path, startup_timeout: float, name_by_bots:
 
 def check_apart(entrants, out: Path) -> None:
     """Refuse jailed entrants whose jails would show them another entrant's program or a results folder."""
-    jailed = {e.name: JailSpec(e.command.argv, tuple(e.sandbox.read_only) + tuple(e.command.read_only),
-                               (str(out),), e.command.cwd)
-              for e in entrants if e.connect is None and e.sandbox.isolation is Isolation.JAIL}
-    problems = exposures(jailed)
+    bots = [(e.name, e.command, e.sandbox) for e in entrants if e.connect is None]  # not a person's seat
+    problems = exposures(jails_of(bots, (str(out),)))
     if problems:
         raise UsageError("; ".join(problems) + " (README, Running a competition)")
 

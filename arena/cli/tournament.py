@@ -82,6 +82,7 @@ def run(args) -> int:
 
     config, data, path = config_from_args(args)
     given_seed = config.seed
+    check_bots_start(config.entrants, config.output / "logs", args.startup_timeout)  # before any results exist
     opened = open_tournament(config, data, path, resuming=args.resume is not None)
     config, store = opened.config, opened.store
     if opened.recovery is not None:
@@ -96,7 +97,6 @@ def run(args) -> int:
     if config.cluster is not None and any(e.sandbox.isolation.value == "none" for e in config.entrants):
         print("WARNING: on a cluster an unjailed bot can also reach the Dask scheduler, and through it run code on "
               "every worker and change results", file=sys.stderr)
-    check_bots_start(config.entrants, config.output / "logs", args.startup_timeout)
     per_worker = play(args, opened)
     if per_worker is None:
         return 130

@@ -5,7 +5,9 @@ group (``spawn``), its fence (``sandbox``: resource limits, a clean
 environment, the bubblewrap jail of ``jail`` with its seccomp filter, a
 uid of its own and the control groups of ``cgroups``), lines in and out of
 its pipes with deadlines and caps (``transport``), killing it and whatever
-it left behind, and the sample bots addressable by name (``samples``).
+it left behind, the sample bots addressable by name (``samples``), and the
+refusal of layouts in which a jail would show a bot another entrant's
+program or a results folder (``apart``).
 
 May import: the standard library, third-party packages, ``protocol`` (only
 to find the shipped rules library for the samples) and ``referee.bots``.

@@ -16,9 +16,18 @@ from pathlib import Path
 
 from .jail import JailError, JailSpec, resolve_program, visible_paths
 from .samples import SAMPLE_DIR
+from .sandbox import Isolation, Sandbox
+from .transport import BotCommand
 
 RESULTS_FILES = ("secret.key", "schedule.jsonl")  # what marks a results folder
 MAX_LOOKED_AT = 20_000  # entries of a bot's shown folders looked at for a results folder
+
+
+def jails_of(bots: Iterable[tuple[str, BotCommand, Sandbox]], hidden: tuple[str, ...]) -> dict[str, JailSpec]:
+    """(name, command, sandbox) of each bot -> what its jail would show, as :func:`.sandbox.launch` makes it
+    (the sandbox's and the command's read-only folders, the command's cwd), for the jailed ones."""
+    return {name: JailSpec(command.argv, tuple(sandbox.read_only) + tuple(command.read_only), hidden, command.cwd)
+            for name, command, sandbox in bots if sandbox.isolation is Isolation.JAIL}
 
 
 def exposures(specs: Mapping[str, JailSpec]) -> list[str]:
@@ -34,8 +43,9 @@ def exposures(specs: Mapping[str, JailSpec]) -> list[str]:
                                 "folder of its own (mybot/ and otherbot/, not side by side)")
         found = _results_in(folders, specs[name].hidden)
         if found is not None:
-            problems.append(f"bot {name} would be shown the results folder {found}: keep results (--out) "
-                            "outside every bot's folder")
+            problems.append(f"bot {name} would be shown the results folder {found} (its key and seeds): keep "
+                            "results outside every bot's folder (give --out a folder elsewhere, or run from another "
+                            "folder)")
     return problems
 
 
@@ -49,9 +59,10 @@ def _shown(spec: JailSpec) -> list[Path]:
 def _files(spec: JailSpec) -> set[Path]:
     """The bot's own files: its program, and every file its command names."""
     try:
-        files = {Path(os.path.realpath(resolve_program(spec.argv[0])))}
+        program = resolve_program(spec.argv[0])
     except JailError:
         return set()
+    files = {Path(os.path.realpath(os.path.join(spec.cwd or "", program)))}  # a relative program is in its cwd
     files |= {Path(os.path.realpath(w)) for w in spec.argv[1:] if os.path.isabs(w) and os.path.isfile(w)}
     return files
 

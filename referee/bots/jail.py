@@ -268,7 +268,7 @@ def visible_paths(spec: JailSpec) -> list[tuple[Path, Path]]:
         return any(real == h or h in real.parents for h in hidden)
 
     wanted: list[Path] = []
-    programs = [Path(resolve_program(spec.argv[0]))]
+    programs = [Path(spec.cwd or "", resolve_program(spec.argv[0]))]  # a relative program is in its cwd
     interpreter = _shebang(programs[0])
     if interpreter:
         programs.append(Path(resolve_program(interpreter, JAIL_PATH + os.pathsep + os.environ.get("PATH", ""))))

@@ -7,6 +7,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import attrs
@@ -122,11 +123,16 @@ def _is_interpreter(program: str) -> bool:
     return Path(program).name.rstrip("0123456789.") in {"python", "node", "ruby", "perl", "java", "sh", "bash", "pypy"}
 
 
-def unique_names(names: list[str]) -> list[str]:
-    """Make entrant names unique: random, random -> random, random-2."""
-    seen: dict[str, int] = {}
+def unique_names(names: list[str], taken: Iterable[str] = ()) -> list[str]:
+    """Make entrant names unique, and unlike every name of ``taken``: random, random -> random, random-2
+    (and random, random, random-2 -> random, random-2, random-2-2)."""
+    used = set(taken)
     out = []
-    for n in names:
-        seen[n] = seen.get(n, 0) + 1
-        out.append(n if seen[n] == 1 else f"{n}-{seen[n]}")
+    for name in names:
+        unique, k = name, 1
+        while unique in used:
+            k += 1
+            unique = f"{name}-{k}"
+        used.add(unique)
+        out.append(unique)
     return out

@@ -293,7 +293,7 @@ def memory_advice(said: str, address_space_mb: int | None) -> str:
         return ""
     where = (f"each of its processes may reserve at most {address_space_mb} MiB of address space (limits.memory "
              "is an address-space cap, RLIMIT_AS, for a bot without a control group of its own: unjailed, or "
-             "jailed but not as root); " if address_space_mb else "")
+             "jailed where the referee is not root or has no usable control groups); " if address_space_mb else "")
     return (f"the program could not reserve memory: {where}raise limits.memory (--limit memory=N) or pass the "
             "runtime's own heap flags (java -Xmx512m -XX:CompressedClassSpaceSize=64m; Go: GOMEMLIMIT=512MiB)")
 

@@ -225,7 +225,11 @@ def named_by_bots(entrants: Sequence[Entrant], names: dict[str, str], logs: Path
     """The entrants, each called by the name its bot gave (``id name``), made unique (``-2``, ``-3``...); those
     whose bot gave none keep theirs. Each bot's log files so far follow it to its new name."""
     wanted = [names.get(e.name, e.name) for e in entrants]
-    renamed = tuple(attrs.evolve(e, name=n) for e, n in zip(entrants, unique_names(wanted), strict=True))
+    keep = [i for i, e in enumerate(entrants) if wanted[i] == e.name]  # first, so that a bot cannot take the
+    move = [i for i in range(len(entrants)) if i not in keep]  # name of an entrant that keeps its own (a sample)
+    final = dict(zip(keep, unique_names([wanted[i] for i in keep]), strict=True))
+    final.update(zip(move, unique_names([wanted[i] for i in move], final.values()), strict=True))
+    renamed = tuple(attrs.evolve(e, name=final[i]) for i, e in enumerate(entrants))
     for old, new in zip(entrants, renamed, strict=True):
         if old.name != new.name:
             for kind in ("stderr", "protocol"):

@@ -29,7 +29,7 @@ import attrs
 from ..rules import VariantError, fault_returns, get_variant
 from ..rules.variants import Variant
 from .record import GameRecord, Termination, scan_records
-from .seals import KEY_FILE, SealError, check_seal, load_key, read_sealed_json, seal
+from .seals import KEY_FILE, SealError, Unsealed, check_seal, load_key, read_sealed_json, seal
 
 SCHEDULE_FILE = "schedule.jsonl"
 SCHEDULE_FORMAT = 1
@@ -279,7 +279,7 @@ def _expected_games(directory: Path, schedule: Schedule, key: bytes) -> list[str
     meta = directory / f"{schedule.kind}.json"
     try:
         ended = read_sealed_json(meta, key).get("ended")
-    except FileNotFoundError:
+    except (FileNotFoundError, Unsealed):  # no metadata, or 0.1's: how it ended is not known
         return None
     except SealError as e:
         raise ScheduleError(f"{meta}: {e}") from None

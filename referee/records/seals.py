@@ -33,6 +33,10 @@ class SealError(ValueError):
     """A line whose seal is missing or does not match the key; the message says which."""
 
 
+class Unsealed(SealError):
+    """A file that should carry a seal and carries none: written before seals, or stripped of its seal."""
+
+
 def key_path(directory: Path) -> Path:
     return directory / KEY_FILE
 
@@ -114,11 +118,13 @@ def read_sealed_json(path: Path, key: bytes) -> dict:
     (FileNotFoundError if there is none)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        mac = data.pop(SEAL_FIELD)
     except FileNotFoundError:
         raise
-    except (OSError, ValueError, AttributeError, KeyError) as e:
-        raise SealError(f"unreadable or unsealed ({e!r})") from None
+    except (OSError, ValueError) as e:
+        raise SealError(f"unreadable ({e!r})") from None
+    if not isinstance(data, dict) or SEAL_FIELD not in data:
+        raise Unsealed("it carries no seal (written by pinochle-arena 0.1, before run metadata was sealed)")
+    mac = data.pop(SEAL_FIELD)
     if not isinstance(mac, str) or not hmac.compare_digest(mac, mac_of(_canonical(data), key)):
         raise SealError("changed since the run wrote it (its seal does not match)")
     return data
@@ -129,4 +135,4 @@ def _canonical(data: dict) -> str:
 
 
 __all__ = ["KEY_FILE", "KeyFileError", "MAC_FIELD", "SealError", "check_seal", "key_path", "load_key",
-           "mac_of", "new_key", "read_sealed_json", "seal", "sealed_json"]
+           "mac_of", "new_key", "read_sealed_json", "seal", "sealed_json", "Unsealed"]

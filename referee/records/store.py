@@ -25,7 +25,7 @@ import attrs
 
 from .audit import Schedule, ScheduleError, check_records, read_schedule, schedule_path, write_schedule
 from .record import GameRecord, append_record, append_records, record_from_line, seal_problem
-from .seals import KeyFileError, SealError, key_path, load_key, new_key, read_sealed_json, sealed_json
+from .seals import KeyFileError, SealError, Unsealed, key_path, load_key, new_key, read_sealed_json, sealed_json
 
 
 class StoreError(ValueError):
@@ -158,6 +158,9 @@ class ResultStore:
         configuration must not be taken up by a resume (a silent re-deal of every game left)."""
         try:
             return read_sealed_json(self.meta_path, self.key)
+        except Unsealed as e:
+            raise StoreError(f"{self.meta_path}: {e}: finish the run with pinochle-arena 0.1, or start it again "
+                             "elsewhere") from None
         except (SealError, OSError) as e:
             raise StoreError(f"{self.meta_path}: {e}: the run cannot be resumed; start it again elsewhere") \
                 from None

@@ -85,7 +85,8 @@ class ResultStore:
                              "resume with the same configuration, or start a new run elsewhere")
         if self.schedule() != games:
             raise StoreError(f"{schedule_path(self.directory)} does not list the games this configuration schedules "
-                             "(was it started by another version?); start a new run elsewhere")
+                             "(a bot now gives another 'id name', or the run was started by another version); "
+                             "start a new run elsewhere")
         return self.recover()
 
     @property

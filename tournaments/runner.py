@@ -134,16 +134,66 @@ async def _write_results(queue: trio.MemoryReceiveChannel, store: ResultStore,
                         on_game(record)
 
 
+@attrs.define
+class SeatingsApart:
+    """The games that may start now: never one that deals the deal of a game in play to one of its bots.
+
+    The two seatings of a duplicate deal (and the same deal in another
+    pairing) give a bot both hands of one deal; played at the same time on
+    one machine, the two copies could pass their hands through what the
+    kernel shares (README, Running a competition). So a game waits while
+    another of its deal with one of its bots is in play, and the next game
+    in the queue that does not clash goes first.
+    """
+
+    todo: collections.deque
+    running: dict[str, GameSpec] = attrs.Factory(dict)
+    freed: trio.Event = attrs.Factory(trio.Event)
+
+    def take(self) -> GameSpec | None:
+        """The first game of the queue that may start now (None: none may), marked as in play."""
+        for spec in self.todo:
+            if not any(other.seed == spec.seed and set(other.bots) & set(spec.bots)
+                       for other in self.running.values()):
+                self.todo.remove(spec)
+                self.running[spec.game_id] = spec
+                return spec
+        return None
+
+    def done(self, game_id: str) -> None:
+        self.running.pop(game_id, None)
+        self.freed.set()
+        self.freed = trio.Event()
+
+    async def next(self) -> GameSpec | None:
+        """The next game that may start, waiting for games in play to end; None when the queue is empty."""
+        while self.todo:
+            spec = self.take()
+            if spec is not None:
+                return spec
+            await self.freed.wait()
+        return None
+
+
 async def _run_here(config, games, slots, logs, finished, transcripts) -> None:
     entrants = config.seat_entrants()
-    send, receive = trio.open_memory_channel(len(games) or 1)
-    for spec in games:
-        send.send_nowait(spec)
-    send.close()
+    apart = SeatingsApart(collections.deque(games))
+    send, receive = trio.open_memory_channel(0)  # a game is handed out only when a slot is free
+
+    async def done(record: GameRecord) -> None:
+        apart.done(record.game_id)
+        await finished(record)
+
+    async def hand_out() -> None:
+        async with send:
+            while (spec := await apart.next()) is not None:
+                await send.send(spec)
+
     retired: set[str] = set()
     async with trio.open_nursery() as nursery:
+        nursery.start_soon(hand_out)
         for slot in range(slots):
-            nursery.start_soon(play_slot, slot, receive.clone(), entrants, config, {}, logs, finished, transcripts,
+            nursery.start_soon(play_slot, slot, receive.clone(), entrants, config, {}, logs, done, transcripts,
                                retired)
     receive.close()
 
@@ -163,7 +213,7 @@ class _Session:
 
 
 async def _run_in_workers(config, games, slots, processes, logs, finished, transcripts, hooks: WorkerHooks) -> None:
-    todo = collections.deque(games)
+    apart = SeatingsApart(collections.deque(games))  # shared by the workers: a deal's seatings never at once
     shares = [slots // processes + (1 if i < slots % processes else 0) for i in range(processes)]
     entrants = config.seat_entrants()
     retired: set[str] = set()  # sent with every game, so a 'never' entrant's fault in one worker retires it in all
@@ -185,35 +235,37 @@ async def _run_in_workers(config, games, slots, processes, logs, finished, trans
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     writable = False  # it died: its output ends too, and says which games it took along
 
-        async def hand_out() -> None:  # the next game, or 'end' once there are none and none are out
-            if todo:
-                spec = todo.popleft()
+        async def fill() -> None:  # games for its free slots, as many as may start now
+            while len(session.in_flight) < shares[index] and (spec := apart.take()) is not None:
                 session.in_flight[spec.game_id] = spec  # before sending: if the worker dies now, it is replayed
                 await send(encode((spec, frozenset(retired))))
-            elif not session.in_flight:
-                await send(END + b"\n")
 
         try:
             await send(encode({"config": config, "first_slot": sum(shares[:index]), "slots": shares[index],
                                "logs": logs, "transcripts": transcripts}))
-            await hand_out()
-            while todo and len(session.in_flight) < shares[index]:
-                await hand_out()
-            if session.in_flight:
-                async with contextlib.aclosing(read_lines(process.stdout)) as lines:
-                    async for line in lines:
-                        record = GameRecord.from_json(line.decode())
-                        if session.in_flight.pop(record.game_id, None) is None:
-                            raise WorkerFailed(f"referee worker {index + 1} returned game {record.game_id!r}, "
-                                               "which it was not given")
-                        session.returned += 1
-                        note_retirement(record, entrants, retired)
-                        await finished(record)
-                        if hooks.on_record is not None:
-                            hooks.on_record(index, process.pid, record)
-                        await hand_out()
-                        if not session.in_flight:
-                            break
+            await fill()
+            async with contextlib.aclosing(read_lines(process.stdout)) as lines:
+                while session.in_flight or apart.todo:
+                    if not session.in_flight:  # every game left waits for one in play elsewhere
+                        await apart.freed.wait()
+                        await fill()
+                        continue
+                    line = await anext(lines, None)
+                    if line is None:
+                        break  # its output ended with games out: it died
+                    record = GameRecord.from_json(line.decode())
+                    if session.in_flight.pop(record.game_id, None) is None:
+                        raise WorkerFailed(f"referee worker {index + 1} returned game {record.game_id!r}, "
+                                           "which it was not given")
+                    apart.done(record.game_id)
+                    session.returned += 1
+                    note_retirement(record, entrants, retired)
+                    await finished(record)
+                    if hooks.on_record is not None:
+                        hooks.on_record(index, process.pid, record)
+                    await fill()
+            if not session.in_flight:
+                await send(END + b"\n")
             if session.in_flight:  # its output ended with games out: it died
                 with trio.move_on_after(10):
                     await process.wait()
@@ -238,7 +290,9 @@ async def _run_in_workers(config, games, slots, processes, logs, finished, trans
             lost = list(session.in_flight.values())
             if not lost:
                 return
-            todo.extendleft(reversed(lost))  # at the front, in the order they were handed out
+            apart.todo.extendleft(reversed(lost))  # at the front, in the order they were handed out
+            for spec in lost:
+                apart.done(spec.game_id)  # no longer in play
             deaths = 0 if session.returned else deaths + 1
             if deaths >= CRASH_LOOP:
                 raise WorkerFailed(f"referee worker {index + 1} died {deaths} times in a row before finishing a game "

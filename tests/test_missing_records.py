@@ -113,3 +113,18 @@ def test_a_run_of_version_0_1_reads_as_unfinished_and_is_not_resumed_on_a_guess(
     resume = arena("sprt", "--resume", str(out))
     assert resume.returncode == 2 and "written by pinochle-arena 0.1" in resume.stderr
     assert "Traceback" not in resume.stderr
+
+
+def test_an_edited_tournament_configuration_is_not_taken_up_by_a_resume(tmp_path):
+    """A resume takes its bots, fences and limits from OUT/config.json: an edit there (a bot unjailed, say) is
+    refused, as an edited seed is."""
+    out = tmp_path / "t"
+    run = arena("tournament", "--bot", "greedy", "--bot", "random", "--games", "2", "--option", "target=200",
+                "--out", str(out), "--no-report", "--bootstrap", "0")
+    assert run.returncode == 0, run.stderr
+    kept = out / "config.json"
+    data = json.loads(kept.read_text())
+    data["data"].setdefault("tournament", {})["isolation"] = "none"
+    kept.write_text(json.dumps(data, indent=2) + "\n")
+    resume = arena("tournament", "--resume", str(out), "--no-report")
+    assert resume.returncode == 2 and "config.json" in resume.stderr and "seal does not match" in resume.stderr

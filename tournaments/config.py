@@ -71,7 +71,6 @@ ran with is kept in its output folder (``config.json``, :func:`save_config`), so
 from __future__ import annotations
 
 import copy
-import json
 import os
 import re
 import tomllib
@@ -86,6 +85,7 @@ from referee.bots.transport import BotCommand, BotStartError
 from referee.match import Entrant, Restart
 from referee.match.clock import TimeControl
 from referee.records.deals import DealFile, DealFileError, read_deals
+from referee.records.seals import KeyFileError, SealError, Unsealed, load_key, read_sealed_json, sealed_json
 from referee.rules import VariantError, get_variant
 from referee.rules.variants import Variant
 
@@ -423,30 +423,36 @@ def with_flags(data: dict, tournament: dict | None = None, options: dict | None 
 CONFIG_FILE = "config.json"
 
 
-def save_config(output: Path, data: dict, path: Path) -> Path:
+def save_config(output: Path, data: dict, path: Path, key: bytes) -> Path:
     """Keep the configuration a tournament runs with (after the command line's flags) in its output folder,
-    with the folder its relative paths mean, for ``tournament --resume OUT``."""
+    with the folder its relative paths mean, for ``tournament --resume OUT``; sealed with the run's ``key``,
+    since a resume takes its bots, their fences and limits from it."""
     kept = output / CONFIG_FILE
     tmp = kept.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps({"format": 1, "path": str(path.absolute()), "data": data}, indent=2) + "\n",
-                   encoding="utf-8")
+    tmp.write_text(sealed_json({"format": 1, "path": str(path.absolute()), "data": data}, key), encoding="utf-8")
     os.replace(tmp, kept)
     return kept
 
 
 def load_saved_config(output: Path, concurrency: int | None = None) -> tuple[TournamentConfig, dict, Path]:
-    """The configuration kept in ``output`` by :func:`save_config`: (config, its data, the path it was read as)."""
+    """The configuration kept in ``output`` by :func:`save_config`: (config, its data, the path it was read as);
+    ConfigError if it is missing, damaged or was changed since."""
     kept = output / CONFIG_FILE
-    try:
-        saved = json.loads(kept.read_text(encoding="utf-8"))
-        data, path = saved["data"], Path(saved["path"])
-    except FileNotFoundError:
+    if not kept.exists():
         if not output.is_dir():
-            raise ConfigError(f"--resume {output}: no such folder") from None
+            raise ConfigError(f"--resume {output}: no such folder")
         raise ConfigError(f"{output} holds no {CONFIG_FILE} (not a tournament's output folder, or one started by an "
                           "older version: resume that one with its configuration, 'tournament CONFIG --resume "
-                          f"--out {output}')") from None
-    except (OSError, ValueError, KeyError, TypeError) as e:
+                          f"--out {output}')")
+    try:
+        saved = read_sealed_json(kept, load_key(output))
+        data, path = saved["data"], Path(saved["path"])
+    except Unsealed:
+        raise ConfigError(f"{kept} carries no seal (written by pinochle-arena 0.1): resume with the configuration "
+                          f"file, 'tournament CONFIG --resume --out {output}'") from None
+    except (KeyFileError, SealError) as e:
+        raise ConfigError(f"{kept}: {e}; the tournament cannot be resumed from it") from None
+    except (KeyError, TypeError) as e:
         raise ConfigError(f"{kept}: damaged ({e}); resume with the configuration file instead") from None
     return parse_config(data, path, output, concurrency, where=str(kept)), data, path
 

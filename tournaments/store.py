@@ -60,7 +60,7 @@ def open_tournament(config: TournamentConfig, data: dict, path: Path, resuming: 
         recovery = store.resume(config.fingerprint(), tournament_schedule(config, specs))
     else:
         store.start(config.fingerprint(), tournament_schedule(config, specs))
-    save_config(config.output, data, path)
+    save_config(config.output, data, path, store.key)
     return OpenTournament(config, store, specs, recovery)
 
 

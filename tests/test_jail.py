@@ -332,3 +332,16 @@ def test_unique_names_never_collide():
 
     assert unique_names(["random", "random", "random-2"]) == ["random", "random-2", "random-2-2"]
     assert unique_names(["greedy"], taken=["greedy"]) == ["greedy-2"]
+
+
+def test_a_read_only_folder_that_holds_another_bot_is_named_as_the_cause(tmp_path):
+    from referee.bots.apart import exposures
+
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        program = tmp_path / name / "bot"
+        program.write_text("#!/bin/sh\n")
+        program.chmod(0o755)
+    specs = {n: jail.JailSpec((str(tmp_path / n / "bot"),), read_only=(str(tmp_path),)) for n in ("a", "b")}
+    problems = exposures(specs)
+    assert problems and all("through a read-only folder given to it" in p for p in problems)

@@ -36,9 +36,15 @@ def exposures(specs: Mapping[str, JailSpec]) -> list[str]:
     shown = {name: _shown(spec) for name, spec in specs.items()}
     own = {name: _files(spec) for name, spec in specs.items()}
     for name, folders in shown.items():
+        given = [Path(os.path.realpath(p)) for p in specs[name].read_only]  # the organiser's --read-only folders
         for other, files in own.items():
             seen = [f for f in files - own[name] if not _under(f, [SAMPLE_DIR]) and _under(f, folders)]
-            if other != name and seen:
+            if other == name or not seen:
+                continue
+            if _under(seen[0], given):
+                problems.append(f"bot {name} would be shown {other}'s program ({seen[0]}) through a read-only "
+                                "folder given to it (--read-only, read_only): give it a folder that holds no bot")
+            else:
                 problems.append(f"bot {name} would be shown {other}'s program ({seen[0]}): give each bot a "
                                 "folder of its own (mybot/ and otherbot/, not side by side)")
         found = _results_in(folders, specs[name].hidden)

@@ -86,6 +86,23 @@ async def play(entrants, variant, seed, out: Path, games: int = 1):
     return records, players
 
 
+def play_tournament(data: dict, folder: Path) -> tuple[list, list]:
+    """A tournament of configuration ``data`` (results in ``folder/out``) played in this process, as the
+    ``tournament`` command plays it; returns (its games, their records)."""
+    from referee.records.record import read_records
+    from tournaments.config import parse_config
+    from tournaments.runner import run_games
+    from tournaments.schedule import schedule
+    from tournaments.store import ResultStore, tournament_schedule
+
+    config = parse_config(data, folder / "t.toml", output=folder / "out")
+    games = schedule(config)
+    store = ResultStore(config.output)
+    store.start(config.fingerprint(), tournament_schedule(config, games))
+    trio.run(run_games, config, games, store)
+    return games, list(read_records(config.output / "games.jsonl", store.key))
+
+
 def process_stat(pid: int) -> tuple[str, int] | None:
     """(state, parent pid) of a process, or None once it is gone."""
     try:

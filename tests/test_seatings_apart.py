@@ -6,13 +6,10 @@ from __future__ import annotations
 import collections
 
 import pytest
-import trio
+from helpers import play_tournament
 
-from referee.records.record import read_records
-from tournaments.config import parse_config
-from tournaments.runner import SeatingsApart, run_games
-from tournaments.schedule import GameSpec, schedule
-from tournaments.store import ResultStore, tournament_schedule
+from tournaments.runner import SeatingsApart
+from tournaments.schedule import GameSpec
 
 
 def spec(game_id, seed, bots):
@@ -42,12 +39,7 @@ def test_a_tournament_at_concurrency_two_never_plays_two_seatings_of_a_deal_at_o
     data = {"tournament": {"games_per_pairing": 4, "concurrency": 2, "processes": processes, "seed": 3,
                            "options": {"target": 200}},
             "bot": [{"name": "random", "sample": "random"}, {"name": "greedy", "sample": "greedy"}]}
-    config = parse_config(data, tmp_path / "t.toml", output=tmp_path / "out")
-    games = schedule(config)
-    store = ResultStore(config.output)
-    store.start(config.fingerprint(), tournament_schedule(config, games))
-    trio.run(run_games, config, games, store)
-    records = list(read_records(tmp_path / "out" / "games.jsonl", store.key))
+    games, records = play_tournament(data, tmp_path)
     assert sorted(r.game_id for r in records) == sorted(g.game_id for g in games)
     by_deal = collections.defaultdict(list)
     for r in records:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from helpers import play
+from helpers import play, play_tournament
 
 from referee.bots import cgroups
 from referee.bots.samples import SAMPLES
@@ -267,11 +267,6 @@ def test_each_bot_works_in_a_fresh_folder_of_its_own_with_a_clean_environment(is
 def test_tournament_with_misbehaving_entrants_finishes_with_every_game(tmp_path):
     """Two good bots and three bad ones, concurrently: every game is recorded, games between the good
     bots are untouched, every fault is charged to a bad bot, and nothing is left running."""
-    from tournaments.config import parse_config
-    from tournaments.runner import run_games
-    from tournaments.schedule import schedule
-    from tournaments.store import ResultStore, tournament_schedule
-
     bad = {"crasher": "exit 8", "sleeper": "sleep 20", "flooder": "flood 6"}
     data = {
         "tournament": {"games_per_pairing": 2, "concurrency": 2, "seed": 3, "options": {"target": 300}},
@@ -279,12 +274,7 @@ def test_tournament_with_misbehaving_entrants_finishes_with_every_game(tmp_path)
         "bot": [{"name": "random", "sample": "random"}, {"name": "greedy", "sample": "greedy"}]
         + [{"name": name, "command": f"{sys.executable} {FAULTY} {how}"} for name, how in bad.items()],
     }
-    config = parse_config(data, tmp_path / "t.toml", output=tmp_path / "out")
-    games = schedule(config)
-    store = ResultStore(config.output)
-    store.start(config.fingerprint(), tournament_schedule(config, games))
-    trio.run(run_games, config, games, store)
-    records = list(read_records(tmp_path / "out" / "games.jsonl", store.key))
+    games, records = play_tournament(data, tmp_path)
     assert len(records) == len(games) == 20
     for r in records:
         names = [s.entrant for s in r.seats]
@@ -295,15 +285,9 @@ def test_tournament_with_misbehaving_entrants_finishes_with_every_game(tmp_path)
     assert leftovers() == []
 
 
-
 def test_a_bot_flooding_info_lines_costs_another_game_no_time(tmp_path):
     """In one referee process, beside games of a bot that writes 10,000 info lines before every reply, the
     honest bots of the other games never lose on time: the flood is cut at the first request."""
-    from tournaments.config import parse_config
-    from tournaments.runner import run_games
-    from tournaments.schedule import schedule
-    from tournaments.store import ResultStore, tournament_schedule
-
     data = {
         "tournament": {"games_per_pairing": 2, "concurrency": 2, "processes": 1, "seed": 5,
                        "options": {"target": 300}},
@@ -311,12 +295,7 @@ def test_a_bot_flooding_info_lines_costs_another_game_no_time(tmp_path):
                 {"name": "tactician", "sample": "tactician"},
                 {"name": "flooder", "command": f"{sys.executable} {FAULTY} infoflood 1"}],
     }
-    config = parse_config(data, tmp_path / "t.toml", output=tmp_path / "out")
-    games = schedule(config)
-    store = ResultStore(config.output)
-    store.start(config.fingerprint(), tournament_schedule(config, games))
-    trio.run(run_games, config, games, store)
-    records = list(read_records(tmp_path / "out" / "games.jsonl", store.key))
+    games, records = play_tournament(data, tmp_path)
     assert len(records) == len(games) == 12
     for r in records:
         names = [s.entrant for s in r.seats]

@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from .jail import JailError, JailSpec, resolve_program, visible_paths
+from .jail import JailError, JailSpec, is_under, program_of, visible_paths
 from .samples import SAMPLE_DIR
 from .sandbox import Isolation, Sandbox
 from .transport import BotCommand
@@ -38,10 +38,10 @@ def exposures(specs: Mapping[str, JailSpec]) -> list[str]:
     for name, folders in shown.items():
         given = [Path(os.path.realpath(p)) for p in specs[name].read_only]  # the organiser's --read-only folders
         for other, files in own.items():
-            seen = [f for f in files - own[name] if not _under(f, [SAMPLE_DIR]) and _under(f, folders)]
+            seen = [f for f in files - own[name] if not is_under(f, [SAMPLE_DIR]) and is_under(f, folders)]
             if other == name or not seen:
                 continue
-            if _under(seen[0], given):
+            if is_under(seen[0], given):
                 problems.append(f"bot {name} would be shown {other}'s program ({seen[0]}) through a read-only "
                                 "folder given to it (--read-only, read_only): give it a folder that holds no bot")
             else:
@@ -65,16 +65,11 @@ def _shown(spec: JailSpec) -> list[Path]:
 def _files(spec: JailSpec) -> set[Path]:
     """The bot's own files: its program, and every file its command names."""
     try:
-        program = resolve_program(spec.argv[0])
+        files = {Path(os.path.realpath(program_of(spec)))}
     except JailError:
         return set()
-    files = {Path(os.path.realpath(os.path.join(spec.cwd or "", program)))}  # a relative program is in its cwd
     files |= {Path(os.path.realpath(w)) for w in spec.argv[1:] if os.path.isabs(w) and os.path.isfile(w)}
     return files
-
-
-def _under(path: Path, folders: Iterable[Path]) -> bool:
-    return any(path == f or Path(f) in path.parents for f in folders)
 
 
 def _results_in(folders: list[Path], hidden: tuple[str, ...]) -> Path | None:
@@ -82,10 +77,10 @@ def _results_in(folders: list[Path], hidden: tuple[str, ...]) -> Path | None:
     covered = [Path(os.path.realpath(h)) for h in hidden]
     looked = 0
     for folder in folders:
-        if not folder.is_dir() or _under(folder, [SAMPLE_DIR]):
+        if not folder.is_dir() or is_under(folder, [SAMPLE_DIR]):
             continue
         for top, dirs, files in os.walk(folder):
-            if _under(Path(top), covered):
+            if is_under(Path(top), covered):
                 dirs[:] = []
                 continue
             if any(name in files for name in RESULTS_FILES):

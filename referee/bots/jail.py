@@ -232,7 +232,8 @@ def _installation(program: Path) -> Path:
     return folder.parent if folder.name in ("bin", "sbin") and folder.parent != Path("/") else folder
 
 
-def _under(path: Path, roots: Iterable[str]) -> bool:
+def is_under(path: Path, roots: Iterable[str | Path]) -> bool:
+    """Whether ``path`` is one of ``roots`` or inside one."""
     return any(path == Path(r) or Path(r) in path.parents for r in roots)
 
 
@@ -254,6 +255,11 @@ def _shebang(path: Path) -> str | None:
     return words[0]
 
 
+def program_of(spec: JailSpec) -> Path:
+    """The program a jail runs: looked up on PATH, and a relative one in the bot's cwd."""
+    return Path(spec.cwd or "", resolve_program(spec.argv[0]))
+
+
 def visible_paths(spec: JailSpec) -> list[tuple[Path, Path]]:
     """(where the bot sees it, what it really is) of each host folder or file the bot may read, besides the
     system: what its command names, spelled as the command spells it, shallowest first.
@@ -268,7 +274,7 @@ def visible_paths(spec: JailSpec) -> list[tuple[Path, Path]]:
         return any(real == h or h in real.parents for h in hidden)
 
     wanted: list[Path] = []
-    programs = [Path(spec.cwd or "", resolve_program(spec.argv[0]))]  # a relative program is in its cwd
+    programs = [program_of(spec)]
     interpreter = _shebang(programs[0])
     if interpreter:
         programs.append(Path(resolve_program(interpreter, JAIL_PATH + os.pathsep + os.environ.get("PATH", ""))))
@@ -295,7 +301,7 @@ def visible_paths(spec: JailSpec) -> list[tuple[Path, Path]]:
                 raise JailError(f"the bot's program is inside the output folder ({path}); keep bots and "
                                 "results apart (--out)")
             continue  # nothing in the output folder is ever shown, even when the command names it
-        if _under(where, SYSTEM) and _under(real, SYSTEM):
+        if is_under(where, SYSTEM) and is_under(real, SYSTEM):
             continue  # the system is shown anyway
         if (where, real) not in out:
             out.append((where, real))
@@ -331,7 +337,7 @@ def _parents(path: Path, made: set[Path]) -> list[str]:
     """bwrap arguments that make the (traversable) folders above ``path`` inside the jail."""
     args = []
     for parent in reversed(path.parents):
-        if parent == Path("/") or parent in made or _under(parent, SYSTEM) or str(parent) in PRIVATE:
+        if parent == Path("/") or parent in made or is_under(parent, SYSTEM) or str(parent) in PRIVATE:
             continue
         made.add(parent)
         args += ["--perms", "0755", "--dir", str(parent)]
@@ -368,7 +374,7 @@ def command(spec: JailSpec) -> list[str]:
             continue
         if spec.uid is not None:
             check_readable(real)
-        if not _under(where, [str(w) for w, _ in bound]):
+        if not is_under(where, [str(w) for w, _ in bound]):
             args += _parents(where, made) + ["--ro-bind", str(real), str(where)]
             bound.append((where, real))
     system = [(Path(root), Path(os.path.realpath(root))) for root in SYSTEM if os.path.isdir(root)]

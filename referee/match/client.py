@@ -67,8 +67,10 @@ class BotClient:
                     hidden: tuple[str, ...] = ()) -> BotClient:
         """Start the process (inside ``sandbox``) and complete the handshake (greeting, id lines, ready).
 
-        A bot that dies before it is ready fails with the last line of its
-        stderr in the message (a jailed bot that cannot reach a file says so there).
+        A bot that dies or prints something else before it is ready fails with
+        the first lines it printed and the last line of its stderr in the message
+        (a jailed bot that cannot reach a file says so there), and with advice
+        when that reads as a runtime that could not reserve its memory.
         """
         process = await BotProcess.start(nursery, command, stderr_path, transcript_path, sandbox, workdir, hidden)
         try:

@@ -70,7 +70,9 @@ def test_a_runtime_that_cannot_reserve_its_memory_is_told_which_limit_to_raise(t
 
 def test_what_a_bot_prints_instead_of_its_handshake_is_quoted(tmp_path):
     bot = tmp_path / "noisy.py"
-    bot.write_text("import sys\nprint('Starting up...')\nprint('Fatal: weights.bin not found')\n"
+    # it reads the greeting first: else, on a busy machine, it may exit before the greeting is written (the
+    # other way a start fails, which the JVM test meets too)
+    bot.write_text("import sys\nsys.stdin.readline()\nprint('Starting up...')\nprint('Fatal: weights.bin not found')\n"
                    "sys.stdout.flush()\nprint('more detail on stderr', file=sys.stderr)\nsys.exit(3)\n")
     result = arena("match", f"{sys.executable} {bot}", "random", "--isolation", "none", "--games", "2",
                    "--out", tmp_path / "match")

@@ -156,6 +156,7 @@ class BotProcess:
     output_cap: int | None = None  # bytes of stdout allowed between two lines from the referee
     address_space_mb: int | None = None  # each of its processes' address space cap (RLIMIT_AS), if any
     out_of_memory: Callable[[], bool] | None = None  # whether its control group's memory limit killed a process
+    stderr_drained: trio.Event = attrs.Factory(trio.Event)  # all its stderr is in the log (the pipe ended)
     _failure: BotError | None = None
     _unasked_bytes: int = 0
     _outbox: list[str] = attrs.Factory(list)
@@ -423,6 +424,7 @@ class BotProcess:
         finally:
             if out is not None:
                 out.close()
+            self.stderr_drained.set()
 
     def _exit_text(self) -> str:
         code = self.process.poll()

@@ -92,7 +92,7 @@ class BotClient:
         except _NotHandshake as e:
             printed = [e.line, *await client._more_lines()]
             await process.kill()
-            said = _last_line(stderr_path)
+            said = await _stderr_end(process, stderr_path)
             raise BotProtocolError(
                 f"printed {_quoted(printed)} before 'ready', where the handshake ('id', 'protocol', 'option', "
                 "'want', 'info' lines, then 'ready') was expected" + (f"; its stderr ends: {said}" if said else "")
@@ -100,7 +100,7 @@ class BotClient:
         except BotError as e:
             printed = process.leftover_lines(STARTUP_LINES) if isinstance(e, BotCrashed) else []
             await process.kill()
-            said = _last_line(stderr_path)
+            said = await _stderr_end(process, stderr_path)
             if isinstance(e, BotCrashed) and (printed or said):
                 raise BotCrashed(f"{e}" + (f"; it printed {_quoted(printed)}" if printed else "")
                                  + (f"; its stderr ends: {said}" if said else "")) from None
@@ -298,6 +298,16 @@ def memory_advice(said: str, address_space_mb: int | None) -> str:
              "jailed where the referee is not root or has no usable control groups); " if address_space_mb else "")
     return (f"the program could not reserve memory: {where}raise limits.memory (--limit memory=N) or pass the "
             "runtime's own heap flags (java -Xmx512m -XX:CompressedClassSpaceSize=64m; Go: GOMEMLIMIT=512MiB)")
+
+
+async def _stderr_end(process, path: Path | None) -> str:
+    """The last line of a stopped bot's stderr log, once all it wrote is there (or a second has passed: a
+    process it left behind may hold the pipe open)."""
+    drained = getattr(process, "stderr_drained", None)  # a person's seat has no stderr
+    if drained is not None:
+        with trio.move_on_after(1):
+            await drained.wait()
+    return _last_line(path)
 
 
 def _last_line(path: Path | None) -> str:

@@ -75,13 +75,61 @@ def test_a_card_on_the_table_is_reused_only_in_another_kind():  # 000's example
     assert meld(board, hand, "pinochle", 1, "JD") == 40
 
 
-def test_playing_a_melded_card_breaks_its_melds():
+def options_of(board, hand, table=CLASSIC_MELDS, trump=H):
+    return [o.to_text() for o in board.options(hand, table, trump, table.types())]
+
+
+def test_playing_a_melded_card_breaks_its_melds():  # 004: a broken meld "can't be added to"
     board, hand = MeldBoard(), cards("KH QH AH TH JH")
     meld(board, hand, "royal", 1, "KH QH")
     board.remove(cards("QH")[0])
     hand += cards("QH")
-    # the royal marriage is broken: a run through its king is a new run, 150
-    assert meld(board, hand, "run", 1, "AH TH QH JH") == 150
+    # the royal marriage is broken: its king left on the table serves no run, which is built on it
+    assert not [o for o in options_of(board, hand) if o.startswith("run")]
+    hand += cards("KH")  # a run of cards from the hand is a new run, 150
+    assert meld(board, hand, "run", 1, "AH TH KH QH JH") == 150
+
+
+def test_no_double_pinochle_over_a_broken_pinochle():  # 000: "they would only score 40 points for the second one"
+    board, hand = MeldBoard(), cards("JD QS JD QS QS")
+    assert meld(board, hand, "pinochle", 1, "JD QS") == 40
+    board.remove(cards("QS")[0])  # the queen of spades was played to a trick
+    # the hand holds J D, Q S, Q S: with the table's J D that is four cards, but the broken pinochle is not
+    # built on
+    assert options_of(board, hand) == ["pinochle:JD,QS"]
+
+
+def test_round_house_over_broken_kings_around_is_refused_as_a_second_kings_around_is():  # issue 34, item 9
+    # kings around (80), a king played to a trick: neither a second kings around nor a round house (which
+    # holds kings around) may be made with the three kings left; 80 + 240 would count them twice
+    variant = get_variant("two-handed", {"roundhouse": "yes"})
+    board, hand = MeldBoard(), cards("KC KD KH KS QC QD QH QS KS")
+    assert meld(board, hand, "kings", 1, "KC KD KH KS", table=variant.melds) == 80
+    board.remove(cards("KS")[0])
+    assert not [o for o in options_of(board, hand, variant.melds) if o.startswith(("kings", "roundhouse"))]
+    # the kings left still marry (a marriage is not built on kings around), the queens still meld
+    assert meld(board, hand, "marriage", 1, "QC", table=variant.melds) == 20
+    assert meld(board, hand, "queens", 1, "QD QH QS", table=variant.melds) == 60
+
+
+def test_round_house_over_a_broken_marriage_is_refused():  # issue 34, item 9
+    variant = get_variant("two-handed-150")
+    board, hand = MeldBoard(), cards("KC QC KD QD KH QH KS QS QC")
+    assert meld(board, hand, "marriage", 1, "KC QC", table=variant.melds) == 2
+    board.remove(cards("QC")[0])
+    # K C is left of the broken marriage: a round house would need another K C
+    assert not [o for o in options_of(board, hand, variant.melds) if o.startswith("roundhouse")]
+    hand += cards("KC")
+    assert meld(board, hand, "roundhouse", 1, "KC QC KD QD KH QH KS QS", table=variant.melds) == 24
+
+
+def test_records_of_before_issue_34_built_on_broken_melds_at_full_value():
+    # the rule before (build_on_broken): the round house over broken kings scored its full 240
+    variant = get_variant("two-handed", {"roundhouse": "yes"})
+    board, hand = MeldBoard(build_on_broken=True), cards("KC KD KH KS QC QD QH QS KS")
+    assert meld(board, hand, "kings", 1, "KC KD KH KS", table=variant.melds) == 80
+    board.remove(cards("KS")[0])
+    assert meld(board, hand, "roundhouse", 1, "KS QC QD QH QS", table=variant.melds) == 240
 
 
 def test_unit_scale_upgrade_is_eleven():  # 004, two-player: 4 + 11 = 15

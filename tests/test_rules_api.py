@@ -3,14 +3,17 @@
 import random
 from pathlib import Path
 
+import attrs
 import pytest
 from helpers import sensible
 
 from referee.records.record import ActionEntry, GameRecord
+from referee.records.replay import replay_record
 from referee.records.seals import seal
-from referee.rules import Deal, Game, IllegalActionError, cards, get_variant
+from referee.rules import Deal, Game, IllegalActionError, action_from_text, cards, get_variant, new_game
 from referee.rules import events as ev
 from referee.rules.events import DecisionKind
+from referee.rules.variants import earlier_rules
 
 TWO = get_variant("two-handed")
 
@@ -88,6 +91,46 @@ def test_replay_names_an_illegal_recorded_action():
         list(Game.replay(record))
     with pytest.raises(ValueError, match="not a game record"):
         Game.from_record({"variant": "two-handed"})
+
+
+def full_record(variant, seed, name):
+    """A game played out by random seats under ``variant``, recorded whole as the referee writes it."""
+    game, notices = new_game(variant, seed)
+    choose, actions, melds, hands = sensible(random.Random(seed)), [], [], []
+    while True:
+        for n in notices:
+            if isinstance(n.event, ev.Melded):
+                melds.append({"hand": len(hands) + 1, "seat": n.event.seat, "meld": n.event.name,
+                              "points": n.event.points, "cards": [c.to_text() for c in n.event.cards]})
+            elif isinstance(n.event, ev.HandEnded):
+                hands.append({"hand": n.event.hand, "points": list(n.event.points), "totals": list(n.event.totals)})
+        if game.is_terminal():
+            break
+        d = game.decision()
+        action = choose(d)
+        actions.append(ActionEntry(d.seat, action.to_text(), 1.0))
+        notices = game.apply(action)
+    return GameRecord(f"{name}-{seed}", name, variant.settings(), seed, [], {}, deals=game.deals, actions=actions,
+                      melds=melds, hands=hands, result=game.returns(), totals=tuple(game.totals))
+
+
+def test_a_record_of_before_a_rule_change_replays_under_the_rules_of_its_day():  # issue 34, item 9
+    today = get_variant("two-handed", {"max-hands": "1"})
+    before = earlier_rules(today)[-1]  # the rules as the referee played them before every change since
+    old = full_record(before, 24, "two-handed")  # seat 0 builds a run on a broken royal marriage's king
+    game = Game.new(today, seed=24)
+    with pytest.raises(IllegalActionError, match="run:AH,TH,QH,JH is not a legal meld"):
+        for entry in old.actions:
+            game.apply(action_from_text(entry.action))
+    assert replay_record(old).ok
+    for form in (old, old.to_json()):
+        replayed = Game.from_record(form)
+        assert replayed.returns() == old.result and tuple(replayed.totals) == old.totals
+        assert len(list(Game.replay(form))) == len(old.actions)
+    # a record of today's rules replays under them, and one that no rules reproduce is reported as it is today
+    assert replay_record(full_record(today, 24, "two-handed")).ok
+    wrong = attrs.evolve(old, result=old.result[::-1])
+    assert replay_record(wrong).problems[0].startswith("action 20 (0: run:AH,TH,QH,JH): illegal")
 
 
 def test_a_copy_is_independent_of_the_original():

@@ -5,6 +5,11 @@ the deals are the ones recorded, every recorded action is legal for the
 recorded seat, the melds, hand points, totals and result come out the same,
 and a game that ended on a fault stopped where the record says it did
 (an illegal action really is illegal).
+
+A record does not say which rules it was played under: one that today's
+rules do not reproduce is replayed under the rules before each change the
+referee has made since (:data:`referee.rules.variants.RULE_CHANGES`), and is
+consistent if those reproduce it: a record written before the change.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from ..rules import (
     recorded_action,
 )
 from ..rules import events as ev
+from ..rules.variants import Variant, earlier_rules
 from .deals import record_decks
 from .record import GameRecord, Termination
 
@@ -34,16 +40,25 @@ class ReplayReport:
 
 
 def replay_record(record: GameRecord) -> ReplayReport:
+    """The record's problems under today's rules, or none if the rules of an earlier day reproduce it."""
+    try:
+        variant = get_variant(record.variant, record.options)
+    except VariantError as e:
+        return ReplayReport(record.game_id, (f"variant: {e}",))
+    report = _replay(record, variant)
+    for earlier in earlier_rules(variant) if not report.ok else ():
+        again = _replay(record, earlier)
+        if again.ok:
+            return again
+    return report
+
+
+def _replay(record: GameRecord, variant: Variant) -> ReplayReport:
     problems: list[str] = []
 
     def report() -> ReplayReport:
         return ReplayReport(record.game_id, tuple(problems))
 
-    try:
-        variant = get_variant(record.variant, record.options)
-    except VariantError as e:
-        problems.append(f"variant: {e}")
-        return report()
     settings = variant.settings()
     # a record lists every option of its day; an option added since then takes its preset's value
     if any(settings.get(key) != value for key, value in record.options.items()):

@@ -26,12 +26,12 @@ from typing import Any
 
 import attrs
 
-from .actions import Action, Pass, action_from_text
+from .actions import Action, IllegalActionError, Pass, action_from_text
 from .dealing import Deal
 from .events import DecisionKind
 from .families import new_game
 from .state import GameState
-from .variants import Variant, get_variant
+from .variants import Variant, earlier_rules, get_variant
 
 
 @attrs.frozen
@@ -63,17 +63,19 @@ class Game:
         ``games.jsonl`` file (sealed or not) or that line parsed into a dict.
         The seal is not checked here (``pinochle-arena replay`` does that).
         Raises IllegalActionError where the record has an action the rules
-        refuse (a game lost by an illegal action ends so).
+        refuse (a game lost by an illegal action ends so). A record written
+        before a change of the rules is replayed under the rules of its day
+        (``variants.RULE_CHANGES``).
         """
-        variant_name, options, seed, actions = _record_fields(record)
-        return _steps(Game.new(variant_name, seed, options=options), actions)
+        recorded = _record_fields(record)
+        return _steps(new_game(_rules_of(recorded), recorded.seed)[0], recorded.actions)
 
     @staticmethod
     def from_record(record: Any) -> GameState:
         """The game after every action of ``record`` (see :meth:`replay`)."""
-        variant_name, options, seed, actions = _record_fields(record)
-        game = Game.new(variant_name, seed, options=options)
-        for _ in _steps(game, actions):  # each step's action is applied when the next is asked for
+        recorded = _record_fields(record)
+        game = new_game(_rules_of(recorded), recorded.seed)[0]
+        for _ in _steps(game, recorded.actions):  # each step's action is applied when the next is asked for
             pass
         return game
 
@@ -111,13 +113,57 @@ def recorded_action(game: GameState, text: str, last: bool = False) -> Action:
     return action
 
 
-def _record_fields(record: Any) -> tuple[str, dict[str, str], int, list[tuple[int, str]]]:
+@attrs.frozen
+class _Recorded:
+    """What replaying a record needs of it."""
+
+    variant: str
+    options: dict[str, str]
+    seed: int
+    actions: list[tuple[int, str]]
+    result: tuple[float, ...] | None = None  # None: the record does not say
+    illegal_last: bool = False  # the game ended on its last action, which the rules refused
+
+
+def _rules_of(recorded: _Recorded) -> Variant:
+    """The rules a record was played under: today's, unless they refuse one of its actions or give another
+    result and the rules before a later change (``variants.RULE_CHANGES``) do not: records carry no rules
+    version, so a record that only the rules of an earlier day reproduce was written then."""
+    today = get_variant(recorded.variant, recorded.options)
+    earlier = earlier_rules(today)
+    for variant in (today, *earlier) if earlier else ():
+        if _reproduces(variant, recorded):
+            return variant
+    return today  # the replay raises where today's rules refuse it
+
+
+def _reproduces(variant: Variant, recorded: _Recorded) -> bool:
+    """Whether ``variant``'s rules accept the record's actions (all but a last one it says was refused, which
+    they must refuse) and, if the game ends, give its result."""
+    game = new_game(variant, recorded.seed)[0]
+    done = 0
+    try:
+        for _ in _steps(game, recorded.actions):
+            done += 1
+    except IllegalActionError:
+        return recorded.illegal_last and done == len(recorded.actions) - 1
+    except ValueError:
+        return False
+    if recorded.illegal_last:
+        return False
+    return recorded.result is None or not game.is_terminal() or tuple(game.returns()) == recorded.result
+
+
+def _record_fields(record: Any) -> _Recorded:
     if isinstance(record, str):
         record = json.loads(record)
     if isinstance(record, Mapping):
         try:
             actions = [(int(entry[0]), str(entry[1])) for entry in record["actions"]]
-            return str(record["variant"]), dict(record["options"]), int(record["seed"]), actions
+            result = tuple(float(x) for x in record["result"]) if "result" in record else None
+            return _Recorded(str(record["variant"]), dict(record["options"]), int(record["seed"]), actions, result,
+                             record.get("termination") == "illegal-action")
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise ValueError(f"not a game record: {e!r}") from None
-    return record.variant, dict(record.options), record.seed, [(a.seat, a.action) for a in record.actions]
+    return _Recorded(record.variant, dict(record.options), record.seed, [(a.seat, a.action) for a in record.actions],
+                     tuple(record.result), record.termination.value == "illegal-action")

@@ -8,8 +8,8 @@ multiplicity it allows; the names and patterns live here.
 
 Two-handed pinochle with a stock melds *progressively*: one meld after a
 won trick, at least one card from the hand, table cards reusable only in a
-meld of another type. :class:`MeldBoard` keeps one seat's table and
-enumerates and applies those melds.
+meld of another type and not built on a broken meld. :class:`MeldBoard`
+keeps one seat's table and enumerates and applies those melds.
 """
 
 from __future__ import annotations
@@ -221,6 +221,15 @@ def contained_types(kind: str, multiplicity: int) -> frozenset[str]:
     return frozenset(inner)
 
 
+@functools.cache
+def built_on(name: str) -> frozenset[str]:
+    """The types that would be built on a meld of type ``name``: those that absorb it while it is intact (a
+    run on a royal marriage, a double pinochle on a pinochle, a round house on kings around, queens around
+    or a marriage). Once the meld is broken its cards left on the table serve none of them (004)."""
+    return frozenset(type_name(kind, mult) for kind in KINDS for mult in MULTIPLICITY_PREFIX
+                     if name in contained_types(kind, mult))
+
+
 @attrs.define
 class TableCard:
     card: Card
@@ -260,11 +269,21 @@ class MeldRecord:
 
 @attrs.define
 class MeldBoard:
-    """One seat's melded cards on the table (two-handed progressive melding)."""
+    """One seat's melded cards on the table (two-handed progressive melding).
+
+    A table card played to a trick breaks every meld it was counted in, and
+    a broken meld "can't be added to in order to build more valuable meld
+    combinations" (004; 000: a second pinochle beside a broken one is a
+    pinochle, not a double pinochle): the cards it leaves on the table serve
+    no meld built on it (:func:`built_on`), as they serve no second meld of
+    its own type. ``build_on_broken`` is the rule before that (records
+    written then replay under it): they did, at full value.
+    """
 
     slots: dict[int, TableCard] = attrs.field(factory=dict)
     melds: list[MeldRecord] = attrs.field(factory=list)
     next_id: int = 0
+    build_on_broken: bool = False
 
     def cards(self) -> list[Card]:
         return [s.card for s in self.slots.values()]
@@ -369,8 +388,18 @@ class MeldBoard:
         gone = self.slots.pop(i)
         for m in self.melds:
             if i in m.cards:
-                m.intact = False
+                self._break(m)
         return gone.history
+
+    def _break(self, meld: MeldRecord) -> None:
+        """``meld`` lost a card: it is no longer intact, and (unless ``build_on_broken``) nothing is built on it."""
+        meld.intact = False
+        if self.build_on_broken:
+            return
+        closed = built_on(meld.name)
+        for i in meld.cards:
+            if i in self.slots:
+                self.slots[i].spent |= closed
 
     def last_from_table(self) -> tuple[tuple[Card, str], ...]:
         """The table cards that completed the last meld, each with its history before that meld."""

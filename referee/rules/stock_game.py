@@ -135,7 +135,7 @@ class StockGame(GameState):
                 "stock": [c.to_text() for c in self.stock],
             }
         )
-        self.boards = [MeldBoard(), MeldBoard()]
+        self.boards = [MeldBoard(build_on_broken=v.build_on_broken) for _ in (0, 1)]
         self.phase = 1
         self.leader = first
         self.trick = []

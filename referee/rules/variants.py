@@ -172,6 +172,8 @@ class Variant:
     save_meld: SaveMeld = SaveMeld.TRICK
     scoring: Scoring = Scoring.STANDARD
     call_own_card: CallOwnCard = CallOwnCard.ALONE
+    # --- rules the referee has changed since it first wrote records (RULE_CHANGES: their values before) ---
+    build_on_broken: bool = False  # two-handed: a broken meld's cards left on the table serve melds built on it
 
     @property
     def counter_values(self) -> Mapping[Rank, int]:
@@ -492,6 +494,27 @@ PRESETS: dict[str, Variant] = {
     for v in (TWO_HANDED, TWO_HANDED_HOYLE, TWO_HANDED_150, TWO_HANDED_DUMMY, THREE_HANDED, FOUR_HANDED,
               FOUR_HANDED_DOUBLE, CALL_FOR_PARTNER)
 }
+
+
+# The rules the referee changed after it first wrote records: per change, the Variant fields as games played
+# before it had them. Records carry no rules version, so a record replays under today's rules, else under the
+# rules before the latest change, else before the one before that... (referee/records/replay.py, Game.replay).
+RULE_CHANGES: tuple[dict[str, object], ...] = (
+    # 004: a broken meld "can't be added to in order to build more valuable meld combinations"
+    {"build_on_broken": True},
+)
+
+
+def earlier_rules(variant: Variant) -> list[Variant]:
+    """``variant`` as the referee played it before each change of RULE_CHANGES, latest first (to replay old
+    records); only those that differ from today's rules and from each other."""
+    earlier: list[Variant] = []
+    before = variant
+    for change in reversed(RULE_CHANGES):
+        before = attrs.evolve(before, **change)
+        if before != variant and before not in earlier:
+            earlier.append(before)
+    return earlier
 
 
 class VariantError(ValueError):

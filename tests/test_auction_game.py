@@ -3,12 +3,14 @@
 import random
 from collections import Counter
 
+import attrs
 import pytest
 from helpers import sensible
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.rules import (
+    Game,
     IllegalActionError,
     VariantError,
     action_from_text,
@@ -233,8 +235,32 @@ def test_call_for_partner_bid_winner_and_partner_both_win_when_both_reach_the_ta
     assert game._game_outcome((0, 1)) == (1.0, 1.0, 0.0, 0.0, 0.0)
     game.totals = [520, 495, 530, 490, 480]  # only the bid winner of its team reached it
     assert game._game_outcome((0, 1)) == (1.0, 0.0, 0.0, 0.0, 0.0)
-    game.totals = [480, 495, 530, 490, 505]  # the bidding team did not reach it: the best of those who did
-    assert game._game_outcome((0, 1)) == (0.0, 0.0, 1.0, 0.0, 0.0)
+    game.totals = [480, 495, 530, 490, 505]  # the bidding team did not reach it: the defending team wins,
+    assert game._game_outcome((0, 1)) == (0.0, 0.0, 1.0, 0.0, 1.0)  # each defender that reached it
+
+
+def defenders_reach_500(totals, variant="call-for-partner"):
+    """Seats 1 and 2 defend against seat 3 (bid winner, 50) and seat 4 (its partner) and both reach 500."""
+    game = Game.new(variant, seed=0, totals=totals)
+    for text in ["pass", "pass", "bid:50", "pass", "pass", "trump:S", "call:JS"]:
+        game.apply(action_from_text(text))
+    assert (game.bidder, game.partner) == (3, 4)
+    while not game.is_terminal():
+        game.apply(game.decision().legal[0])
+    assert game.hand_number == 1 and game.last_hand_tricks[1:3] == (5, 0)
+    return game
+
+
+def test_call_for_partner_defenders_that_reach_the_target_together_win_together():  # issue 34, item 10
+    """As the bidding team's seats that reach the target win together, so do the defenders': the same team."""
+    game = defenders_reach_500((0, 490, 490, 0, 0))
+    assert game.totals == [66, 556, 556, 56, 56]  # equal totals: seat 1's five tricks to seat 2's none decide nothing
+    assert game.returns() == (0.0, 1.0, 1.0, 0.0, 0.0)
+    game = defenders_reach_500((0, 495, 490, 0, 0))
+    assert game.totals == [66, 561, 556, 56, 56] and game.returns() == (0.0, 1.0, 1.0, 0.0, 0.0)
+    # the rule before: the best defender alone (records of then replay under it)
+    earlier = attrs.evolve(get_variant("call-for-partner"), defenders_win_together=False)
+    assert defenders_reach_500((0, 490, 490, 0, 0), earlier).returns() == (0.0, 1.0, 0.0, 0.0, 0.0)
 
 
 # ---------------------------------------------------------------- properties

@@ -133,6 +133,18 @@ def test_a_record_of_before_a_rule_change_replays_under_the_rules_of_its_day(): 
     assert replay_record(wrong).problems[0].startswith("action 20 (0: run:AH,TH,QH,JH): illegal")
 
 
+def test_a_record_whose_result_the_rules_now_give_otherwise_replays_with_its_own():  # issue 34, item 10
+    today = get_variant("call-for-partner")
+    old = full_record(earlier_rules(today)[0], 6, "call-for-partner")  # defenders 1 and 2 passed 500 together
+    assert old.result == (0.0, 1.0, 0.0, 0.0, 0.0) and old.totals == (418, 517, 510, 278, -5)
+    game = Game.new(today, seed=6)
+    for entry in old.actions:
+        game.apply(action_from_text(entry.action))
+    assert game.returns() == (0.0, 1.0, 1.0, 0.0, 0.0)  # today the defenders' team wins
+    assert replay_record(old).ok
+    assert Game.from_record(old).returns() == old.result == Game.from_record(old.to_json()).returns()
+
+
 def test_a_copy_is_independent_of_the_original():
     game = Game.new("two-handed", seed=4)
     trial = Game.copy(game)

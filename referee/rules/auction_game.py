@@ -468,9 +468,12 @@ class AuctionGame(GameState):
 
         Fixed sides (cutthroat seats, partnerships) win as sides; with a called partner the
         sides change every hand, so seats win on their own totals. When several reach the target
-        on one hand and the bid decides (004), the bidding side wins; with a called partner that
-        is every seat of the bidding team that reached the target (the bid winner and its partner
-        both win when both reached it), and no other seat.
+        on one hand and the bid decides (004: "the team that won the bid wins"), the bidding side
+        wins. With a called partner the teams are those of the hand: the bidding team if a seat of
+        it reached the target, else the defending team, and every seat of that team that reached
+        the target wins (the bid winner and its partner both, when both reached it; two defenders
+        alike), no other seat. (``defenders_win_together=False``, the rule before: the best
+        defender alone.)
         """
         v = self.variant
         units = [(s,) for s in self.everyone] if v.partners is Partners.CALLED else self.sides()
@@ -479,8 +482,8 @@ class AuctionGame(GameState):
             return self._share(self._best(units)) if self.hand_number >= v.max_hands else None
         if v.tiebreak is Tiebreak.BIDDER:
             preferred = [u for u in reached if any(s in bidder_side for s in u)]
-            if preferred and v.partners is Partners.CALLED:
-                return self._share([tuple(s for u in preferred for s in u)])  # one team: each of them wins
+            if v.partners is Partners.CALLED and (preferred or v.defenders_win_together):
+                return self._share([tuple(s for u in preferred or reached for s in u)])  # one team: each wins
             reached = preferred or reached
         return self._share(self._best(reached))
 

@@ -174,6 +174,7 @@ class Variant:
     call_own_card: CallOwnCard = CallOwnCard.ALONE
     # --- rules the referee has changed since it first wrote records (RULE_CHANGES: their values before) ---
     build_on_broken: bool = False  # two-handed: a broken meld's cards left on the table serve melds built on it
+    defenders_win_together: bool = True  # call-for-partner: defenders reaching the target together win as a team
 
     @property
     def counter_values(self) -> Mapping[Rank, int]:
@@ -485,7 +486,8 @@ CALL_FOR_PARTNER = Variant(
            "card (from the bid winner's left) passes it face up and 3 more, and gets 4 back. 004 leaves open a "
            "called card the bid winner holds every copy of: the bid winner then plays alone, one against four. "
            "Each seat keeps its own total; when several reach 500 on one hand, the team that won the bid wins: "
-           "the bid winner and its partner, each if it reached 500",
+           "the bid winner and its partner, each if it reached 500; if neither did, the defenders' team: each "
+           "defender that reached 500",
     players=5, hand_size=16, partners=Partners.CALLED, **_DOUBLE_DECK,
 )
 
@@ -502,6 +504,8 @@ PRESETS: dict[str, Variant] = {
 RULE_CHANGES: tuple[dict[str, object], ...] = (
     # 004: a broken meld "can't be added to in order to build more valuable meld combinations"
     {"build_on_broken": True},
+    # 004: "the team that won the bid wins"; so when only defenders reach the target, their team wins
+    {"defenders_win_together": False},
 )
 
 

@@ -471,8 +471,10 @@ class Shadow:
 
 
 def _plain(event):
-    """An event as the referee's lines tell it (they leave out which table cards a meld reused, and the
-    copy of a table card played)."""
+    """An event as the referee's lines tell it (they leave out which table cards a meld reused, the copy
+    of a table card played, and the last-trick bonus)."""
+    if type(event) is e.TrickWon:
+        return ("trick", event.seat, event.points)
     if type(event) is e.Melded:
         return ("meld", event.seat, event.name, event.points, event.cards)
     if type(event) is e.Played:

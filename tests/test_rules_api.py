@@ -10,7 +10,16 @@ from helpers import sensible
 from referee.records.record import ActionEntry, GameRecord
 from referee.records.replay import replay_record
 from referee.records.seals import seal
-from referee.rules import Deal, Game, IllegalActionError, action_from_text, cards, get_variant, new_game
+from referee.rules import (
+    PRESETS,
+    Deal,
+    Game,
+    IllegalActionError,
+    action_from_text,
+    cards,
+    get_variant,
+    new_game,
+)
 from referee.rules import events as ev
 from referee.rules.events import DecisionKind
 from referee.rules.variants import earlier_rules
@@ -143,6 +152,34 @@ def test_a_record_whose_result_the_rules_now_give_otherwise_replays_with_its_own
     assert game.returns() == (0.0, 1.0, 1.0, 0.0, 0.0)  # today the defenders' team wins
     assert replay_record(old).ok
     assert Game.from_record(old).returns() == old.result == Game.from_record(old.to_json()).returns()
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_last_trick_says_it_carries_the_last_trick_bonus(name):  # issue 34, item 11
+    """Each hand's trick points (HandEnded.tricks) are its tricks' counters and bonus, dummy and buried cards."""
+    variant = get_variant(name)
+    values = variant.counter_values
+    for seed in range(3):
+        game, log = new_game(variant, seed)
+        choose = sensible(random.Random(seed))
+        while not game.is_terminal():
+            log += game.apply(choose(game.decision()))
+        taken, bonuses = [0] * variant.players, []
+        for n in log:
+            e = n.event
+            if isinstance(e, ev.TrickWon):
+                taken[e.seat] += e.points + e.bonus
+                bonuses.append(e.bonus)
+            elif isinstance(e, ev.DummyTaken):
+                taken[e.seat] += values[e.card.rank]
+            elif isinstance(e, ev.Buried) and None not in e.cards:
+                taken[e.seat] += sum(values[c.rank] for c in e.cards)
+            elif isinstance(e, ev.Claimed):
+                break  # a claim ends the hand before its last trick
+            elif isinstance(e, ev.HandEnded):
+                assert list(e.tricks) == taken
+                assert bonuses in ([], [0] * (len(bonuses) - 1) + [variant.last_trick])
+                taken, bonuses = [0] * variant.players, []
 
 
 def test_a_copy_is_independent_of_the_original():

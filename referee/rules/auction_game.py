@@ -401,14 +401,16 @@ class AuctionGame(GameState):
         self.captured[winner].extend(cards)
         self.trick, self.leader = [], winner
         self.tricks_played += 1
-        notices.append(Notice(self.everyone, TrickWon(winner, points)))
+        last = not any(self.hands)
+        bonus = self.variant.last_trick if last else 0
+        notices.append(Notice(self.everyone, TrickWon(winner, points, bonus)))
         if self.dummy:
             card = self.dummy.pop(0)
             self.captured[winner].append(card)
             self.trick_points[winner] += values[card.rank]
             notices.append(Notice(self.everyone, DummyTaken(winner, card)))
-        if not any(self.hands):
-            self.trick_points[winner] += self.variant.last_trick
+        if last:
+            self.trick_points[winner] += bonus
             self.trick_points[self.bidder] += sum(values[c.rank] for c in self.buried)
             self.captured[self.bidder].extend(self.buried)
             self._end_hand(notices)

@@ -62,8 +62,13 @@ class Played:
 
 @attrs.frozen(cache_hash=True)  # a key of the wire text cache (referee/match/wire.py)
 class TrickWon:
+    """``seat`` won the trick: ``points`` are the counters of its cards, ``bonus`` the last-trick bonus (the
+    variant's ``last_trick``) on the last trick of a hand, else 0. The protocol's ``trick`` line carries
+    ``points`` alone."""
+
     seat: int
     points: int
+    bonus: int = 0
 
 
 @attrs.frozen(cache_hash=True)  # a key of the wire text cache (referee/match/wire.py)

@@ -309,13 +309,15 @@ class StockGame(GameState):
         self.trick = []
         self.leader = winner
         self.last_winner = winner
-        notices.append(_trick_won(winner, points))
+        last = self.phase == 2 and not self.hands[0] and not self.hands[1]
+        bonus = self.variant.last_trick if last else 0
+        notices.append(_trick_won(winner, points, bonus))
         if self.phase == 1:
             order = ["draw", "meld"] if self.variant.meld_timing is _AFTER_DRAW else ["meld", "draw"]
             self.pending = order
             self._advance(notices)
-        elif not self.hands[0] and not self.hands[1]:
-            self.trick_points[winner] += self.variant.last_trick
+        elif last:
+            self.trick_points[winner] += bonus
             self._end_hand(notices)
 
     def _advance(self, notices: list[Notice]) -> None:
@@ -481,8 +483,8 @@ def _played(seat: int, action: PlayCard) -> Notice:
 
 
 @functools.cache
-def _trick_won(seat: int, points: int) -> Notice:
-    return Notice((0, 1), TrickWon(seat, points))
+def _trick_won(seat: int, points: int, bonus: int) -> Notice:
+    return Notice((0, 1), TrickWon(seat, points, bonus))
 
 
 @functools.cache

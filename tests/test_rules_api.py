@@ -15,6 +15,7 @@ from referee.rules import (
     Deal,
     Game,
     IllegalActionError,
+    Observer,
     action_from_text,
     cards,
     get_variant,
@@ -180,6 +181,29 @@ def test_the_last_trick_says_it_carries_the_last_trick_bonus(name):  # issue 34,
                 assert list(e.tricks) == taken
                 assert bonuses in ([], [0] * (len(bonuses) - 1) + [variant.last_trick])
                 taken, bonuses = [0] * variant.players, []
+
+
+@pytest.mark.parametrize("name, options", [("two-handed", {"dix-turnup-bonus": "yes"}), ("call-for-partner", {})])
+def test_a_new_game_keeps_the_notices_of_its_first_deal(name, options):  # issue 34, item 11
+    variant = get_variant(name, options)
+    seed = next(s for s in range(100) if variant.family != "stock" or new_game(variant, s)[0].turnup.rank.value == "9")
+    _, dealt = new_game(variant, seed)
+    game = Game.new(variant, seed)
+    assert game.notices() == dealt  # every seat's cards (and 002's dix turn-up bonus, when the turn-up is a dix)
+    if variant.family == "stock":
+        assert ev.Scored(game.dealer, 10, "dix-turnup") in [n.event for n in dealt]
+    for seat in range(variant.players):
+        hand = [n.event for n in game.notices(seat) if isinstance(n.event, ev.HandDealt)]
+        assert [list(h.cards) for h in hand] == [game.hands[seat]]
+    # what a seat is told from the start (its first deal, then each action's notices) is what it knows
+    told = game.notices(1)
+    choose = sensible(random.Random(seed))
+    for _ in range(12):
+        told += [n for n in game.apply(choose(game.decision())) if 1 in n.seats]
+    observer = Observer(variant, 1)
+    for n in told:
+        observer.see(n.event)
+    assert observer.observation() == game.observation(1)
 
 
 def test_a_copy_is_independent_of_the_original():

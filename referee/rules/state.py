@@ -64,6 +64,11 @@ class GameState:
         self.log += notices  # a deal starts a new log (so it opens with the end of the hand before: harmless)
         return notices
 
+    def notices(self, seat: int | None = None) -> list[Notice]:
+        """What the hand in play has shown so far, from the action that dealt it (of a new game: its first
+        deal, each seat's cards); only the notices shown to ``seat`` if given. :meth:`apply` returns the next."""
+        return [n for n in self.log if seat is None or seat in n.seats]
+
     def observation(self, seat: int) -> Observation:
         """What ``seat`` knows of the hand in play: everything it was shown since the deal."""
         observer = Observer(self.variant, seat, self.totals)

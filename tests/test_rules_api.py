@@ -7,21 +7,25 @@ import attrs
 import pytest
 from helpers import sensible
 
+import referee.rules
 from referee.records.record import ActionEntry, GameRecord
 from referee.records.replay import replay_record
 from referee.records.seals import seal
 from referee.rules import (
     PRESETS,
+    Bid,
     Deal,
     Game,
     IllegalActionError,
     Observer,
+    Pass,
     action_from_text,
     cards,
     get_variant,
     new_game,
 )
 from referee.rules import events as ev
+from referee.rules.bidding import AllPass
 from referee.rules.events import DecisionKind
 from referee.rules.variants import earlier_rules
 
@@ -204,6 +208,40 @@ def test_a_new_game_keeps_the_notices_of_its_first_deal(name, options):  # issue
     for n in told:
         observer.see(n.event)
     assert observer.observation() == game.observation(1)
+
+
+@pytest.mark.parametrize("name, options", [(name, {}) for name in sorted(PRESETS)]
+                         + [("two-handed-dummy", {"scoring": "two-one", "throw-in": "yes"})])
+def test_every_kind_of_legal_action_is_exported(name, options):  # issue 34, item 11: Bid was not
+    """A bot written against ``referee.rules`` can name every action it is offered, and the auction's list."""
+    game = Game.new(get_variant(name, options), seed=1)
+    choose = sensible(random.Random(1))
+    while not game.is_terminal() and len(game.hands_ended) < 2:
+        d = game.decision()
+        for kind in {type(d.legal), *(type(a) for a in d.legal)} - {tuple}:
+            assert kind.__name__ in referee.rules.__all__ and getattr(referee.rules, kind.__name__) is kind
+        game.apply(choose(d))
+
+
+def test_the_dealers_second_question_after_all_pass_is_as_documented():  # issue 34, item 11
+    text = (Path(__file__).parent.parent / "docs" / "rules-api.md").read_text()
+    section = text.split("### When every seat passes", 1)[1].split("\n## ", 1)[0]
+    assert all(f"`{rule.value}`" in section for rule in AllPass)
+    assert "asked a second time" in section and "(Pass(), Bid(minimum))" in section
+    for take in (False, True):
+        game = Game.new("three-handed", seed=3)
+        dealer, hand = game.dealer, game.hand_number
+        for _ in range(3):
+            game.apply(Pass())
+        d = game.decision()
+        assert (d.seat, d.kind, list(d.legal)) == (dealer, DecisionKind.BID, [Pass(), Bid(20)])
+        assert game.observation(dealer).bids[-1] == (dealer, None)  # its first pass
+        events = [n.event for n in game.apply(Bid(20) if take else Pass())]
+        if take:
+            assert ev.AuctionWon(dealer, 20) in events and game.bidder == dealer
+        else:
+            assert events[:2] == [ev.BidMade(dealer, None), ev.Redeal(dealer)]
+            assert [e.hand for e in events if isinstance(e, ev.HandDealt)] == [hand] * 3 and game.dealer == dealer
 
 
 def test_a_copy_is_independent_of_the_original():

@@ -16,13 +16,20 @@ copy of the game in such a world, ``game.returns()`` the result once
 
 from .actions import (
     Action,
+    AuctionChoices,
+    Bid,
+    BuryCard,
+    CallCard,
     Claim,
+    DeclareTrump,
+    GiveCard,
     IllegalActionError,
     Meld,
     Pass,
     PlayCard,
     StockPick,
     TakeLast,
+    ThrowIn,
     action_from_text,
 )
 from .auction_game import AuctionGame
@@ -47,8 +54,9 @@ def fault_returns(variant: Variant, seat: int) -> tuple[float, ...]:
 
 
 __all__ = [
-    "Action", "AuctionGame", "Card", "Claim", "Deal", "Decision", "DecisionKind", "FAMILIES", "Game", "IllegalActionError", "Meld",
-    "Notice", "OPTIONS", "Observation", "Observer", "PRESETS", "Pass", "PlayCard", "Rank", "Step", "StockGame", "StockPick", "Suit",
-    "TakeLast", "Variant", "VariantError", "action_from_text", "card", "cards", "fault_returns", "get_variant",
-    "new_game", "recorded_action", "World",
+    "Action", "AuctionChoices", "AuctionGame", "Bid", "BuryCard", "CallCard", "Card", "Claim", "Deal", "Decision",
+    "DecisionKind", "DeclareTrump", "FAMILIES", "Game", "GiveCard", "IllegalActionError", "Meld", "Notice", "OPTIONS",
+    "Observation", "Observer", "PRESETS", "Pass", "PlayCard", "Rank", "Step", "StockGame", "StockPick", "Suit",
+    "TakeLast", "ThrowIn", "Variant", "VariantError", "action_from_text", "card", "cards", "fault_returns",
+    "get_variant", "new_game", "recorded_action", "World",
 ]

@@ -3,7 +3,10 @@
 Workers play whole deal pairs (the same deal twice, seats swapped); after
 every finished pair the pentanomial counts are updated and the
 log-likelihood ratio compared with the bounds. When it crosses one, the
-games in flight are cancelled and their bots stopped.
+games in flight are cancelled and their bots stopped. The verdict is final
+at that first crossing: a pair that another worker finishes afterwards (its
+record was still being saved, say) is kept and reported, but not counted,
+so it cannot undo the verdict.
 
 Records are sealed with ``OUT/secret.key``, made when the test starts, and
 ``OUT/schedule.jsonl`` says which games it may hold: pair k is ``sprt-<k>a``
@@ -40,13 +43,19 @@ class SprtState:
     verdict: str | None = None
     board_scale: float | None = None  # boards: S of the board score (tournaments.boards); None: whole games
     scores: list[float] = attrs.Factory(list)  # boards: NEW's score on each board
+    late: int = 0  # pairs or boards finished after the verdict: kept, not counted
     _llr: float = 0.0  # the LLR after the last pair or board (computed once per unit)
 
     @property
     def pairs(self) -> int:
+        """The pairs (or boards) counted: those finished up to the verdict."""
         return len(self.scores) if self.board_scale else sum(self.penta)
 
-    def add_pair(self, first: GameRecord, second: GameRecord, new: str) -> None:
+    def add_pair(self, first: GameRecord, second: GameRecord, new: str) -> bool:
+        """Count a finished pair (or board), and whether it was counted: after the verdict it is only ``late``."""
+        if self.verdict is not None:
+            self.late += 1
+            return False
         if self.board_scale:
             (board,), _ = boards_of([first, second])
             old = next(x for x in board.table if x != new)
@@ -56,6 +65,7 @@ class SprtState:
             self.penta[int(score * 2)] += 1
         self._llr = self.test.llr_of_scores(self.scores) if self.board_scale else self.test.llr(self.penta)
         self.verdict = self.test.decide(self._llr)
+        return True
 
     def llr(self) -> float:
         return self._llr
@@ -112,8 +122,7 @@ async def run_sprt(new: Entrant, old: Entrant, variant: Variant, test: Sprt, see
                         await trio.to_thread.run_sync(store.append, record)
                         state.records.append(record)
                         pair[suffix] = record
-                    state.add_pair(pair["a"], pair["b"], new.name)
-                    if on_pair is not None:
+                    if state.add_pair(pair["a"], pair["b"], new.name) and on_pair is not None:
                         on_pair(state)
                     if state.verdict is not None:
                         cancel.cancel()

@@ -93,7 +93,7 @@ def run(args) -> int:
     finally:
         if live:
             sys.stderr.write("\n")
-    store.mark_ended({"verdict": state.verdict or "undecided", "pairs": state.pairs,
+    store.mark_ended({"verdict": state.verdict or "undecided", "pairs": state.pairs, "late": state.late,
                       "games": sprt_ranges(r.game_id for r in state.records)})
     return print_verdict(args, state, new.name, boards)
 
@@ -126,11 +126,12 @@ def print_verdict(args, state, new_name: str, boards: bool) -> int:
     e = estimate(state) if state.pairs else None
     unit = "boards" if boards else "pairs"
     summary = f"{state.pairs} {unit}, {elo_text(e)}, LLR {state.llr():+.2f}" if e else f"no {unit}"
+    late = f"; {state.late} more finished after the verdict: saved, not counted" if state.late else ""
     if state.verdict == "H1":
-        print(f"H1 accepted: {new_name} is stronger ({summary})")
+        print(f"H1 accepted: {new_name} is stronger ({summary}{late})")
         return 0
     if state.verdict == "H0":
-        print(f"H0 accepted: {new_name} is not stronger by {args.elo1:g} Elo ({summary})")
+        print(f"H0 accepted: {new_name} is not stronger by {args.elo1:g} Elo ({summary}{late})")
         return 1
     print(f"undecided after {'--boards ' + str(args.boards) if boards else '--max-pairs ' + str(args.max_pairs)} "
           f"({summary})")

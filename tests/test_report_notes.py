@@ -91,9 +91,12 @@ def test_ratings_anchor_rating_applies_to_two_player_results(tmp_path):
 
 
 def test_a_single_deal_pair_has_no_interval_and_no_pool_los():
-    """Resampling one unit draws that unit every time: a spread of 0 would read as certainty."""
+    """Resampling one unit draws that unit every time: a spread of 0 would read as certainty. So the pool has
+    no interval and no LOS of its own, and the LOS matrix shows what head to head shows for the pairing (its
+    one unit won: 75%, the uniform prior of a sweep, where the normal approximation said 100%)."""
     report = analyse(pairs("a", "b", [1.5]), bootstrap=30)
     assert [r[3] for r in ratings_rows(report)] == ["-", "-"]
-    assert los_rows(report) == [["a", "", "-"], ["b", "-", ""]]
-    assert "Likelihood of superiority" not in render(report)  # and no matrix of dashes is printed
+    assert report.ratings.los == {}
+    assert pair_rows(report)[0][5:7] == ["-", "75.0%"]
+    assert los_rows(report) == [["a", "", "75"], ["b", "25", ""]]
     assert pair_rows(report)[0][9] == "+0.0"  # one paired hand's margin, and no "+/- inf" beside it

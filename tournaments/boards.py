@@ -63,8 +63,23 @@ from referee.records.record import GameRecord, Termination
 from referee.rules import Variant, get_variant
 
 from .ratings import Outcome, PoolRatings, pool_ratings
-from .report import Part, Table, as_text, elo_cells, json_safe, margin_text, pool_cells, prior_note, write_csv
-from .stats import EloEstimate, bounded_estimate, mean_interval
+from .report import (
+    Part,
+    Table,
+    as_text,
+    bootstrap_notes,
+    elo_cells,
+    groups_note,
+    json_safe,
+    los_text,
+    margin_text,
+    pool_cells,
+    pool_interval,
+    prior_note,
+    rank_labels,
+    write_csv,
+)
+from .stats import MIN_UNITS, EloEstimate, bounded_estimate, mean_interval
 
 
 def scale_of(variant: Variant) -> float:
@@ -214,14 +229,14 @@ def analyse_boards(records: Sequence[GameRecord], anchor: str | None = None, boo
     return BoardReport(ratings, pairs, len(boards), sum(board.games for board in boards), scale, incomplete, played)
 
 
-BOARD_RATING_HEADERS = ["rank", "entrant", "Elo", "+/- 95%", "boards", "score %"]
-BOARD_PAIR_HEADERS = ["pairing", "boards", "W-D-L", "score %", "Elo", "+/- 95%", "LOS", "margin/hand", "faults"]
+BOARD_RATING_HEADERS = ["rank", "entrant", "Elo", "95% interval", "boards", "score %"]
+BOARD_PAIR_HEADERS = ["pairing", "boards", "W-D-L", "score %", "Elo", "95% interval", "LOS", "margin/hand", "faults"]
 
 
 def board_rating_rows(report: BoardReport) -> list[list]:
     r = report.ratings
     return [[rank, p, *pool_cells(r, p), report.played[p], f"{100 * r.scores[p] / r.games[p]:.1f}%"]
-            for rank, p in enumerate(r.players, 1)]
+            for rank, p in zip(rank_labels(r), r.players, strict=True)]
 
 
 def board_pair_rows(report: BoardReport) -> list[list]:
@@ -230,7 +245,7 @@ def board_pair_rows(report: BoardReport) -> list[list]:
         e = h.estimate
         elo, err = elo_cells(e)
         rows.append([f"{h.a} vs {h.b}", h.boards, f"{h.wins}-{h.draws}-{h.losses}", f"{100 * e.score:.1f}%",
-                     elo, err, f"{100 * e.los:.1f}%", margin_text(h.margin, h.margin95), h.faults])
+                     elo, err, los_text(e.los), margin_text(h.margin, h.margin95), h.faults])
     return rows
 
 
@@ -245,13 +260,15 @@ def board_parts(report: BoardReport, title: str = "") -> list[Part]:
     parts: list[Part] = [title] if title else []
     parts.append(f"Board ratings ({report.boards} boards, {report.games} hands; a board scores "
                  f"1 / (1 + 10^(-margin/{report.scale:g})) for each pair at its table; maximum likelihood, logistic "
-                 f"Elo, {anchor}; 95% intervals by bootstrap over boards)")
+                 f"Elo, {anchor}; 95% intervals: percentiles of a bootstrap over boards)")
     if r.prior:
         parts.append("note: an entrant (or a group) scored above (or below) the rest on every board, so no finite "
                      "maximum exists; one virtual draw per pairing was added to give finite ratings")
+    parts += groups_note(r)
     parts.append(Table(BOARD_RATING_HEADERS, board_rating_rows(report)))
     parts += prior_note(r, "scored above or below the rest on every board (alone, or together with the others "
                            "marked *)")
+    parts += bootstrap_notes(r, "boards")
     parts.append("\nHead to head by board (from the better-rated side; margin: mean points per hand over the other "
                  "on the same cards)")
     parts.append(Table(BOARD_PAIR_HEADERS, board_pair_rows(report)))
@@ -260,15 +277,27 @@ def board_parts(report: BoardReport, title: str = "") -> list[Part]:
                      "were not held alike)")
     if any(h.faults for h in report.pairs):
         parts.append("A board with a fault is lost by the culprit's side (score 0, no margin).")
-    for h in report.pairs:
-        if h.estimate.sweep:
-            n = h.boards
-            parts.append(f"{h.a} vs {h.b}: every board scored {1 if h.estimate.score > 0.5 else 0} (lost on a fault, "
-                         "or by a margin too wide to score otherwise), so no finite Elo exists; shown is the bound "
-                         f"of the 95% interval (Clopper-Pearson over {n} board{'s' if n != 1 else ''})")
-    if report.boards == 1:
-        parts.append("One board has no spread to measure: intervals need two boards or more.")
+    parts += [note for h in report.pairs for note in _board_pair_note(h)]
+    if any(h.estimate.has_interval and not math.isfinite(h.estimate.high - h.estimate.low) for h in report.pairs):
+        parts.append("An interval end shown as inf is open: the board score's interval passes 0 or 1 there, where "
+                     "Elo has no finite value.")
     return parts
+
+
+def _board_pair_note(h: BoardHeadToHead) -> list[str]:
+    """A sweep's bound, or why a pairing has no interval."""
+    n = h.boards
+    boards = f"{n} board{'s' if n != 1 else ''}"
+    if h.estimate.sweep:
+        return [f"{h.a} vs {h.b}: every board scored {1 if h.estimate.score > 0.5 else 0} (lost on a fault, or by a "
+                "margin too wide to score otherwise), so no finite Elo exists; shown is the bound of the 95% "
+                f"interval (Clopper-Pearson over {boards})"]
+    if h.estimate.too_few:
+        return [f"{h.a} vs {h.b}: {boards} {'is' if n == 1 else 'are'} too few for an interval or a LOS (they need "
+                f"{MIN_UNITS} boards or more)"]
+    if not h.estimate.has_interval:
+        return [f"{h.a} vs {h.b}: all {boards} scored the same, so there is no spread to measure and no interval"]
+    return []
 
 
 def write_board_files(report: BoardReport, directory: Path) -> list[Path]:
@@ -293,13 +322,15 @@ def board_json(report: BoardReport) -> dict:
         "level": r.level,
         "prior_virtual_draws": r.prior,
         "unbounded": list(r.unbounded),  # ratings that only the virtual draws make finite: bounds
-        "ratings": [{"entrant": p, "elo": r.ratings[p], "error95": None if p in r.unbounded else r.errors[p],
+        "groups": [list(g) for g in r.groups],
+        "ratings": [{"entrant": p, "elo": r.ratings[p], "interval95": pool_interval(r, p),
                      "boards": report.played[p],
                      "score": r.scores[p] / r.games[p]} for p in r.players],
         "head_to_head": [{"a": h.a, "b": h.b, "boards": h.boards, "wins": h.wins, "draws": h.draws,
                           "losses": h.losses, "score": h.estimate.score,
                           "elo": None if h.estimate.sweep else h.estimate.elo,
                           "sweep_bound": h.estimate.bound if h.estimate.sweep else None,
+                          "interval95": [h.estimate.low, h.estimate.high] if h.estimate.has_interval else None,
                           "elo95": h.estimate.elo95, "los": h.estimate.los, "margin": h.margin,
                           "margin95": h.margin95, "faults": h.faults} for h in report.pairs],
     }

@@ -24,7 +24,18 @@ from openskill.models import PlackettLuce
 from referee.records.record import GameRecord
 
 from .ratings import Outcome, PoolRatings, pool_ratings
-from .report import Part, Table, as_text, pool_cells, prior_note
+from .report import (
+    Part,
+    Table,
+    as_text,
+    bootstrap_notes,
+    groups_note,
+    json_safe,
+    pool_cells,
+    pool_interval,
+    prior_note,
+    rank_labels,
+)
 
 
 def sides_of(record: GameRecord) -> list[str]:
@@ -192,23 +203,31 @@ def multi_parts(report: MultiReport, title: str = "") -> list[Part]:
         parts.append("\nIndividual crosstable (row bot's side finishing ahead of column bot's side, when they were "
                      "opponents)")
         parts.append(Table(["bot", *[r.name for r in report.individual]], report.individual_cross))
-    e = report.elo
+    return parts + pairwise_parts(report.elo, report.cross)
+
+
+def pairwise_parts(e: PoolRatings, cross: list[list[str]]) -> list[Part]:
+    """Pairwise Elo, its notes, the crosstable, and the LOS matrix when the bootstrap measured any LOS."""
     level = f"anchor {e.anchor} = {e.level:g}" if e.anchor else f"pool average {e.level:g}"
-    parts.append(f"\nPairwise Elo (each game split into results between its sides; {level}; 95% intervals by "
-                 "bootstrap over deals)")
+    parts: list[Part] = [f"\nPairwise Elo (each game split into results between its sides; {level}; 95% intervals: "
+                         "percentiles of a bootstrap over deals)"]
     if e.prior:
         parts.append("note: an entrant (or a group) finished ahead of (or behind) the rest every time; one virtual "
                      "draw per pairing was added to give finite ratings")
-    rows = [[i, p, *pool_cells(e, p), e.games[p], f"{100 * e.scores[p] / e.games[p]:.1f}%"]
-            for i, p in enumerate(e.players, 1)]
-    parts.append(Table(["rank", "entrant", "Elo", "+/- 95%", "pairs", "ahead %"], rows))
+    parts += groups_note(e)
+    rows = [[rank, p, *pool_cells(e, p), e.games[p], f"{100 * e.scores[p] / e.games[p]:.1f}%"]
+            for rank, p in zip(rank_labels(e), e.players, strict=True)]
+    parts.append(Table(["rank", "entrant", "Elo", "95% interval", "pairs", "ahead %"], rows))
     parts += prior_note(e, "finished ahead of or behind the rest every time (alone, or together with the others "
                            "marked *)")
+    parts += bootstrap_notes(e, "deals")
     parts.append("\nCrosstable (row entrant finishing ahead of column entrant, per game they shared)")
-    parts.append(Table(["entrant", *e.players], report.cross))
-    los = [[p] + ["" if p == q else f"{100 * e.los.get((p, q), 0.5):.0f}" for q in e.players] for p in e.players]
-    parts.append("\nLikelihood of superiority, % (pairwise Elo)")
-    parts.append(Table(["entrant", *e.players], los))
+    parts.append(Table(["entrant", *e.players], cross))
+    if e.los:  # none without a bootstrap, or with too few deals: a matrix of "-" would say nothing
+        los = [[p] + ["" if p == q else f"{100 * e.los[(p, q)]:.0f}" if (p, q) in e.los else "-" for q in e.players]
+               for p in e.players]
+        parts.append("\nLikelihood of superiority, % (pairwise Elo, from its bootstrap)")
+        parts.append(Table(["entrant", *e.players], los))
     return parts
 
 
@@ -230,11 +249,11 @@ def write_multi_files(report: MultiReport, directory) -> list:
         "games": report.games,
         "openskill": [attrs.asdict(r) | {"ordinal": r.ordinal} for r in report.skill],
         "individual": [attrs.asdict(r) | {"ordinal": r.ordinal} for r in report.individual],
-        "pairwise_elo": [{"entrant": p, "elo": e.ratings[p], "error95": None if e.errors[p] == float("inf")
-                          or p in e.unbounded else e.errors[p], "pairs": e.games[p], "score": e.scores[p],
-                          "bound": p in e.unbounded} for p in e.players],
+        "pairwise_elo": [{"entrant": p, "elo": e.ratings[p], "interval95": pool_interval(e, p), "pairs": e.games[p],
+                          "score": e.scores[p], "bound": p in e.unbounded} for p in e.players],
+        "pairwise_groups": [list(g) for g in e.groups],
         "faults": report.faults,
     }
     jpath = directory / "ratings.json"
-    jpath.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    jpath.write_text(json.dumps(json_safe(data), indent=2, allow_nan=False) + "\n", encoding="utf-8")
     return [path, jpath]

@@ -14,13 +14,22 @@ pairing that met is added (as BayesElo always does), and the result says so
 and names the players whose ratings only the prior makes finite
 (``unbounded``).
 
-Intervals and the LOS matrix come from a bootstrap over *units*: a
-duplicate pair of games (same deal, seats swapped) is resampled as one
-unit, so the correlation between its two games is kept.
+Intervals and LOS come from a bootstrap over *units*: a duplicate pair of
+games (same deal, seats swapped) is resampled as one unit, so the
+correlation between its two games is kept. An interval is the 2.5th and
+97.5th percentiles of the resampled ratings, so it follows a skewed
+spread instead of pretending it is symmetric. A resample with no finite
+maximum counts the ratings only its virtual draws make finite as infinitely
+high or low, and an interval end such resamples reach is open. With fewer
+than ``MIN_UNITS`` units there is no bootstrap, and a player whose resampled
+ratings never vary (every unit alike) has no interval: there is no spread
+to measure. Players in groups that never met are ranked within their group,
+and no LOS is given across groups.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import defaultdict
@@ -28,7 +37,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from .stats import Z975
+from .stats import MIN_UNITS, percentile_interval
 
 
 @attrs.frozen
@@ -42,16 +51,26 @@ class Outcome:
 
 @attrs.frozen
 class PoolRatings:
-    players: tuple[str, ...]
+    players: tuple[str, ...]  # best first within each group (see groups), the groups in turn
     ratings: dict[str, float]
-    errors: dict[str, float]  # half-width of the 95% interval
-    los: dict[tuple[str, str], float]  # LOS[i, j]: probability that i is stronger than j
+    intervals: dict[str, tuple[float, float] | None]  # 95% percentile interval (an end at +-inf is open); None: none
+    los: dict[tuple[str, str], float]  # LOS[i, j]: probability that i is stronger than j (bootstrap; one group)
     games: dict[str, int]
     scores: dict[str, float]
     prior: float  # virtual draws added per pairing (0 unless needed)
     anchor: str | None
     level: float = 0.0  # the anchor's rating, or the pool average
     unbounded: tuple[str, ...] = ()  # players whose rating only the prior makes finite (see unbounded())
+    groups: tuple[tuple[str, ...], ...] = ()  # players linked by games, directly or through others, as ranked
+    units: int = 0  # units resampled by the bootstrap
+    spread: str = ""  # why there was no bootstrap: "off" (none asked for), "few" (fewer than MIN_UNITS units)
+    alike: tuple[str, ...] = ()  # players whom every resample gave the same rating: no spread to measure
+    open_resamples: float = 0.0  # the share of resamples that left a measured rating unbounded (+-inf in them)
+
+    @property
+    def errors(self) -> dict[str, float]:
+        """Half the width of each 95% interval (inf when it has none, or an open end)."""
+        return {p: (i[1] - i[0]) / 2 if i else math.inf for p, i in self.intervals.items()}
 
 
 def _tally(outcomes: Sequence[Outcome], prior: float) -> tuple[list[str], dict, dict]:
@@ -261,41 +280,94 @@ def expected_scores(outcomes: Sequence[Outcome], ratings: dict[str, float], prio
 
 def pool_ratings(units: Sequence[Sequence[Outcome]], anchor: str | None = None, anchor_rating: float = 0.0,
                  bootstrap: int = 300, seed: int = 1) -> PoolRatings:
-    """Ratings of every player in ``units`` (a unit: the games resampled together, e.g. a duplicate pair)."""
+    """Ratings of every player in ``units`` (a unit: the games resampled together, e.g. a duplicate pair), with
+    95% percentile intervals and LOS from a bootstrap over the units (with at least MIN_UNITS of them)."""
     outcomes = [o for unit in units for o in unit]
     if not outcomes:
         raise ValueError("no games to rate")
     groups, finite = _structure(outcomes)
-    prior = 0.0 if finite else 1.0
-    players, _, _ = _tally(outcomes, 0.0)
+    players = sorted(set().union(*groups))
     if anchor is not None and anchor not in players:
         raise ValueError(f"anchor {anchor!r} played no game; players: {', '.join(players)}")
-    ratings = solve(outcomes, prior, anchor, anchor_rating, groups=groups)
+    ratings = solve(outcomes, 0.0 if finite else 1.0, anchor, anchor_rating, groups=groups)
+    ranked = _ranked(groups, ratings)
+    bounds = unbounded(outcomes) if not finite else ()
+    spread = "off" if bootstrap == 0 else "few" if len(units) < MIN_UNITS else ""
+    samples, opened = ([], 0.0) if spread else _bootstrap(units, groups, anchor, anchor_rating, bootstrap, seed,
+                                                          set(bounds))
+    intervals = {p: _interval([s[p] for s in samples]) for p in players}
+    alike = tuple(p for p in players if samples and intervals[p] is None and p != anchor and p not in bounds)
+    games, scores = _totals(outcomes)
+    return PoolRatings(players=tuple(p for g in ranked for p in g), ratings=ratings, intervals=intervals,
+                       los=_los(samples, ranked, {*alike, anchor}), games=games, scores=scores,
+                       prior=0.0 if finite else 1.0, anchor=anchor, level=anchor_rating, unbounded=bounds,
+                       groups=ranked, units=len(units), spread=spread, alike=alike, open_resamples=opened)
+
+
+def _ranked(groups: list[set[str]], ratings: dict[str, float]) -> tuple[tuple[str, ...], ...]:
+    """Each group best first (ties by name), the larger groups first: nothing ranks one group against another."""
+    ordered = sorted(groups, key=lambda g: (-len(g), min(g)))
+    return tuple(tuple(sorted(g, key=lambda p: (-ratings[p], p))) for g in ordered)
+
+
+def _bootstrap(units: Sequence[Sequence[Outcome]], groups: list[set[str]], anchor: str | None, level: float,
+               count: int, seed: int, bounds: set[str]) -> tuple[list[dict[str, float]], float]:
+    """``count`` resamples of the units, each solved (the ratings the virtual draws make finite as +-inf, see
+    _open_ends), and the share of them in which a rating the whole data measure (one not in ``bounds``) had
+    no finite maximum."""
     rng = random.Random(seed)
     samples: list[dict[str, float]] = []
-    # One unit resampled is that unit every time: no spread to measure, so no interval and no LOS.
-    for _ in range(bootstrap if len(units) > 1 else 0):
+    opened = 0
+    for _ in range(count):
         drawn = [o for _ in range(len(units)) for o in units[rng.randrange(len(units))]]
         # a resample that misses a player, or splits the pool into groups that never met, cannot say how far
         # apart they are: it is left out rather than solved with an arbitrary gap
         drawn_groups, drawn_finite = _structure(drawn)
-        if set().union(*drawn_groups) != set(players) or len(drawn_groups) > len(groups):
+        if set().union(*drawn_groups) != set().union(*groups) or len(drawn_groups) > len(groups):
             continue
-        samples.append(solve(drawn, 0.0 if drawn_finite else 1.0, anchor, anchor_rating, tolerance=1e-7,
-                             groups=drawn_groups))
-    errors = {}
-    for p in players:
-        values = [s[p] for s in samples]
-        if len(values) > 1:
-            mean = sum(values) / len(values)
-            errors[p] = Z975 * math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
-        else:
-            errors[p] = math.inf
+        sample = solve(drawn, 0.0 if drawn_finite else 1.0, anchor, level, tolerance=1e-7, groups=drawn_groups)
+        if not drawn_finite:
+            sample = _open_ends(drawn, sample, drawn_groups, anchor)
+            opened += any(math.isinf(v) for p, v in sample.items() if p not in bounds)
+        samples.append(sample)
+    return samples, opened / len(samples) if samples else 0.0
+
+
+def _open_ends(drawn: Sequence[Outcome], sample: dict[str, float], groups: list[set[str]],
+               anchor: str | None) -> dict[str, float]:
+    """A resample with no finite maximum: a rating that only its virtual draws make finite (see unbounded()) is
+    +inf or -inf, on the side of the rest of its group it lies on; the anchor keeps its rating."""
+    loose = set(unbounded(drawn)) - {anchor}
+    opened = dict(sample)
+    for group in groups:
+        measured = [sample[p] for p in group if p not in loose] or [sample[p] for p in group]
+        centre = sum(measured) / len(measured)
+        for p in group & loose:
+            opened[p] = math.copysign(math.inf, sample[p] - centre)
+    return opened
+
+
+def _interval(values: list[float]) -> tuple[float, float] | None:
+    """The 95% percentile interval of one player's resampled ratings; None when they never vary (no spread to
+    measure: every unit alike, or the anchor) or there are none."""
+    if not values or max(values) == min(values) or max(values) - min(values) < 1e-6:
+        return None
+    return percentile_interval(values)
+
+
+def _los(samples: list[dict[str, float]], groups: Sequence[Sequence[str]], fixed: set) -> dict[tuple[str, str], float]:
+    """LOS within each group from the resamples (none across groups, whose gap nothing measures, and none between
+    two players whose ratings never varied)."""
     los = {}
-    for p in players:
-        for q in players:
-            if p != q and samples:
+    for group in groups:
+        for p, q in itertools.permutations(group, 2):
+            if samples and not (p in fixed and q in fixed):
                 los[(p, q)] = sum(1.0 if s[p] > s[q] else 0.5 if s[p] == s[q] else 0.0 for s in samples) / len(samples)
+    return los
+
+
+def _totals(outcomes: Sequence[Outcome]) -> tuple[dict[str, int], dict[str, float]]:
+    """Each player's games and score."""
     games: dict[str, int] = defaultdict(int)
     scores: dict[str, float] = defaultdict(float)
     for o in outcomes:
@@ -303,6 +375,4 @@ def pool_ratings(units: Sequence[Sequence[Outcome]], anchor: str | None = None, 
         games[o.b] += 1
         scores[o.a] += o.score
         scores[o.b] += 1 - o.score
-    order = tuple(sorted(players, key=lambda p: -ratings[p]))
-    return PoolRatings(order, ratings, errors, los, dict(games), dict(scores), prior, anchor, anchor_rating,
-                       unbounded(outcomes) if prior else ())
+    return dict(games), dict(scores)

@@ -17,7 +17,7 @@ from tabulate import tabulate
 
 from referee.records.record import GameRecord, Termination
 
-from .ratings import Outcome, PoolRatings, pool_ratings
+from .ratings import MIN_UNITS, Outcome, PoolRatings, pool_ratings
 from .stats import EloEstimate, elo_estimate, mean_interval
 
 
@@ -153,16 +153,52 @@ def analyse(records: Sequence[GameRecord], anchor: str | None = None, bootstrap:
 def ratings_rows(report: Report) -> list[list]:
     r = report.ratings
     return [[rank, p, *pool_cells(r, p), r.games[p], f"{r.scores[p]:g}", f"{100 * r.scores[p] / r.games[p]:.1f}%",
-             report.faults.get(p, 0)] for rank, p in enumerate(r.players, 1)]
+             report.faults.get(p, 0)] for rank, p in zip(rank_labels(r), r.players, strict=True)]
+
+
+def rank_labels(r: PoolRatings) -> list[str]:
+    """Each player's rank (in the order of ``r.players``): within its group, named by a letter when there are
+    several groups that never met (A1, A2, B1, ...), since nothing ranks one group against another."""
+    if len(r.groups) <= 1:
+        return [str(i) for i in range(1, len(r.players) + 1)]
+    return [f"{_group_name(g)}{i}" for g, group in enumerate(r.groups) for i in range(1, len(group) + 1)]
+
+
+def _group_name(index: int) -> str:
+    return chr(ord("A") + index) if index < 26 else f"G{index + 1}."
+
+
+def groups_note(r: PoolRatings) -> list[str]:
+    """Said above a ratings table whose players form groups that never met."""
+    if len(r.groups) <= 1:
+        return []
+    listed = "; ".join(f"{_group_name(g)}: {', '.join(group)}" for g, group in enumerate(r.groups))
+    return [f"note: the entrants form {len(r.groups)} groups that never met, directly or through others ({listed}); "
+            "each group is ranked and rated on its own, so ratings of different groups cannot be compared, and "
+            "no LOS is given across groups"]
+
+
+def interval_text(low: float, high: float) -> str:
+    """A 95% interval as the tables show it: "[+12.0, +80.5]", an open end as inf ("[+95.4, +inf)"); an
+    interval with no finite end says nothing: "-"."""
+    if not (math.isfinite(low) or math.isfinite(high)):
+        return "-"
+    left = "(-inf" if low == -math.inf else f"[{low:+.1f}"
+    right = "+inf)" if high == math.inf else f"{high:+.1f}]"
+    return f"{left}, {right}"
 
 
 def pool_cells(r: PoolRatings, p: str) -> tuple[str, str]:
-    """A pool rating and the half-width of its 95% interval as the tables show them: a rating that only the
-    prior makes finite marked "*" and without an interval (every resample sweeps too, so its spread would read
-    as certainty); no bootstrap (a single unit): "-"."""
-    bound = p in r.unbounded
-    err = r.errors[p]
-    return f"{r.ratings[p]:+.1f}" + ("*" if bound else ""), "-" if bound or not math.isfinite(err) else f"{err:.1f}"
+    """A pool rating and its 95% percentile interval as the tables show them: a rating that only the prior makes
+    finite marked "*" and without an interval (every resample sweeps too, so its spread would read as
+    certainty); no bootstrap, too few units or no spread to measure: "-"; the anchor, fixed by definition."""
+    elo = f"{r.ratings[p]:+.1f}" + ("*" if p in r.unbounded else "")
+    if p in r.unbounded:
+        return elo, "-"
+    if p == r.anchor:
+        return elo, "anchor"
+    interval = r.intervals[p]
+    return elo, interval_text(*interval) if interval else "-"
 
 
 def prior_note(r: PoolRatings, what: str) -> list[str]:
@@ -173,16 +209,38 @@ def prior_note(r: PoolRatings, what: str) -> list[str]:
             "draws above and its interval is not shown (every resample sweeps too)"]
 
 
-RATINGS_HEADERS = ["rank", "bot", "Elo", "+/- 95%", "games", "score", "score %", "faults"]
-PAIR_HEADERS = ["pairing", "games", "W-D-L", "score %", "Elo", "+/- 95%", "LOS", "nElo", "model", "margin/hand", "faults"]
+def bootstrap_notes(r: PoolRatings, unit: str) -> list[str]:
+    """Why a pool interval or LOS is missing or open; ``unit`` names what the bootstrap resamples (plural)."""
+    one = unit.removesuffix("s")
+    notes = []
+    if r.spread == "off":
+        notes.append("No bootstrap (--bootstrap 0): the pool ratings have no intervals and no LOS.")
+    if r.spread == "few":
+        counted = f"1 {one} is" if r.units == 1 else f"{r.units} {unit} are"
+        notes.append(f"{counted} too few for a bootstrap: a resample would be one {one} repeated throughout with a "
+                     f"chance over 2.5%, so the pool ratings show no interval and no LOS of their own; they need "
+                     f"{MIN_UNITS} {unit} or more.")
+    if r.alike:
+        notes.append(f"{', '.join(r.alike)}: every resample of the {r.units} {unit} gave the same rating (their "
+                     f"{unit} all had the same results), so there is no spread to measure and no interval is shown.")
+    if r.open_resamples:
+        notes.append(f"In {100 * r.open_resamples:.0f}% of the resamples someone won or lost everything against the "
+                     "rest, so no finite maximum exists there: those resamples count the ratings only their virtual "
+                     "draws make finite as infinitely high or low, and an interval end they reach is open (inf).")
+    return notes
+
+
+RATINGS_HEADERS = ["rank", "bot", "Elo", "95% interval", "games", "score", "score %", "faults"]
+PAIR_HEADERS = ["pairing", "games", "W-D-L", "score %", "Elo", "95% interval", "LOS", "nElo", "model", "margin/hand",
+                "faults"]
 
 
 def elo_cells(e: EloEstimate) -> tuple[str, str]:
-    """An estimate's Elo and the half-width of its 95% interval as the tables show them: a sweep, which has no
-    finite Elo, as the bound of its interval ("> +X"); an unbounded interval (one unit) as "-"."""
+    """An estimate's Elo and its 95% interval as the tables show them: a sweep, which has no finite Elo, as the
+    bound of its interval ("> +X"); no interval (one unit, or every unit alike) as "-"."""
     if e.sweep:
         return f"{'>' if e.score > 0.5 else '<'} {e.bound:+.1f}", "-"
-    return f"{e.elo:+.1f}", "-" if e.elo95 == math.inf else f"{e.elo95:.1f}"
+    return f"{e.elo:+.1f}", interval_text(e.low, e.high)
 
 
 def margin_text(margin: float | None, margin95: float) -> str:
@@ -193,44 +251,58 @@ def margin_text(margin: float | None, margin95: float) -> str:
 
 
 def elo_text(e: EloEstimate) -> str:
-    """The same in a line: "Elo +35.2 +/- 20.1", "Elo > +412.0"."""
-    elo, err = elo_cells(e)
-    return f"Elo {elo}" + ("" if err == "-" else f" +/- {err}")
+    """The same in a line: "Elo +35.2 [+15.1, +55.3]", "Elo > +412.0"."""
+    elo, interval = elo_cells(e)
+    return f"Elo {elo}" + ("" if interval == "-" else f" {interval}")
+
+
+def los_text(value: float | None) -> str:
+    """A LOS as head to head shows it; none (a forfeit, too few units): "-"."""
+    return "-" if value is None or math.isnan(value) else f"{100 * value:.1f}%"
+
+
+def los_sources(report: Report) -> dict[tuple[str, str], tuple[float | None, str]]:
+    """The LOS of ordered pairs of bots, for the head-to-head table and the LOS matrix alike: head to head
+    ("met") where they met, with None for a forfeit, which measures nothing; the pool ratings' bootstrap
+    ("pool") where they met only through others. Absent: not measured (too few units, different groups)."""
+    los = {pair: (value, "pool") for pair, value in report.ratings.los.items()}
+    for h in report.pairs:
+        value = None if h.forfeit is not None or h.estimate.too_few else h.estimate.los
+        los[(h.a, h.b)] = (value, "met")
+        los[(h.b, h.a)] = (None if value is None else 1 - value, "met")
+    return los
 
 
 def pair_rows(report: Report) -> list[list]:
+    los = los_sources(report)
     rows = []
     for h in report.pairs:
         e = h.estimate
         if h.forfeit is not None:  # every game ended on one bot's fault: a forfeit, not a measure of strength
-            elo, err, los, nelo = f"forfeit by {h.forfeit}", "-", "-", "-"
+            (elo, interval), nelo, margin = (f"forfeit by {h.forfeit}", "-"), "-", "-"
         else:  # a sweep has no finite estimate, and no spread for a normalized Elo
-            elo, err = elo_cells(e)
-            los, nelo = f"{100 * e.los:.1f}%", "-" if e.sweep else _nelo_text(h)
-        rows.append([f"{h.a} vs {h.b}", h.games, f"{h.wins}-{h.draws}-{h.losses}", f"{100 * e.score:.1f}%",
-                     elo, err, los, nelo, e.model, margin_text(h.margin, h.margin95), h.faults])
+            elo, interval = elo_cells(e)
+            nelo, margin = "-" if e.sweep else _nelo_text(h), margin_text(h.margin, h.margin95)
+        value = los[(h.a, h.b)][0]
+        rows.append([f"{h.a} vs {h.b}", h.games, f"{h.wins}-{h.draws}-{h.losses}", f"{100 * e.score:.1f}%", elo,
+                     interval, los_text(value), nelo, e.model, margin, h.faults])
     return rows
 
 
 def footnotes(report: Report) -> list[str]:
-    """What a reader needs to read the tables right: bounds, forfeits, and why two intervals differ."""
-    notes = []
-    notes += prior_note(report.ratings, "won or lost every game against the rest of the pool (alone, or together "
-                                         "with the others marked *)")
-    for h in report.pairs:
-        if h.forfeit is not None:
-            notes.append(f"{h.a} vs {h.b}: every game ended on a fault of {h.forfeit} (see faults); they count as "
-                         "its losses in the ratings, but measure nothing about its play")
-        elif h.estimate.sweep:
-            unit = "pair" if h.pentanomial is not None else "game"
-            n = h.estimate.games / (2 if unit == "pair" else 1)
-            notes.append(f"{h.a} vs {h.b}: {h.a} {'won' if h.estimate.score > 0.5 else 'lost'} every {unit}, so no "
-                         f"finite Elo exists; shown is the bound of the 95% interval (Clopper-Pearson over {n:g} "
-                         f"{unit}{'s' if n != 1 else ''}), and LOS is 1 - 0.5^(n+1) (a uniform prior)")
-    if any(not h.estimate.sweep and h.forfeit is None and h.estimate.elo95 > 200 and not 0.01 < h.estimate.los < 0.99
-           for h in report.pairs):
+    """What a reader needs to read the tables right: bounds, forfeits, missing or open intervals, and why two
+    intervals differ."""
+    notes = prior_note(report.ratings, "won or lost every game against the rest of the pool (alone, or together "
+                                       "with the others marked *)")
+    notes += bootstrap_notes(report.ratings, report.unit)
+    notes += [note for h in report.pairs for note in _pair_note(h)]
+    estimates = [h.estimate for h in report.pairs if h.forfeit is None and not h.estimate.sweep]
+    if any(e.has_interval and e.elo95 > 200 and not 0.01 < e.los < 0.99 for e in estimates):
         notes.append("A wide Elo interval beside a certain LOS is no contradiction: LOS and the interval come from "
                      "the score's interval, which Elo stretches near a score of 0% or 100%.")
+    if any(e.has_interval and not (math.isfinite(e.low) and math.isfinite(e.high)) for e in estimates):
+        notes.append("An interval end shown as inf is open: the score's interval passes 0% or 100% there, where "
+                     "Elo has no finite value.")
     if report.pairs:
         notes.append("Head to head uses one pairing's games alone (normal approximation; pentanomial over duplicate "
                      "pairs); the pool ratings fit every game together, with a bootstrap, so the difference of two "
@@ -238,21 +310,55 @@ def footnotes(report: Report) -> list[str]:
     return notes
 
 
+def _pair_note(h: HeadToHead) -> list[str]:
+    """A pairing's own footnote: a forfeit, a sweep's bound, or why it has no interval."""
+    unit = "pair" if h.pentanomial is not None else "game"
+    n = h.estimate.games / (2 if unit == "pair" else 1)
+    units = f"{n:g} {unit}{'s' if n != 1 else ''}"
+    if h.forfeit is not None:
+        return [f"{h.a} vs {h.b}: every game ended on a fault of {h.forfeit} (see faults); they count as its losses "
+                "in the ratings, but measure nothing about its play (no margin, no LOS)"]
+    if h.estimate.sweep:
+        return [f"{h.a} vs {h.b}: {h.a} {'won' if h.estimate.score > 0.5 else 'lost'} every {unit}, so no finite Elo "
+                f"exists; shown is the bound of the 95% interval (Clopper-Pearson over {units}), and LOS is "
+                "1 - 0.5^(n+1) (a uniform prior)"]
+    if h.estimate.too_few:
+        return [f"{h.a} vs {h.b}: {units} {'is' if n == 1 else 'are'} too few for an interval or a LOS (they need "
+                f"{MIN_UNITS} {unit}s or more)"]
+    if not h.estimate.has_interval:
+        los = "" if h.estimate.score == 0.5 else "; LOS is 1 - 0.5^(n+1), as for a sweep of units (a uniform prior)"
+        return [f"{h.a} vs {h.b}: all {units} had the same result, so there is no spread to measure and no interval "
+                f"(the normal approximation would have only its empty cells' tiny regularisation to go by){los}"]
+    return []
+
+
 def _nelo_text(h: HeadToHead) -> str:
-    cells = h.pentanomial if h.pentanomial is not None else (h.losses, h.draws, h.wins)
-    if sum(1 for c in cells if c) < 2:
-        return "-"  # every unit has the same result: no spread, so no normalized Elo
+    if not math.isfinite(h.estimate.nelo95):
+        return "-"  # every unit has the same result, or too few units: no spread, so no normalized Elo
     return f"{h.estimate.nelo:+.1f} +/- {h.estimate.nelo95:.1f}"
 
 
 def los_rows(report: Report) -> list[list[str]]:
+    """The LOS matrix, from the same source as head to head (see los_sources); a pool figure in parentheses."""
     r = report.ratings
+    los = los_sources(report)
+
     def cell(p: str, q: str) -> str:
         if p == q:
             return ""
-        return f"{100 * r.los[(p, q)]:.0f}" if (p, q) in r.los else "-"  # no bootstrap: a single unit
+        value, source = los.get((p, q), (None, ""))
+        if value is None:
+            return "-"
+        return f"{100 * value:.0f}" if source == "met" else f"({100 * value:.0f})"
 
     return [[p] + [cell(p, q) for q in r.players] for p in r.players]
+
+
+def los_heading(report: Report) -> str:
+    through = any(source == "pool" for _, source in los_sources(report).values())
+    return ("\nLikelihood of superiority, % (row bot stronger than column bot; where they met, their head-to-head "
+            "LOS" + ("; in parentheses, where they met only through others, from the pool ratings' bootstrap)"
+                     if through else ")"))
 
 
 @attrs.frozen
@@ -279,25 +385,25 @@ def render(report: Report, title: str = "") -> str:
 def report_parts(report: Report, title: str = "") -> list[Part]:
     """The ratings, head to head, footnotes, crosstable and LOS of two-player games."""
     r = report.ratings
-    parts: list[Part] = []
-    if title:
-        parts.append(title)
+    parts: list[Part] = [title] if title else []
     anchor = f"anchor {r.anchor} = {r.level:g}" if r.anchor else f"pool average {r.level:g}"
     parts.append(f"Ratings ({report.games} games; maximum likelihood, logistic Elo, {anchor}; "
-                 f"95% intervals by bootstrap over {report.unit})")
+                 f"95% intervals: percentiles of a bootstrap over {report.unit})")
     if r.prior:
         parts.append("note: a bot (or a group of bots) won or lost every game against the rest, so no finite "
                      "maximum exists; one virtual draw per pairing was added (as BayesElo does) to give finite "
                      "ratings")
+    parts += groups_note(r)
     parts.append(Table(RATINGS_HEADERS, ratings_rows(report)))
     parts.append("\nHead to head (from the better-rated bot's side)")
     parts.append(Table(PAIR_HEADERS, pair_rows(report)))
     parts.extend(footnotes(report))
     parts.append("\nCrosstable (row bot's score against column bot)")
     parts.append(Table(["bot", *r.players], report.cross))
-    if r.los:  # none without a bootstrap (a single unit): a matrix of "-" would say nothing
-        parts.append("\nLikelihood of superiority, % (row bot stronger than column bot)")
-        parts.append(Table(["bot", *r.players], los_rows(report)))
+    rows = los_rows(report)
+    if any(cell not in ("", "-") for row in rows for cell in row[1:]):  # a matrix of "-" would say nothing
+        parts.append(los_heading(report))
+        parts.append(Table(["bot", *r.players], rows))
     return parts
 
 
@@ -313,6 +419,7 @@ def write_files(report: Report, directory: Path) -> list[Path]:
     table("headtohead.csv", PAIR_HEADERS, pair_rows(report))
     table("crosstable.csv", ["bot", *report.ratings.players], report.cross)
     r = report.ratings
+    los = los_sources(report)
     data = {
         "games": report.games,
         "anchor": r.anchor,
@@ -320,21 +427,32 @@ def write_files(report: Report, directory: Path) -> list[Path]:
         "bootstrap_unit": report.unit,
         "prior_virtual_draws": r.prior,
         "swept": list(r.unbounded),  # won or lost every game against the rest: their ratings are bounds
-        "ratings": [{"bot": p, "elo": r.ratings[p], "error95": None if p in r.unbounded else r.errors[p],
-                     "games": r.games[p], "score": r.scores[p], "faults": report.faults.get(p, 0)} for p in r.players],
-        "los": {p: {q: r.los.get((p, q)) for q in r.players if q != p} for p in r.players},
-        "head_to_head": [{"a": h.a, "b": h.b, "games": h.games, "wins": h.wins, "draws": h.draws, "losses": h.losses,
-                          "score": h.estimate.score, "elo": None if h.estimate.sweep else h.estimate.elo,
-                          "elo95": h.estimate.elo95,
-                          "los": h.estimate.los, "nelo": h.estimate.nelo, "nelo95": h.estimate.nelo95,
-                          "sweep_bound": h.estimate.bound if h.estimate.sweep else None, "forfeit": h.forfeit,
-                          "model": h.estimate.model, "pentanomial": h.pentanomial, "margin": h.margin,
-                          "margin95": h.margin95, "faults": h.faults} for h in report.pairs],
+        "ratings": [{"bot": p, "elo": r.ratings[p], "interval95": pool_interval(r, p), "games": r.games[p],
+                     "score": r.scores[p], "faults": report.faults.get(p, 0)} for p in r.players],
+        "groups": [list(g) for g in r.groups],
+        "los": {p: {q: los.get((p, q), (None, ""))[0] for q in r.players if q != p} for p in r.players},
+        "head_to_head": [pair_json(h, los[(h.a, h.b)][0]) for h in report.pairs],
     }
     path = directory / "ratings.json"
     path.write_text(json.dumps(json_safe(data), indent=2, allow_nan=False) + "\n", encoding="utf-8")
     written.append(path)
     return written
+
+
+def pool_interval(r: PoolRatings, p: str) -> list[float] | None:
+    """A pool rating's 95% interval for JSON: [low, high] (an open end: null), or null when it has none."""
+    interval = r.intervals[p]
+    return None if p in r.unbounded or interval is None else list(interval)
+
+
+def pair_json(h: HeadToHead, los: float | None) -> dict:
+    e = h.estimate
+    return {"a": h.a, "b": h.b, "games": h.games, "wins": h.wins, "draws": h.draws, "losses": h.losses,
+            "score": e.score, "elo": None if e.sweep else e.elo, "interval95": [e.low, e.high] if e.has_interval
+            else None, "elo95": e.elo95, "los": los, "nelo": e.nelo, "nelo95": e.nelo95,
+            "sweep_bound": e.bound if e.sweep else None, "forfeit": h.forfeit, "model": e.model,
+            "pentanomial": h.pentanomial, "margin": None if h.forfeit else h.margin, "margin95": h.margin95,
+            "faults": h.faults}
 
 
 def write_csv(path: Path, headers: list[str], rows: list[list]) -> Path:

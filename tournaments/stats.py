@@ -28,6 +28,10 @@ import attrs
 _NORMAL = NormalDist()
 Z975 = _NORMAL.inv_cdf(0.975)
 NELO_PER_T = 800 / math.log(10)  # normalized Elo per unit of t-value (per game)
+# The fewest units (games, pairs, boards) whose spread an interval or a LOS is taken from: a bootstrap of n units
+# draws one unit n times over with a chance of n ** (1 - n), over 2.5% below four, and the normal approximation of
+# two or three units' spread is as thin (their t-distribution's 95% point is 4.3 to 12.7, not 1.96).
+MIN_UNITS = 4
 
 
 def phi(q: float) -> float:
@@ -39,7 +43,7 @@ def elo_from_score(score: float, clamp: float = 1e-3) -> float:
     score = min(max(score, clamp), 1 - clamp)
     if score in (0.0, 1.0):
         return math.copysign(math.inf, score - 0.5)
-    return -400 * math.log10(1 / score - 1)
+    return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: an even score is +0.0, not -0.0
 
 
 def score_from_elo(elo: float) -> float:
@@ -73,13 +77,15 @@ class EloEstimate:
     games: float
     score: float  # mean score per game, 0..1
     elo: float
-    elo95: float  # half-width of the 95% interval
+    elo95: float  # half-width of the 95% interval, as fishtest gives it (its ends clamped); inf: no interval
     los: float  # likelihood of superiority, 0..1
     nelo: float  # normalized Elo
     nelo95: float
     model: str  # "trinomial" or "pentanomial"
 
     sweep: bool = False  # every unit had the same, extreme result: no finite estimate, only a bound
+    low: float = -math.inf  # the 95% interval's ends, unclamped: an end past a score of 0 or 1 is open (inf)
+    high: float = math.inf  # (both infinite: no interval, e.g. when every unit had the same result)
 
     @property
     def bound(self) -> float:
@@ -93,18 +99,23 @@ class EloEstimate:
         return elo_from_score(low, clamp=0) if self.score > 0.5 else -elo_from_score(low, clamp=0)
 
     @property
-    def low(self) -> float:
-        return self.elo - self.elo95
+    def has_interval(self) -> bool:
+        return math.isfinite(self.low) or math.isfinite(self.high)
 
     @property
-    def high(self) -> float:
-        return self.elo + self.elo95
+    def too_few(self) -> bool:
+        """Fewer than MIN_UNITS units, not all alike: no interval and no LOS (``los`` is nan)."""
+        return math.isnan(self.los)
 
 
 def elo_estimate(results: Sequence[float]) -> EloEstimate:
     """Elo, its 95% interval, LOS and normalized Elo from trinomial or pentanomial frequencies."""
     if len(results) not in (3, 5):
         raise ValueError("results must be trinomial (3 cells) or pentanomial (5 cells)")
+    if sum(1 for r in results if r) == 1:
+        return _alike_estimate(results)
+    if 0 < sum(results) < MIN_UNITS:
+        return _few_estimate(results)
     reg = regularize(results)
     units = sum(reg)
     per_unit = (len(reg) - 1) / 2  # games per unit: 1 or 2
@@ -113,15 +124,38 @@ def elo_estimate(results: Sequence[float]) -> EloEstimate:
     unit_mean = per_unit * mu
     var = sum(r * (i / 2 - unit_mean) ** 2 for i, r in enumerate(reg)) / games  # per game
     stderr = math.sqrt(var / games)
-    elo = elo_from_score(mu)
     elo95, los = _interval_and_los(mu, stderr)  # stderr > 0: regularize leaves no cell empty
     nelo, nelo95 = _normalized_elo(results)
-    sweep = sum(results) > 0 and sum(results) in (results[0], results[-1])
-    if sweep:  # the score is exactly 0 or 1
-        mu = 1.0 if results[-1] else 0.0
-        los = _sweep_los(mu, sum(results))
-    return EloEstimate(sum(results) * per_unit, mu, elo, elo95, los, nelo, nelo95,
-                       "trinomial" if len(results) == 3 else "pentanomial", sweep)
+    low, high = _interval_ends(mu, stderr)
+    return EloEstimate(sum(results) * per_unit, mu, elo_from_score(mu), elo95, los, nelo, nelo95, _model(results),
+                       low=low, high=high)
+
+
+def _model(results: Sequence[float]) -> str:
+    return "trinomial" if len(results) == 3 else "pentanomial"
+
+
+def _alike_estimate(results: Sequence[float]) -> EloEstimate:
+    """Every unit had the same result: its score, no spread to measure (an interval would come from the empty
+    cells' regularisation alone), and the LOS of a sweep of units (uniform prior); at 0 or 1, a sweep."""
+    last = len(results) - 1
+    mu = next(i for i, r in enumerate(results) if r) / last
+    units = sum(results)
+    return EloEstimate(units * last / 2, mu, elo_from_score(mu), math.inf, _sweep_los(mu, units), 0.0, math.inf,
+                       _model(results), mu in (0.0, 1.0))
+
+
+def _few_estimate(results: Sequence[float]) -> EloEstimate:
+    """Fewer than MIN_UNITS units that differ: their score, and no interval or LOS (see MIN_UNITS)."""
+    last = len(results) - 1
+    units = sum(results)
+    mu = sum(i * r for i, r in enumerate(results)) / (last * units)
+    return EloEstimate(units * last / 2, mu, elo_from_score(mu), math.inf, math.nan, 0.0, math.inf, _model(results))
+
+
+def _interval_ends(mu: float, stderr: float) -> tuple[float, float]:
+    """The Elo of the ends of a score's 95% interval, unclamped: an end past 0 or 1 is infinite (open)."""
+    return elo_from_score(mu - Z975 * stderr, clamp=0), elo_from_score(mu + Z975 * stderr, clamp=0)
 
 
 def _interval_and_los(mu: float, stderr: float, clamp: float = 1e-3) -> tuple[float, float]:
@@ -150,26 +184,34 @@ def bounded_estimate(scores: Sequence[float]) -> EloEstimate:
 
     The same normal approximation as :func:`elo_estimate`, with the scores'
     own mean and variance (a unit here is one score, of any value in [0, 1]).
+    A unit's score is a transform of its margin, so a mean close to 0 or 1 is
+    a real (large) Elo, not one to clamp; only exactly 0 or 1, every unit lost
+    or won outright, has none: a sweep. An interval whose end passes 0 or 1 is
+    open at that end.
     """
     n = len(scores)
     if n == 0:
         raise ValueError("no scores")
+    if max(scores) == min(scores):  # every unit scored alike: no spread to measure
+        mu = scores[0]
+        return EloEstimate(n, mu, elo_from_score(mu, clamp=0), math.inf, _sweep_los(mu, n), 0.0, math.inf, "boards",
+                           mu in (0.0, 1.0))
     mu = sum(scores) / n
-    var = sum((x - mu) ** 2 for x in scores) / n
-    stderr = math.sqrt(var / n)
-    # A unit's score is a transform of its margin, so a mean close to 0 or 1 is a real (large) Elo, not one to
-    # clamp; only exactly 0 or 1, every unit lost or won outright, has none: a sweep. An interval whose end
-    # passes 0 or 1 is unbounded.
-    elo = elo_from_score(mu, clamp=0)
-    if stderr > 0:
-        elo95, los = _interval_and_los(mu, stderr, clamp=0)
-        t = (mu - 0.5) / math.sqrt(var)
-        nelo, nelo95 = NELO_PER_T * t, NELO_PER_T * Z975 / math.sqrt(n)
-    else:  # every unit scored alike
-        elo95, los = math.inf, _sweep_los(mu, n)
-        nelo, nelo95 = 0.0, math.inf
-    sweep = mu in (0.0, 1.0)
-    return EloEstimate(n, mu, elo, elo95, los, nelo, nelo95, "boards", sweep)
+    if n < MIN_UNITS:
+        return EloEstimate(n, mu, elo_from_score(mu, clamp=0), math.inf, math.nan, 0.0, math.inf, "boards")
+    sd = math.sqrt(sum((x - mu) ** 2 for x in scores) / n)
+    elo95, los = _interval_and_los(mu, sd / math.sqrt(n), clamp=0)
+    low, high = _interval_ends(mu, sd / math.sqrt(n))
+    return EloEstimate(n, mu, elo_from_score(mu, clamp=0), elo95, los, NELO_PER_T * (mu - 0.5) / sd,
+                       NELO_PER_T * Z975 / math.sqrt(n), "boards", False, low, high)
+
+
+def percentile_interval(values: Sequence[float]) -> tuple[float, float]:
+    """The 95% percentile interval of bootstrap values (not empty): the 2.5th and 97.5th percentiles, each
+    taken outwards to a value that occurred (no interpolation, so an infinite value makes that end open)."""
+    ordered = sorted(values)
+    last = len(ordered) - 1
+    return ordered[math.floor(0.025 * last)], ordered[math.ceil(0.975 * last)]
 
 
 SCORE_STEP = 0.005  # scores are binned to this for the LLR: at most 201 support points, however many units
@@ -295,7 +337,7 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float]:
     if n == 0:
         return 0.0, math.inf
     mean = sum(values) / n
-    if n == 1:
+    if n == 1 or max(values) == min(values):  # no spread to measure: an interval of 0 would read as certainty
         return mean, math.inf
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     return mean, Z975 * math.sqrt(var / n)

@@ -253,3 +253,25 @@ def test_the_multi_player_los_matrix_is_left_out_without_a_bootstrap():
     parts = multi_parts(analyse_multi(records, bootstrap=0))
     assert not any("Likelihood of superiority" in str(p) for p in parts)
     assert any(str(p).startswith("No bootstrap (--bootstrap 0)") for p in parts)
+
+
+# ---------------------------------------------------------------- 8. README: medians, and the SPRT's fewest pairs
+def test_the_fewest_units_an_sprt_needs_are_those_of_a_sweep():
+    for elo0, elo1 in ((0, 5), (0, 10), (-3, 1), (0, 100)):
+        test = Sprt(elo0, elo1)
+        n = test.fewest_units()
+        swept = [min(test.llr([0, 0, 0, 0, k]), -test.llr([k, 0, 0, 0, 0])) for k in (n - 1, n)]
+        assert test.verdict([0, 0, 0, 0, n]) or test.verdict([n, 0, 0, 0, 0])
+        assert test.verdict([0, 0, 0, 0, n - 1]) is None and test.verdict([n - 1, 0, 0, 0, 0]) is None, swept
+
+
+def docs_text() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
+
+
+def test_the_docs_say_the_verdict_figures_are_medians_and_state_the_sprts_fewest_pairs():
+    text = docs_text()
+    verdict_rows = [line for line in text.splitlines() if "to a 95% verdict" in line and line.startswith("|")]
+    assert verdict_rows and all("median" in line for line in verdict_rows)
+    fewest = Sprt(0, 5).fewest_units()
+    assert re.search(rf"no\s+fewer\s+than\s+{fewest}\s+pairs", text), "the SPRT's fewest pairs for 0, 5"

@@ -319,6 +319,14 @@ class Sprt:
         """The LLR of units scored anywhere in [0, 1] (boards)."""
         return llr_bounded(self.elo0, self.elo1, scores) if scores else 0.0
 
+    def fewest_units(self) -> int:
+        """The fewest pairs (or boards) after which the test can decide: one unit won outright adds at most
+        ln(s1 / s0) to the LLR, one lost ln((1 - s1) / (1 - s0)), so narrow bounds need many units however
+        one-sided the results (about 1,000 / (elo1 - elo0) pairs at alpha = beta = 0.05)."""
+        s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
+        won, lost = self.upper / math.log(s1 / s0), self.lower / math.log((1 - s1) / (1 - s0))
+        return math.ceil(min(won, lost))
+
     def verdict(self, results: Sequence[float]) -> str | None:
         """"H1" (accept: at least elo1), "H0" (reject: at most elo0), or None (play on)."""
         return self.decide(self.llr(results))

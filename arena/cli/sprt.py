@@ -76,8 +76,9 @@ def run(args) -> int:
     print(isolation_summary(entrants[0].sandbox))
     new, old = check_bots_start(entrants, out / "logs", args.startup_timeout, name_by_bots=True)
     print(f"sprt: {new.name} vs {old.name}, H0: elo <= {args.elo0:g}, H1: elo >= {args.elo1:g}, "
-          f"alpha {args.alpha:g}, beta {args.beta:g}; LLR bounds [{test.lower:.2f}, {test.upper:.2f}]; "
-          f"{deals_text(args, deals)}; games in {out}/games.jsonl")
+          f"alpha {args.alpha:g}, beta {args.beta:g}; LLR bounds [{test.lower:.2f}, {test.upper:.2f}], which no "
+          f"fewer than {test.fewest_units()} {'boards' if boards else 'pairs'} can reach; {deals_text(args, deals)}; "
+          f"games in {out}/games.jsonl")
     store, played = open_results(args, "sprt", seed, out, sprt_games(variant, new, old, pairs), deals)
     if played:
         print(f"resuming: {len(played)} games already played")

@@ -126,9 +126,9 @@ class _Recorded:
 
 
 def _rules_of(recorded: _Recorded) -> Variant:
-    """The rules a record was played under: today's, unless they refuse one of its actions or give another
-    result and the rules before a later change (``variants.RULE_CHANGES``) do not: records carry no rules
-    version, so a record that only the rules of an earlier day reproduce was written then."""
+    """The rules a record was played under: today's, unless they do not reproduce it (they refuse one of its
+    actions, or end it with another result) and the rules before a later change (``variants.RULE_CHANGES``)
+    do. Records carry no rules version: one that only the rules of an earlier day reproduce was written then."""
     today = get_variant(recorded.variant, recorded.options)
     earlier = earlier_rules(today)
     for variant in (today, *earlier) if earlier else ():

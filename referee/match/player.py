@@ -17,6 +17,7 @@ import trio
 
 from protocol import messages as m
 
+from ..bots.fingerprint import fingerprint
 from ..bots.samples import unique_names
 from ..bots.sandbox import Sandbox
 from ..bots.transport import BotCommand, BotCrashed, BotError, BotTimeout
@@ -83,6 +84,7 @@ class Player:
     faulted: bool = False
     stall_timeout: float = 2.0  # seconds for the pong of the stall check between games
     stalls: int = 0  # pings between games that went unanswered
+    program: str | None = None  # its fingerprint (referee.bots.fingerprint), taken before its first start
 
     @classmethod
     def logged(cls, entrant: Entrant, logs: Path, stem: str | None = None, transcripts: bool = False,
@@ -110,6 +112,9 @@ class Player:
             self.faulted = True
             raise BotTimeout("did not answer the stall check before this game (restart = never)")
         if self.client is None:
+            if self.program is None:
+                self.program = "" if self.entrant.connect is not None else \
+                    await trio.to_thread.run_sync(fingerprint, self.entrant.command)
             self.starts += 1
             self.note(f"start {self.starts} of {self.entrant.command.to_text()}")
             client = None
@@ -180,9 +185,9 @@ class Player:
         """Who played, as the record keeps it: the entrant, what the bot called itself, its protocol and options."""
         command = self.entrant.command.to_text()
         if self.client is None:
-            return SeatInfo(self.entrant.name, self.entrant.name, command)
+            return SeatInfo(self.entrant.name, self.entrant.name, command, program=self.program or "")
         c = self.client
-        return SeatInfo(self.entrant.name, c.name, command, dict(c.ids), c.version, dict(c.options))
+        return SeatInfo(self.entrant.name, c.name, command, dict(c.ids), c.version, dict(c.options), self.program or "")
 
 
 @attrs.frozen

@@ -43,6 +43,7 @@ class SeatInfo:
     ids: dict[str, str] = attrs.field(factory=dict)  # every 'id KEY TEXT' line the bot sent (version, url, ...)
     protocol: int = 2  # the version the bot spoke (3 when it said 'protocol 3')
     options: dict[str, str] = attrs.field(factory=dict)  # protocol 3: the value of every option it declares
+    program: str = ""  # "sha256:HEX" of the bot's files as the machine that played ran them (referee.bots.fingerprint)
 
     def to_dict(self) -> dict:
         return attrs.asdict(self)

@@ -71,6 +71,7 @@ ran with is kept in its output folder (``config.json``, :func:`save_config`), so
 from __future__ import annotations
 
 import copy
+import ipaddress
 import os
 import re
 import tomllib
@@ -85,7 +86,14 @@ from referee.bots.transport import BotCommand, BotStartError
 from referee.match import Entrant, Restart
 from referee.match.clock import TimeControl
 from referee.records.deals import DealFile, DealFileError, read_deals
-from referee.records.seals import KeyFileError, SealError, Unsealed, load_key, read_sealed_json, sealed_json
+from referee.records.seals import (
+    KeyFileError,
+    SealError,
+    Unsealed,
+    load_key,
+    read_sealed_json,
+    sealed_json,
+)
 from referee.rules import VariantError, get_variant
 from referee.rules.variants import Variant
 
@@ -115,6 +123,9 @@ class Cluster:
 
     address: str
     batch: int = 8  # games per task
+    certs: str | None = None  # folder of TLS certificates (pinochle-arena cluster certs), for a tls:// address
+    insecure: bool = False  # the organiser's word that a tcp:// scheduler off this machine is on a network they own
+    seatings_apart: bool = False  # the seatings of a deal (for the same bot) on different machines
 
 
 DEFAULT_BATCH = attrs.fields(Cluster).batch.default
@@ -330,14 +341,14 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
         processes=processes,
         deals=deals,
         boards=boards,
-        cluster=parse_cluster(_table(data, "cluster", where, required=False), where),
+        cluster=parse_cluster(_table(data, "cluster", where, required=False), where, base),
         shipped=tuple(shipped),
     )
 
 
-def parse_cluster(table: dict, where: str) -> Cluster | None:
+def parse_cluster(table: dict, where: str, base: Path = Path(".")) -> Cluster | None:
     """The [cluster] table: None without one (or with address = "none", which a resume on this machine gives)."""
-    _only(table, {"address", "batch"}, where, "cluster.")
+    _only(table, {"address", "batch", "certs", "insecure", "seatings_apart"}, where, "cluster.")
     address = _get(table, "address", str, None, where, "cluster.")
     if address is None:
         if table:
@@ -351,7 +362,48 @@ def parse_cluster(table: dict, where: str) -> Cluster | None:
     batch = _get(table, "batch", int, DEFAULT_BATCH, where, "cluster.")
     if batch < 1:
         raise ConfigError(f"{where}: cluster.batch must be at least 1")
-    return Cluster(address, batch)
+    certs = _get(table, "certs", str, None, where, "cluster.")
+    certs = None if certs is None else str(_resolve(base, certs))
+    insecure = _get(table, "insecure", bool, False, where, "cluster.")
+    cluster = Cluster(address, batch, certs, insecure, _get(table, "seatings_apart", bool, False, where, "cluster."))
+    problem = cluster_link_problem(cluster)
+    if problem:
+        raise ConfigError(f"{where}: {problem}")
+    return cluster
+
+
+def cluster_link_problem(cluster: Cluster) -> str | None:
+    """Why the link to ``cluster``'s scheduler is not safe to use, or None.
+
+    Over plain tcp:// anyone who reaches the scheduler runs code on every
+    worker, and reads each task (the games' seeds, the bots' programs); so
+    a scheduler off this machine needs TLS, or the organiser's explicit
+    ``insecure``."""
+    scheme, _, rest = cluster.address.rpartition("://")
+    host = rest.rsplit(":", 1)[0].strip("[]")
+    if scheme == "tls":
+        if cluster.certs is None:
+            return (f"cluster.address {cluster.address!r} is TLS: give the certificates' folder (--cluster-certs DIR, "
+                    "or [cluster] certs; made by: pinochle-arena cluster certs DIR)")
+        return None
+    if cluster.certs is not None:
+        return (f"cluster.certs is for a tls:// scheduler; {cluster.address!r} is plain tcp: start the scheduler with "
+                "the certificates (pinochle-arena cluster scheduler --certs DIR) and give its tls:// address")
+    if _is_loopback(host) or cluster.insecure:
+        return None
+    return (f"the scheduler at {cluster.address} is on another machine and plain tcp:// is neither encrypted nor "
+            "authenticated: anyone who reaches it runs code on every worker. Make certificates (pinochle-arena "
+            "cluster certs DIR), start the cluster with them and give tls://HOST:PORT with --cluster-certs DIR; or, on "
+            "a network only you reach, say --insecure")
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _shipped_folder(bot: dict, i: int, base: Path, where: str) -> str:

@@ -28,7 +28,14 @@ from .args import (
     positive_int,
     read_only_from_args,
 )
-from .printing import game_line, print_faults, print_report, seed_text, write_html_report, write_pgn
+from .printing import (
+    game_line,
+    print_faults,
+    print_report,
+    seed_text,
+    write_html_report,
+    write_pgn,
+)
 from .progress import Progress
 from .results import warn_set_aside
 from .running import check_bots_start, refuse_changes, run_trio
@@ -64,6 +71,12 @@ def add_parser(sub) -> None:
     p.add_argument("--cluster", default=None, metavar="ADDRESS",
                    help="play the games on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:8786); 'none': "
                         "on this machine (overrides [cluster] address; needs pip install 'pinochle-arena[cluster]')")
+    p.add_argument("--cluster-certs", type=Path, default=None, metavar="DIR",
+                   help="the TLS certificates of a tls:// cluster (made by: pinochle-arena cluster certs DIR)")
+    p.add_argument("--insecure", action="store_true", default=None,
+                   help="allow a plain tcp:// scheduler on another machine (only on a network nobody else reaches)")
+    p.add_argument("--seatings-apart", action="store_true", default=None,
+                   help="on a cluster, play the seatings of each deal on different machines (for prize events)")
     p.add_argument("--no-duplicate", action="store_true", help="independent deals instead of duplicate pairs")
     p.add_argument("--games", type=positive_int, default=None, help="games per pairing (overrides the configuration)")
     add_boards_argument(p, "per pairing, instead of whole games")
@@ -171,7 +184,12 @@ def run_on_cluster_or_here(function, config, *args):
 def config_from_args(args):
     """(config, its data, the path it is read as): kept in OUT for ``--resume OUT``, else from the configuration
     file or the embedded default with the flags over it; ``--processes`` and ``--cluster`` may change on resume."""
-    from tournaments.config import ConfigError, load_saved_config, parse_cluster, with_flags
+    from tournaments.config import (
+        ConfigError,
+        load_saved_config,
+        parse_cluster,
+        with_flags,
+    )
 
     resume_out = resume_folder(args)
     try:
@@ -181,8 +199,8 @@ def config_from_args(args):
             config, data, path = new_config(args)
         if args.processes is not None:
             config = attrs.evolve(config, processes=args.processes)
-        if args.cluster is not None and resume_out is not None:  # how it runs, not which games: may change
-            data = with_flags(data, cluster={"address": args.cluster})
+        if cluster_flags(args) and resume_out is not None:  # how it runs, not which games: may change
+            data = with_flags(data, cluster=cluster_flags(args))
             config = attrs.evolve(config, cluster=parse_cluster(data["cluster"], "--cluster"))
     except ConfigError as e:
         raise UsageError(str(e)) from None
@@ -224,7 +242,7 @@ def new_config(args):
     time = {key: value for key, value in (("move", args.time_per_move), ("bank", args.time_bank),
                                           ("increment", args.increment), ("grace", args.grace)) if value is not None}
     options = dict(parse_option_text(o) for o in args.option)
-    cluster = {"address": args.cluster} if args.cluster is not None else None
+    cluster = cluster_flags(args) or None
     flagged = bool(t or time or options or args.limit or bots or cluster)
     data = with_flags(data, t, options, time, limits_from_args(args), bots, cluster)
     where = str(args.config) if args.config is not None else ("command line" if bots else "embedded default")
@@ -232,6 +250,13 @@ def new_config(args):
         where += " (with the command line's flags)"
     output = args.out or (None if args.config is not None else Path("results") / "tournament")
     return parse_config(data, path, output, args.concurrency, where=where), data, path
+
+
+def cluster_flags(args) -> dict:
+    """The flags that set keys of the configuration's [cluster] table."""
+    flags = {"address": args.cluster, "certs": args.cluster_certs and str(args.cluster_certs.absolute()),
+             "insecure": args.insecure, "seatings_apart": args.seatings_apart}
+    return {key: value for key, value in flags.items() if value is not None}
 
 
 def tournament_flags(args) -> dict:

@@ -1,0 +1,143 @@
+"""A cluster nobody else can join: TLS certificates for Dask's own security settings.
+
+``pinochle-arena cluster certs DIR`` makes a certificate authority of the
+organiser's own and, signed by it, one certificate for each role: the
+scheduler, the workers and the client (the machine that runs
+``tournament``). Dask checks both ends of every connection against that
+authority, so only a holder of one of these keys can talk to the
+scheduler; and everything on the wire is encrypted. Dask does not check
+host names, so one worker certificate serves every worker machine.
+
+What each machine needs: the scheduler ``ca.pem``, ``scheduler.pem`` and
+``scheduler-key.pem``; a worker ``ca.pem``, ``worker.pem`` and
+``worker-key.pem``; the client ``ca.pem``, ``client.pem`` and
+``client-key.pem``. ``ca-key.pem`` signs new certificates: keep it off the
+cluster.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+from pathlib import Path
+
+ROLES = ("scheduler", "worker", "client")
+CA = "ca.pem"
+CA_KEY = "ca-key.pem"
+NAME = "pinochle-arena cluster"
+
+
+class CertificateError(ValueError):
+    """Certificates that cannot be made or used; the message says which file and why."""
+
+
+def cert_files(role: str) -> tuple[str, str]:
+    """The certificate and key file names of ``role``."""
+    return f"{role}.pem", f"{role}-key.pem"
+
+
+def make_certificates(folder: Path, days: int = 365) -> list[Path]:
+    """Write a new authority and a certificate per role into ``folder`` (made if missing); returns the files.
+    A folder that already holds any of them is refused: new certificates would lock out the machines that
+    use the old ones."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+
+    names = [CA, CA_KEY, *(f for role in ROLES for f in cert_files(role))]
+    taken = [n for n in names if (folder / n).exists()]
+    if taken:
+        raise CertificateError(f"{folder} already holds certificates ({taken[0]}); give a new folder (these may be "
+                               "in use by the cluster)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CertificateError(f"cannot make {folder}: {e.strerror}") from None
+    now = datetime.datetime.now(datetime.UTC)
+    until = now + datetime.timedelta(days=days)
+    ca_key = _new_key()
+    ca = _builder(f"{NAME} authority", ca_key, now, until) \
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True) \
+        .add_extension(_key_usage(sign_certificates=True), critical=True) \
+        .sign(ca_key, hashes.SHA256())
+    written = [_write(folder / CA, _pem(ca)), _write(folder / CA_KEY, _key_pem(ca_key), secret=True)]
+    for role in ROLES:
+        key = _new_key()
+        cert = _builder(f"{NAME} {role}", key, now, until, issuer=ca.subject) \
+            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True) \
+            .add_extension(_key_usage(sign_certificates=False), critical=True) \
+            .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH,
+                                                  x509.oid.ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False) \
+            .sign(ca_key, hashes.SHA256())
+        cert_name, key_name = cert_files(role)
+        written += [_write(folder / cert_name, _pem(cert)), _write(folder / key_name, _key_pem(key), secret=True)]
+    return written
+
+
+def client_security(folder: str | Path):
+    """Dask's Security for the client: its certificate, the authority, encryption required."""
+    from distributed.security import Security
+
+    cert, key = _existing(Path(folder), "client")
+    return Security(tls_ca_file=str(Path(folder) / CA), tls_client_cert=cert, tls_client_key=key,
+                    require_encryption=True)
+
+
+def role_flags(folder: str | Path, role: str) -> list[str]:
+    """``dask scheduler`` / ``dask worker`` flags that make ``role`` use the certificates of ``folder``."""
+    cert, key = _existing(Path(folder), role)
+    return ["--tls-ca-file", str(Path(folder) / CA), "--tls-cert", cert, "--tls-key", key]
+
+
+def _existing(folder: Path, role: str) -> tuple[str, str]:
+    """(certificate, key) of ``role`` in ``folder``, with the authority beside them; CertificateError if missing."""
+    cert_name, key_name = cert_files(role)
+    for name in (CA, cert_name, key_name):
+        if not (folder / name).is_file():
+            raise CertificateError(f"{folder / name} is missing: the {role} needs {CA}, {cert_name} and {key_name} "
+                                   "(made by: pinochle-arena cluster certs DIR)")
+    return str(folder / cert_name), str(folder / key_name)
+
+
+def _new_key():
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    return ec.generate_private_key(ec.SECP256R1())
+
+
+def _builder(common_name: str, key, now, until, issuer=None):
+    from cryptography import x509
+
+    subject = x509.Name([x509.NameAttribute(x509.oid.NameOID.COMMON_NAME, common_name)])
+    return (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer or subject)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(until))
+
+
+def _key_usage(sign_certificates: bool):
+    from cryptography import x509
+
+    return x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
+                         data_encipherment=False, key_agreement=not sign_certificates,
+                         key_cert_sign=sign_certificates, crl_sign=sign_certificates, encipher_only=False,
+                         decipher_only=False)
+
+
+def _pem(cert) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
+    return cert.public_bytes(serialization.Encoding.PEM)
+
+
+def _key_pem(key) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
+    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                             serialization.NoEncryption())
+
+
+def _write(path: Path, data: bytes, secret: bool = False) -> Path:
+    """Write a new file; a key is readable by its owner only, from the moment it exists."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if secret else 0o644)
+    with os.fdopen(descriptor, "wb") as f:
+        f.write(data)
+    return path

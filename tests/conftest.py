@@ -28,6 +28,29 @@ def _sigint_left_as_found():
 # the culprit is still to be found.
 
 
+@pytest.fixture(scope="module")
+def cluster():
+    """A Dask LocalCluster of the module's own: two single-threaded workers, each a process of its own (with a
+    nanny that restarts it if it dies), on loopback."""
+    import logging
+
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR) as local:
+        yield local
+
+
+@pytest.fixture
+def client(cluster):
+    """A client of ``cluster``, once both its workers are there."""
+    from distributed import Client
+
+    with Client(cluster.scheduler_address, set_as_default=False) as c:
+        c.wait_for_workers(2)
+        yield c
+
+
 def pytest_xdist_auto_num_workers(config):
     """`-n auto` starts one worker more than there are cores: much of the suite waits (on bots' subprocesses, on
     the browser, on bots that sleep on purpose), and a third worker on two cores fills that waiting. Measured on

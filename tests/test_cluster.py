@@ -9,9 +9,7 @@ chosen moments through the runner's ``on_batch`` seam, never by timing.
 """
 
 import collections
-import functools
 import json
-import logging
 import os
 import re
 import signal
@@ -23,68 +21,21 @@ import textwrap
 from pathlib import Path
 
 import pytest
-import trio
-from distributed import Client, LocalCluster
+from cluster_helpers import GREEDY, RANDOM, outcome, play, tournament_data
 from helpers import arena
 
 from referee.bots import jail
 from referee.bots.transport import BotCommand
 from referee.match import Entrant
 from referee.records.audit import audit_results
-from referee.records.record import read_records
 from referee.records.replay import replay_record
 from tournaments.cluster import ClusterError, batches
 from tournaments.cluster_worker import PathMap, ShipError, pack, translate, unpack
 from tournaments.config import ConfigError, parse_config
-from tournaments.runner import WorkerHooks, run_games
+from tournaments.runner import WorkerHooks
 from tournaments.schedule import schedule
-from tournaments.store import ResultStore, tournament_schedule
 
 ROOT = Path(__file__).resolve().parent.parent
-RANDOM = f"python3 {ROOT / 'sample_bots' / 'random_bot.py'} 7"
-GREEDY = ROOT / "sample_bots" / "greedy_bot.py"
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    """Two single-threaded workers, each a process of its own (with a nanny that restarts it if it dies)."""
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR) as local:
-        yield local
-
-
-@pytest.fixture
-def client(cluster):
-    with Client(cluster.scheduler_address, set_as_default=False) as c:
-        c.wait_for_workers(2)
-        yield c
-
-
-def tournament_data(address: str | None, games: int = 8, batch: int = 2, isolation: str = "none", bots=None) -> dict:
-    data = {
-        "tournament": {"games_per_pairing": games, "seed": 11, "isolation": isolation, "concurrency": 2,
-                       "processes": 1, "options": {"target": 300}},
-        "time": {"bank": 60000, "increment": 0, "move": 10000},  # roomy: a busy machine must not forfeit games
-        "bot": bots or [{"name": "greedy", "sample": "greedy"}, {"name": "rnd", "command": RANDOM}],
-    }
-    if address is not None:
-        data["cluster"] = {"address": address, "batch": batch}
-    return data
-
-
-def play(data: dict, out: Path, hooks: WorkerHooks = WorkerHooks()):
-    config = parse_config(data, out.parent / "t.toml", output=out)
-    games = schedule(config)
-    store = ResultStore(config.output)
-    store.start(config.fingerprint(), tournament_schedule(config, games))
-    trio.run(functools.partial(run_games, config, games, store, hooks=hooks))
-    return games, list(read_records(store.games_path, store.key))
-
-
-def outcome(record) -> tuple:
-    """What a game came to (its moves, not their timing)."""
-    return (tuple(s.entrant for s in record.seats), record.totals, record.result,
-            [(a.seat, a.action) for a in record.actions])
 
 
 # ------------------------------------------------------------------ without a cluster
@@ -155,13 +106,41 @@ def test_a_shipped_folder_unpacks_once_and_one_with_a_link_out_of_it_is_refused(
                                      "tcp://[::1]:8786", "none"])
 def test_a_scheduler_address_is_read_as_dask_writes_it(tmp_path, address):
     data = tournament_data(address)
+    if address.startswith("tls"):
+        data["cluster"]["certs"] = "certs"
+    elif address != "none" and "::1" not in address:
+        data["cluster"]["insecure"] = True  # off this machine over plain tcp: only when the organiser says so
     cluster = parse_config(data, tmp_path / "t.toml").cluster
     assert cluster is None if address == "none" else cluster.address == address
 
 
+@pytest.mark.parametrize("table, problem", [
+    ({"address": "tcp://10.0.0.5:8786"}, "is on another machine and plain tcp:// is neither encrypted nor "
+                                          "authenticated"),
+    ({"address": "sched.example:8786"}, "give tls://HOST:PORT with --cluster-certs DIR; or, on a network only you "
+                                         "reach, say --insecure"),
+    ({"address": "tls://10.0.0.5:8786"}, "is TLS: give the certificates' folder"),
+    ({"address": "tcp://10.0.0.5:8786", "certs": "certs"}, "cluster.certs is for a tls:// scheduler"),
+    ({"address": "tcp://127.0.0.1:8786"}, None),
+    ({"address": "localhost:8786"}, None),
+    ({"address": "tcp://[::1]:8786"}, None),
+    ({"address": "tcp://10.0.0.5:8786", "insecure": True}, None),
+    ({"address": "tls://10.0.0.5:8786", "certs": "certs"}, None),
+])
+def test_a_scheduler_off_this_machine_needs_tls_or_the_organisers_word(tmp_path, table, problem):
+    data = tournament_data(None)
+    data["cluster"] = table
+    if problem is None:
+        cluster = parse_config(data, tmp_path / "t.toml").cluster
+        assert cluster.certs in (None, str(tmp_path / "certs"))  # relative to the configuration
+    else:
+        with pytest.raises(ConfigError, match=re.escape(problem)):
+            parse_config(data, tmp_path / "t.toml")
+
+
 @pytest.mark.parametrize("cluster_table, message", [
     ({"batch": 4}, "cluster.address is missing"),
-    ({"address": "tcp://10.0.0.5:8786", "batch": 0}, "cluster.batch must be at least 1"),
+    ({"address": "tcp://127.0.0.1:8786", "batch": 0}, "cluster.batch must be at least 1"),
     ({"address": "somewhere"}, "give the Dask scheduler as tcp://HOST:PORT"),
     ({"address": "http://10.0.0.5:8786"}, "give the Dask scheduler as tcp://HOST:PORT"),
     ({"address": "tcp:/10.0.0.5:8786"}, "give the Dask scheduler as tcp://HOST:PORT"),
@@ -343,7 +322,7 @@ def test_no_worker_able_to_start_a_bot_stops_the_tournament_with_the_reasons(tmp
         play(tournament_data(cluster.scheduler_address, bots=bots), tmp_path / "out")
     error, = caught.value.exceptions
     assert isinstance(error, ClusterError)
-    assert "no worker of the cluster can start the bots" in str(error)
+    assert "no worker of the cluster can play the games" in str(error)
     assert str(error).count("cannot start bot 'mine'") == 2
 
 

@@ -44,14 +44,28 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
+import attrs
 import trio
 
+from referee.bots.fingerprint import fingerprint
 from referee.match import board_run_groups, file_safe
 from referee.records.record import GameRecord
 
-from .cluster_worker import BatchResult, CannotPlayHere, PathMap, ShipError, installed_version, pack, play_batch
-from .config import TournamentConfig
+from .cluster_placement import ApartPlan, Placement, plan_apart
+from .cluster_security import CertificateError, client_security
+from .cluster_worker import (
+    BatchResult,
+    CannotPlayHere,
+    PathMap,
+    ShipError,
+    installed_version,
+    machine_of,
+    pack,
+    play_batch,
+)
+from .config import Cluster, TournamentConfig
 from .schedule import GameSpec, board_and_seating
 
 CONNECT_TIMEOUT = 20  # seconds to reach the scheduler
@@ -59,6 +73,8 @@ WAIT = 0.1  # seconds between looks for finished batches (and for Ctrl-C)
 STOP_TIMEOUT = 5  # seconds a stopped tournament waits to tell the workers and let go of the cluster
 CLOSE_TIMEOUT = 3  # seconds to close the connection to the scheduler
 BATCH_ATTEMPTS = 3  # a batch that fails this often for the cluster's reasons (not a lost worker) stops the run
+VERSION = installed_version()  # every worker must run this one
+MEMBERS_EVERY = 1.0  # seconds between looks at which workers the cluster has
 
 
 class ClusterError(RuntimeError):
@@ -68,11 +84,23 @@ class ClusterError(RuntimeError):
 
 def batches(config: TournamentConfig, games: Sequence[GameSpec]) -> list[list[GameSpec]]:
     """The tasks: ``config.cluster.batch`` games in a row; on boards, each run of one seating, so that a task's
-    processes play the boards a process plays on one machine."""
+    processes play the boards a process plays on one machine. (Seatings apart: :func:`apart`.)"""
     if config.boards:
         return board_run_groups(games, board_and_seating)
     size = config.cluster.batch
     return [list(games[i:i + size]) for i in range(0, len(games), size)]
+
+
+def apart(config: TournamentConfig, games: Sequence[GameSpec]) -> ApartPlan:
+    """Seatings apart: the tasks, each a batch of one colour of one group of deals (tournaments.cluster_placement)."""
+    units = board_run_groups(games, board_and_seating) if config.boards else [[g] for g in games]
+    return plan_apart(units, config.cluster.batch)
+
+
+def for_workers(config: TournamentConfig) -> TournamentConfig:
+    """The configuration a task carries: without the tournament's seed and deal file. Each game's own seed and
+    decks travel in its GameSpec, so a worker (or anyone reading the tasks) learns no game it does not play."""
+    return attrs.evolve(config, seed=None, deals=None)
 
 
 async def run_on_cluster(config: TournamentConfig, games: Sequence[GameSpec], logs: Path,
@@ -82,7 +110,8 @@ async def run_on_cluster(config: TournamentConfig, games: Sequence[GameSpec], lo
     """Play ``games`` on the cluster; each record is passed to ``deliver`` (which must not block) as its batch
     comes back. Its bots' logs go to ``logs/cluster/WORKER/``. ``on_batch(client, result)``, a test seam, is
     called in the thread that talks to the cluster as each batch comes back."""
-    work = batches(config, games)
+    plan = apart(config, games) if config.cluster.seatings_apart else None
+    work = plan.batches if plan is not None else batches(config, games)
     if not work:
         return
     try:
@@ -90,140 +119,271 @@ async def run_on_cluster(config: TournamentConfig, games: Sequence[GameSpec], lo
     except ShipError as e:
         raise ClusterError(str(e)) from None
     digests = {folder: hashlib.sha256(data).hexdigest() for folder, data in archives.items()}
-    paths = PathMap.of_client(digests)
-    stopping, stopped = threading.Event(), threading.Event()
+    expected = await trio.to_thread.run_sync(_fingerprints, config)
+    drive = _Drive(config, work, logs, deliver, transcripts, retired, note_retirement, PathMap.of_client(digests),
+                   {digests[f]: data for f, data in archives.items()}, expected, on_batch, plan)
     try:
-        await trio.to_thread.run_sync(_drive, config, work, logs, deliver, transcripts, retired, note_retirement,
-                                      paths, {digests[f]: data for f, data in archives.items()}, on_batch,
-                                      stopping, stopped, abandon_on_cancel=True)  # Ctrl-C reaches us at once
+        await trio.to_thread.run_sync(drive.run, abandon_on_cancel=True)  # Ctrl-C reaches us at once
     except BaseException:
-        stopping.set()  # the thread tells the workers to stop, and closes the client; records back are kept
+        drive.stopping.set()  # the thread tells the workers to stop, and closes the client; records back are kept
         with trio.CancelScope(shield=True), trio.move_on_after(STOP_TIMEOUT):
-            await trio.to_thread.run_sync(stopped.wait)
+            await trio.to_thread.run_sync(drive.stopped.wait)
         raise
 
 
-def _connect(address: str):
+def _fingerprints(config: TournamentConfig) -> dict[str, str]:
+    """Seat entrant -> the fingerprint of its program on this machine, which every worker's must match."""
+    return {name: fingerprint(entrant.command) for name, entrant in config.seat_entrants().items()}
+
+
+def _connect(cluster: Cluster):
+    address = cluster.address
     try:
         from distributed import Client
     except ImportError:
         raise ClusterError("playing on a cluster needs Dask's distributed: pip install 'pinochle-arena[cluster]'") \
             from None
+    try:
+        security = client_security(cluster.certs) if cluster.certs is not None else None
+    except CertificateError as e:
+        raise ClusterError(str(e)) from None
     # Dask logs its own tracebacks when a connection drops; the tournament says what went wrong in one line.
     for name in ["distributed", *(n for n in logging.root.manager.loggerDict if n.startswith("distributed."))]:
         logging.getLogger(name).setLevel(logging.CRITICAL)
     try:
-        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as e:
+        return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False, security=security)
+    except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {e or type(e).__name__} (is "
                            f"'dask scheduler' running there, and its port open to this machine?)") from None
 
 
-def _drive(config, work, logs, deliver, transcripts, retired, note_retirement, paths, archives, on_batch,
-           stopping: threading.Event, stopped: threading.Event) -> None:
-    """In a thread: submit the batches a few at a time, hand back records as batches finish, until all are
-    done or ``stopping`` is set (the tournament was stopped); ``stopped`` is set when it has let go of the
-    cluster."""
-    try:
-        _drive_cluster(config, work, logs, deliver, transcripts, retired, note_retirement, paths, archives, on_batch,
-                       stopping)
-    finally:
-        stopped.set()
+def _say(text: str) -> None:
+    print(f"pinochle-arena: {text}", file=sys.stderr, flush=True)
 
 
-def _drive_cluster(config, work, logs, deliver, transcripts, retired, note_retirement, paths, archives, on_batch,
-                   stopping) -> None:
-    from distributed import Event, as_completed
-    from distributed.scheduler import KilledWorker
+@attrs.define(eq=False)
+class _Members:
+    """The cluster's workers as last seen, with the machine each runs on; joins and losses after the first look
+    are printed."""
 
-    address = config.cluster.address
-    client = _connect(address)
-    run = secrets.token_hex(8)
-    stop = Event(f"pinochle-arena-stop-{run}", client=client)
-    todo = collections.deque(enumerate(work))
-    running: dict = {}  # future -> (index, batch)
-    attempts: collections.Counter = collections.Counter()  # by batch: times it failed for the cluster's reasons
-    refused: dict[str, str] = {}  # worker address -> why it cannot play
-    version = installed_version()
-    # The shipped folders as tasks, not scattered data: a task's result lost with its worker is computed again
-    # (from the bytes the scheduler keeps), while scattered data lost with every holder is gone for good.
-    shipped = {digest: client.submit(_archive, data, key=f"pinochle-arena-{run}-ship-{digest}", pure=False)
-               for digest, data in archives.items()}
-    finishing = as_completed(loop=client.loop)
-    keys = itertools.count()  # a batch sent again is a new task: the key of a failed one stays failed
-    waiting_said = False
-    try:
-        changed = True  # a batch came back: time to ask the scheduler again which workers it has
-        while (todo or running) and not stopping.is_set():
-            if client.status != "running":
-                raise ClusterError(f"lost the Dask scheduler at {address} (client {client.status})")
-            if todo and changed:
-                workers = client.scheduler_info()["workers"]
-                if not workers and not waiting_said:
-                    print(f"pinochle-arena: the cluster at {address} has no workers yet; waiting for some (start "
-                          f"them with: dask worker {address})", file=sys.stderr, flush=True)
-                    waiting_said = True
-                window = max(2 * sum(w.get("nthreads", 1) for w in workers.values()), 2)
-                allowed = [w for w in workers if w not in refused] if refused else None
-                while todo and len(running) < window:
-                    index, batch = todo.popleft()
-                    future = client.submit(play_batch, run, config, batch, frozenset(retired), transcripts, paths,
-                                           shipped, version, key=f"pinochle-arena-{run}-{next(keys)}", pure=False,
-                                           workers=allowed, allow_other_workers=allowed is not None)
-                    running[future] = (index, batch)
-                    finishing.add(future)
-            if not finishing.has_ready():
-                time.sleep(WAIT)
-            done = finishing.next_batch(block=False)
-            changed = bool(done) or not running
-            for future in done:
-                index, batch = running.pop(future)
-                if future.status == "finished":
-                    result: BatchResult = future.result()
-                    if on_batch is not None:
-                        on_batch(client, result)
-                    records = [GameRecord.from_json(line) for line in result.records]
-                    for record in records:
-                        record.extra["worker"] = result.worker
-                        note_retirement(record, retired)
-                    _append_logs(logs / "cluster", result.worker, result.logs)
-                    try:
-                        trio.from_thread.run_sync(_deliver_all, deliver, records)  # never blocks
-                    except (trio.RunFinishedError, trio.ClosedResourceError):  # nobody left to write them
-                        stopping.set()
+    workers: dict[str, int] = attrs.Factory(dict)  # worker -> threads
+    machines: dict[str, str] = attrs.Factory(dict)  # worker -> its machine (see cluster_worker.machine_of)
+    seen: float | None = None  # when the scheduler was last asked
+
+    def update(self, client) -> bool:
+        """Ask the scheduler (at most once a second) and say who joined or left; whether anything changed."""
+        if self.seen is not None and time.monotonic() - self.seen < MEMBERS_EVERY:
+            return False
+        first, self.seen = self.seen is None, time.monotonic()
+        now = {w: info.get("nthreads", 1) for w, info in client.scheduler_info()["workers"].items()}
+        joined, left = sorted(set(now) - set(self.workers)), sorted(set(self.workers) - set(now))
+        unknown = [w for w in now if w not in self.machines]
+        if unknown:
+            try:
+                self.machines.update(client.run(machine_of, workers=unknown, on_error="ignore"))
+            except Exception:  # noqa: BLE001 - a worker gone again at once: asked next time
+                pass
+        for worker in joined if not first else ():
+            _say(f"cluster worker {worker} joined ({len(now)} workers)")
+        for worker in left:
+            _say(f"cluster worker {worker} left ({len(now)} workers); a batch it was playing is played again")
+            self.machines.pop(worker, None)
+        self.workers = now
+        return bool(joined or left or unknown)
+
+
+@attrs.define(eq=False)
+class _Drive:
+    """The thread that talks to the cluster: submits the batches a few at a time, hands back records as batches
+    finish, until all are done or ``stopping`` is set; ``stopped`` is set once it has let go of the cluster."""
+
+    config: TournamentConfig
+    work: list[list[GameSpec]]
+    logs: Path
+    deliver: Callable[[GameRecord], None]
+    transcripts: bool
+    retired: set[str]
+    note_retirement: Callable[[GameRecord, set[str]], None]
+    paths: PathMap
+    archives: dict[str, bytes]
+    expected: dict[str, str]  # seat entrant -> fingerprint of its program here
+    on_batch: Callable | None
+    plan: ApartPlan | None  # seatings apart: each batch's group and colour, and the machines needed
+    stopping: threading.Event = attrs.Factory(threading.Event)
+    stopped: threading.Event = attrs.Factory(threading.Event)
+    todo: collections.deque = attrs.Factory(collections.deque)  # (index, batch)
+    running: dict = attrs.Factory(dict)  # future -> (index, batch, machine or None)
+    attempts: collections.Counter = attrs.Factory(collections.Counter)  # batch -> failures for the cluster's reasons
+    refused: dict[str, str] = attrs.Factory(dict)  # worker -> why it may not play
+    placement: Placement = attrs.Factory(Placement)
+    said: set[str] = attrs.Factory(set)  # waits already explained
+    changed: bool = True  # a batch came back or a worker came or went: time to look at the batches to send
+    members: _Members = attrs.Factory(_Members)
+    # set when the thread connects: the Dask client, this run's id, its stop event, the configuration the tasks
+    # carry, the shipped folders' tasks, the finished tasks' queue, the source of task keys
+    client: Any = None
+    run_id: str = ""
+    stop: Any = None
+    task_config: TournamentConfig | None = None
+    shipped: dict = attrs.Factory(dict)
+    finishing: Any = None
+    keys: Any = None
+
+    def run(self) -> None:
+        try:
+            self._run()
+        finally:
+            self.stopped.set()
+
+    def _run(self) -> None:
+        from distributed import Event, as_completed
+
+        self.client = client = _connect(self.config.cluster)
+        self.run_id = secrets.token_hex(8)
+        self.stop = Event(f"pinochle-arena-stop-{self.run_id}", client=client)
+        self.todo.extend(enumerate(self.work))
+        if self.plan is not None:
+            _say(f"--seatings-apart: these games need workers on {self.plan.machines} different machines (no "
+                 "machine plays a bot in two seats of one deal)")
+        self.task_config = for_workers(self.config)
+        # The shipped folders as tasks, not scattered data: a task's result lost with its worker is computed
+        # again (from the bytes the scheduler keeps), while scattered data lost with every holder is gone for good.
+        self.shipped = {digest: client.submit(_archive, data, key=f"pinochle-arena-{self.run_id}-ship-{digest}",
+                                              pure=False) for digest, data in self.archives.items()}
+        self.finishing = as_completed(loop=client.loop)
+        self.keys = itertools.count()  # a batch sent again is a new task: the key of a failed one stays failed
+        try:
+            while (self.todo or self.running) and not self.stopping.is_set():
+                self._check_scheduler()
+                if self.members.update(client) or self.changed:
+                    self.changed = False
+                    self._submit_more()
+                if not self.finishing.has_ready():
+                    time.sleep(WAIT)
+                for future in self.finishing.next_batch(block=False):
+                    self.changed = True
+                    self._collect(future)
+                    self.members.update(client)  # (a join or loss among many batches back is said in its place)
+        finally:
+            _let_go(client, self.stop, list(self.running) if self.running or self.todo else [])
+
+    def _check_scheduler(self) -> None:
+        if self.client.status != "running":  # the scheduler is gone, and took the batches out with it
+            raise ClusterError(f"lost the Dask scheduler at {self.config.cluster.address} (client "
+                               f"{self.client.status}); workers started with 'pinochle-arena cluster worker' wait "
+                               "for it to come back")
+
+    def _submit_more(self) -> None:
+        """Send batches while fewer than twice the cluster's threads are out."""
+        usable = {w: n for w, n in self.members.workers.items() if w not in self.refused}
+        if not self.members.workers:
+            self._explain("workers", f"the cluster at {self.config.cluster.address} has no workers yet; waiting for "
+                                     f"some (start them with: pinochle-arena cluster worker "
+                                     f"{self.config.cluster.address} --certs DIR)")
+        window = max(2 * sum(self.members.workers.values()), 2)
+        for entry in list(self.todo):
+            if len(self.running) >= window:
+                return
+            index, batch = entry
+            machine, workers = None, list(usable) if self.refused else None
+            if self.plan is not None:
+                machine, workers = self._machine_for(index, usable)
+                if machine is None:
                     continue
-                games = f"games {batch[0].game_id} to {batch[-1].game_id}"
-                error = future.exception() if future.status == "error" else None
-                if isinstance(error, CannotPlayHere):
-                    usable = [w for w in client.scheduler_info()["workers"] if w not in refused and w != error.worker]
-                    if error.worker not in refused:
-                        refused[error.worker] = error.reason
-                        print(f"pinochle-arena: cluster worker {error.worker} {error.reason}"
-                              f"{'; its games go to the other workers' if usable else ''}", file=sys.stderr,
-                              flush=True)
-                    if not usable:
-                        raise ClusterError("no worker of the cluster can start the bots:\n" +
-                                           "\n".join(f"  {w}: {why}" for w, why in refused.items()))
-                    todo.appendleft((index, batch))
-                    continue
-                if isinstance(error, KilledWorker):
-                    raise ClusterError(f"{games} took down {error.allowed_failures + 1} workers of the cluster, one "
-                                       "after another: a referee or worker problem (memory?), not a bot's fault; "
-                                       "the worker logs say more") from None
-                # Anything else (a worker's link to the scheduler dropped, a full disk, the task cancelled by the
-                # scheduler) is the cluster's, not a bot's: the batch is played again, a few times at most.
-                if client.status != "running":  # the scheduler is gone, and took the batches out with it
-                    raise ClusterError(f"lost the Dask scheduler at {address} (client {client.status})")
-                why = f"{type(error).__name__}: {error}" if error is not None else f"the task was {future.status}"
-                attempts[index] += 1
-                if attempts[index] >= BATCH_ATTEMPTS:
-                    raise ClusterError(f"{games} failed on the cluster {BATCH_ATTEMPTS} times; the last: {why}") \
-                        from error
-                print(f"pinochle-arena: {games} failed on the cluster ({why}); playing them again",
-                      file=sys.stderr, flush=True)
-                todo.appendleft((index, batch))
-    finally:
-        _let_go(client, stop, list(running) if running or todo else [])
+            self.todo.remove(entry)
+            future = self.client.submit(play_batch, self.run_id, self.task_config, batch, frozenset(self.retired),
+                                        self.transcripts, self.paths, self.shipped, VERSION,
+                                        key=f"pinochle-arena-{self.run_id}-{next(self.keys)}", pure=False,
+                                        workers=workers, allow_other_workers=workers is not None and machine is None)
+            self.running[future] = (index, batch, machine)
+            self.finishing.add(future)
+
+    def _machine_for(self, index: int, usable: dict[str, int]) -> tuple[str | None, list[str]]:
+        """Seatings apart: the machine to play batch ``index`` and its usable workers, or (None, []) for now."""
+        by_machine: dict[str, list[str]] = {}
+        for worker in usable:
+            if worker in self.members.machines:
+                by_machine.setdefault(self.members.machines[worker], []).append(worker)
+        busy = collections.Counter(machine for _, _, machine in self.running.values())
+        machine = self.placement.choose(self.plan.colours[index], {m: busy[m] for m in by_machine})
+        if machine is None and len(by_machine) < self.plan.machines:
+            self._explain("machines", f"--seatings-apart: this tournament needs workers on {self.plan.machines} "
+                                      f"different machines, the cluster has {len(by_machine)}; waiting for more")
+        return machine, by_machine.get(machine, [])
+
+    def _explain(self, what: str, text: str) -> None:
+        if what not in self.said:
+            self.said.add(what)
+            _say(text)
+
+    def _collect(self, future) -> None:
+        index, batch, machine = self.running.pop(future)
+        if future.status == "finished":
+            self._accept(future.result(), index, batch, machine)
+            return
+        games = f"games {batch[0].game_id} to {batch[-1].game_id}"
+        error = future.exception() if future.status == "error" else None
+        if isinstance(error, CannotPlayHere):
+            self._refuse(error.worker, error.reason)
+            self.todo.appendleft((index, batch))
+            return
+        from distributed.scheduler import KilledWorker
+
+        if isinstance(error, KilledWorker):
+            raise ClusterError(f"{games} took down {error.allowed_failures + 1} workers of the cluster, one "
+                               "after another: a referee or worker problem (memory?), not a bot's fault; "
+                               "the worker logs say more") from None
+        # Anything else (a worker's link to the scheduler dropped, a full disk, the task cancelled by the
+        # scheduler) is the cluster's, not a bot's: the batch is played again, a few times at most.
+        self._check_scheduler()
+        why = f"{type(error).__name__}: {error}" if error is not None else f"the task was {future.status}"
+        self.attempts[index] += 1
+        if self.attempts[index] >= BATCH_ATTEMPTS:
+            raise ClusterError(f"{games} failed on the cluster {BATCH_ATTEMPTS} times; the last: {why}") from error
+        _say(f"{games} failed on the cluster ({why}); playing them again")
+        self.todo.appendleft((index, batch))
+
+    def _accept(self, result: BatchResult, index: int, batch, machine: str | None) -> None:
+        """A batch back: its records go to the writer, unless the worker ran another program for a bot."""
+        if self.on_batch is not None:
+            self.on_batch(self.client, result)
+        records = [GameRecord.from_json(line) for line in result.records]
+        other = _other_program(records, self.expected)
+        if other is not None:
+            self._refuse(result.worker, other)
+            self.todo.appendleft((index, batch))
+            return
+        for record in records:
+            record.extra["worker"] = result.worker
+            if machine is not None:
+                record.extra["machine"] = machine
+            self.note_retirement(record, self.retired)
+        _append_logs(self.logs / "cluster", result.worker, result.logs)
+        try:
+            trio.from_thread.run_sync(_deliver_all, self.deliver, records)  # never blocks
+        except (trio.RunFinishedError, trio.ClosedResourceError):  # nobody left to write them
+            self.stopping.set()
+
+    def _refuse(self, worker: str, reason: str) -> None:
+        """``worker`` plays no more of this tournament's games; said once; with no worker left, stop."""
+        usable = [w for w in self.client.scheduler_info()["workers"] if w not in self.refused and w != worker]
+        if worker not in self.refused:
+            self.refused[worker] = reason
+            _say(f"cluster worker {worker} {reason}{'; its games go to the other workers' if usable else ''}")
+        if not usable:
+            raise ClusterError("no worker of the cluster can play the games:\n" +
+                               "\n".join(f"  {w}: {why}" for w, why in self.refused.items()))
+
+
+def _other_program(records: list[GameRecord], expected: dict[str, str]) -> str | None:
+    """Why these records were not played with this machine's programs (a bot whose fingerprint differs), or None."""
+    for record in records:
+        for seat in record.seats:
+            mine = expected.get(seat.entrant, "")
+            if seat.program and mine and seat.program != mine:
+                return (f"runs another program for bot {seat.entrant!r} ({seat.program[:19]}... there, {mine[:19]}... "
+                        "here): its games are not counted")
+    return None
 
 
 def _archive(data: bytes) -> bytes:
@@ -238,11 +398,11 @@ def _let_go(client, stop, running: list) -> None:
         try:
             stop.set()
             client.cancel(running, force=True)
-        except Exception:  # noqa: BLE001 - a lost scheduler: the batches end with their workers' link to it
+        except Exception:
             pass
     try:
         client.close(timeout=CLOSE_TIMEOUT)
-    except Exception:  # noqa: BLE001
+    except Exception:
         pass
 
 

@@ -169,6 +169,21 @@ class BatchResult:
     logs: tuple[tuple[str, str], ...] = ()
 
 
+BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
+
+
+def machine_of() -> str:
+    """Which machine this worker runs on, as seatings apart must tell them: its running kernel (what shares a
+    page cache), named by a hash of the kernel's boot id; containers on one kernel are one machine."""
+    try:
+        boot = BOOT_ID.read_text().strip()
+    except OSError:
+        import socket
+
+        boot = socket.gethostname()
+    return hashlib.sha256(boot.encode()).hexdigest()[:12]
+
+
 # Per worker process and run: None when this worker can play, else why not (checked once, before the first batch).
 _checked: dict[str, str | None] = {}
 

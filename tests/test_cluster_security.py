@@ -1,0 +1,329 @@
+"""A cluster an attacker cannot join, workers that learn no more than their games, and programs checked.
+
+Each test runs on a Dask cluster of its own on loopback (a LocalCluster, or
+workers started by the test); failures are made at chosen moments through
+the runner's ``on_batch`` seam, never by timing.
+"""
+
+import collections
+import contextlib
+import logging
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+from cluster_helpers import GREEDY, RANDOM, ROOT, extra_worker, outcome, play, tournament_data
+from distributed import Client, LocalCluster
+from distributed.security import Security
+from helpers import arena
+
+import tournaments.cluster
+from tournaments.cluster_placement import Placement, hands_held, plan_apart
+from tournaments.cluster_security import CA, cert_files, client_security, make_certificates
+from tournaments.config import TournamentConfig, parse_config
+from tournaments.runner import WorkerHooks
+from tournaments.schedule import schedule
+
+
+# ------------------------------------------------------------------ certificates and TLS
+
+@pytest.fixture(scope="module")
+def certs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("certs")
+    make_certificates(folder)
+    return folder
+
+
+def role_security(folder: Path) -> Security:
+    """The scheduler's, workers' and client's certificates of ``folder``, as a LocalCluster takes them."""
+    files = {role: [str(folder / name) for name in cert_files(role)] for role in ("scheduler", "worker", "client")}
+    return Security(tls_ca_file=str(folder / CA), tls_scheduler_cert=files["scheduler"][0],
+                    tls_scheduler_key=files["scheduler"][1], tls_worker_cert=files["worker"][0],
+                    tls_worker_key=files["worker"][1], tls_client_cert=files["client"][0],
+                    tls_client_key=files["client"][1], require_encryption=True)
+
+
+@pytest.fixture(scope="module")
+def tls_cluster(certs):
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", protocol="tls",
+                      security=role_security(certs), dashboard_address=None,
+                      silence_logs=logging.ERROR) as local:
+        yield local
+
+
+def test_certs_makes_an_authority_and_a_key_per_role_readable_by_its_owner_only(tmp_path):
+    done = arena("cluster", "certs", str(tmp_path / "certs"))
+    assert done.returncode == 0, done.stderr
+    files = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "certs").iterdir()}
+    assert files == {"ca.pem": 0o644, "ca-key.pem": 0o600, "scheduler.pem": 0o644, "scheduler-key.pem": 0o600,
+                     "worker.pem": 0o644, "worker-key.pem": 0o600, "client.pem": 0o644, "client-key.pem": 0o600}
+    assert "keep ca-key.pem off the cluster" in done.stdout
+    again = arena("cluster", "certs", str(tmp_path / "certs"))  # never over certificates that may be in use
+    assert again.returncode == 2 and "already holds certificates" in again.stderr
+    assert "Traceback" not in again.stderr
+
+
+def test_a_tournament_over_tls_plays_the_same_games_and_strangers_cannot_connect(tmp_path, certs, tls_cluster):
+    address = tls_cluster.scheduler_address
+    assert address.startswith("tls://")
+    data = tournament_data(address)
+    data["cluster"]["certs"] = str(certs)
+    games, there = play(data, tmp_path / "there")
+    _, here = play(tournament_data(None), tmp_path / "here")
+    assert {r.game_id: outcome(r) for r in there} == {r.game_id: outcome(r) for r in here}
+    with pytest.raises((OSError, TypeError)):  # no certificate: Dask will not even try
+        Client(address, timeout=5, set_as_default=False)
+    other = tmp_path / "other-authority"
+    make_certificates(other)
+    with pytest.raises(OSError):  # a certificate the cluster's authority did not sign: refused in the handshake
+        Client(address, timeout=5, set_as_default=False, security=client_security(other))
+    with Client(address, timeout=20, set_as_default=False, security=client_security(certs)) as ok:
+        assert len(ok.scheduler_info()["workers"]) == 2
+
+
+def test_a_plain_tcp_scheduler_elsewhere_is_refused_on_the_command_line_unless_told_insecure(tmp_path):
+    refused = arena("tournament", "--bot", "random", "--bot", "greedy", "--cluster", "tcp://10.0.0.5:8786",
+                    "--out", str(tmp_path / "out"))
+    assert refused.returncode == 2
+    assert "plain tcp:// is neither encrypted nor authenticated" in refused.stderr
+    assert "--insecure" in refused.stderr and "Traceback" not in refused.stderr
+    assert not (tmp_path / "out").exists()
+
+
+# ------------------------------------------------------------------ what the workers are given, and checked for
+
+def spy_on_submits(monkeypatch) -> list:
+    """Every task's arguments as the client sends them."""
+    sent = []
+    connect = tournaments.cluster._connect
+
+    def spying(cluster):
+        client = connect(cluster)
+        submit = client.submit
+
+        def spy(function, *args, **kwargs):
+            sent.append(args)
+            return submit(function, *args, **kwargs)
+
+        client.submit = spy
+        return client
+
+    monkeypatch.setattr(tournaments.cluster, "_connect", spying)
+    return sent
+
+
+def test_the_workers_get_each_games_own_seed_never_the_tournaments(tmp_path, cluster, client, monkeypatch):
+    sent = spy_on_submits(monkeypatch)
+    games, records = play(tournament_data(cluster.scheduler_address), tmp_path / "out")
+    configs = [a for args in sent for a in args if isinstance(a, TournamentConfig)]
+    assert configs and all(c.seed is None and c.deals is None for c in configs)
+    specs = [spec for args in sent for a in args if isinstance(a, list) for spec in a]
+    assert sorted(s.game_id for s in specs) == sorted(g.game_id for g in games)
+    assert {s.game_id: s.seed for s in specs} == {g.game_id: g.seed for g in games}  # each its own, and no more
+    assert len(records) == len(games)
+
+
+@pytest.fixture
+def two_programs(tmp_path):
+    """Three folders on PATH, each with a 'pa-cluster-bot': this machine's, a copy of it, and another program."""
+    folders = {}
+    for name, target in (("here", GREEDY), ("copy", GREEDY), ("other", ROOT / "sample_bots" / "random_bot.py")):
+        folder = tmp_path / name / "bin"
+        folder.mkdir(parents=True)
+        (folder / "pa-cluster-bot").write_text(f"#!/bin/sh\nexec {sys.executable} {target} \"$@\"\n")
+        (folder / "pa-cluster-bot").chmod(0o755)
+        folders[name] = f"{folder}{os.pathsep}{os.environ['PATH']}"
+    return folders
+
+
+def test_a_worker_with_another_program_under_the_bots_name_has_none_of_its_games_counted(
+        tmp_path, cluster, client, capfd, monkeypatch, two_programs):
+    monkeypatch.setenv("PATH", two_programs["here"])
+    bots = [{"name": "rnd", "command": RANDOM}, {"name": "mine", "command": "pa-cluster-bot"}]
+    with extra_worker(client, cluster.scheduler_address, "same", path=two_programs["copy"]) as same, \
+            extra_worker(client, cluster.scheduler_address, "different", path=two_programs["other"]) as different:
+        games, records = play(tournament_data(cluster.scheduler_address, games=12, bots=bots), tmp_path / "out")
+    assert collections.Counter(r.game_id for r in records) == collections.Counter(g.game_id for g in games)
+    assert {r.extra["worker"] for r in records} == {same}  # the fixture's two lack the bot; 'different' is refused
+    assert len({seat.program for r in records for seat in r.seats if seat.entrant == "mine"}) == 1
+    err = capfd.readouterr().err
+    refusals = [line for line in err.splitlines() if different in line and "runs another program" in line]
+    assert len(refusals) == 1, err
+    assert "for bot 'mine'" in refusals[0] and "its games are not counted" in refusals[0]
+
+
+def test_workers_joining_and_leaving_are_printed(tmp_path, cluster, client, capfd, monkeypatch):
+    monkeypatch.setattr(tournaments.cluster, "MEMBERS_EVERY", 0)  # look at every turn of the loop
+    events = {}
+    stack = []
+
+    def on_batch(dask_client, result) -> None:
+        if "joined" not in events:  # the first batch back: a worker joins, and is there before the loop goes on
+            worker = extra_worker(client, cluster.scheduler_address, "late")
+            events["joined"] = worker.__enter__()
+            stack.append(worker)
+        elif "left" not in events:  # the next: it leaves
+            events["left"] = events["joined"]
+            stack.pop().__exit__(None, None, None)
+            while events["left"] in dask_client.scheduler_info()["workers"]:
+                time.sleep(0.05)
+
+    games, records = play(tournament_data(cluster.scheduler_address, games=24), tmp_path / "out",
+                          WorkerHooks(on_batch=on_batch))
+    assert collections.Counter(r.game_id for r in records) == collections.Counter(g.game_id for g in games)
+    err = capfd.readouterr().err
+    assert f"cluster worker {events['joined']} joined (3 workers)" in err, err
+    assert f"cluster worker {events['left']} left (2 workers)" in err, err
+
+
+# ------------------------------------------------------------------ seatings apart
+
+def scheduled(games: int = 4, bots="abc", variant: str | None = None) -> list:
+    data = tournament_data(None, games=games, bots=[{"name": b, "sample": "random"} for b in bots])
+    if variant:
+        data["tournament"]["variant"] = variant
+    if variant == "four-handed":  # teams of copies of one bot, and of two bots
+        data["team"] = [{"name": "aa", "bots": ["a", "a"]}, {"name": "bc", "bots": ["b", "c"]},
+                        {"name": "cd", "bots": ["c", "d"]}]
+    return schedule(parse_config(data, Path("t.toml")))
+
+
+def assert_apart(batches, machine_of_batch) -> None:
+    """No machine had one bot in two different seats of a deal."""
+    seen: dict = {}
+    for batch, machine in zip(batches, machine_of_batch, strict=True):
+        for key, seats in hands_held(batch).items():
+            assert seen.setdefault((key, machine), seats) == seats, (key, machine)
+
+
+@pytest.mark.parametrize("bots, variant, games", [("abc", None, 4), ("abcdef", None, 4), ("abcd", "three-handed", 6),
+                                                  ("abcd", "four-handed", 4)])
+def test_each_colour_of_a_deal_goes_to_one_machine_and_no_machine_gets_two_colours(bots, variant, games):
+    games = scheduled(games, bots, variant)
+    plan = plan_apart([[g] for g in games], 8)
+    assert sorted(g.game_id for b in plan.batches for g in b) == sorted(g.game_id for g in games)
+    machines = {f"m{i}": 0 for i in range(plan.machines)}  # exactly as many as the plan needs: never stuck
+    placement = Placement()
+    where = [placement.choose(key, machines) for key in plan.colours]
+    assert None not in where
+    assert_apart(plan.batches, where)
+    assert len(set(where)) == plan.machines
+
+
+def test_a_lost_machines_colour_goes_to_a_machine_that_took_no_other_colour_of_the_deal():
+    plan = plan_apart([[g] for g in scheduled(bots="ab")], 8)
+    assert plan.machines == 2
+    placement = Placement()
+    first = plan.colours[0]
+    second = next(k for k in plan.colours if k[0] == first[0] and k != first)
+    assert placement.choose(first, {"m1": 0, "m2": 0}) == "m1"
+    assert placement.choose(second, {"m1": 0, "m2": 0}) == "m2"
+    assert placement.choose(first, {"m2": 0}) is None  # m1 is gone, and m2 holds the deal's other colour
+    assert placement.choose(first, {"m2": 0, "m3": 5}) == "m3"  # a new machine takes it
+
+
+PRETEND_MACHINE = textwrap.dedent("""
+    # Loaded by a test's worker (dask worker --preload): it reports the machine it is told to, so that one
+    # computer can stand in for several in the seatings-apart test.
+    import os
+    import tournaments.cluster_worker
+
+    def machine_of() -> str:
+        return os.environ["PA_TEST_MACHINE"]
+
+    tournaments.cluster_worker.machine_of = machine_of
+""")
+
+
+def test_seatings_apart_plays_each_bots_hands_of_a_deal_on_different_machines(tmp_path, cluster, client,
+                                                                               monkeypatch):
+    preload = tmp_path / "pretend_machine.py"
+    preload.write_text(PRETEND_MACHINE)
+    bots = [{"name": "greedy", "sample": "greedy"}, {"name": "rnd", "command": RANDOM}, {"name": "r2", "sample": "random"}]
+    data = tournament_data(cluster.scheduler_address, games=4, bots=bots)
+    data["cluster"]["seatings_apart"] = True
+    with monkeypatch.context() as m:
+        m.setenv("PA_TEST_MACHINE", "machine-1")
+        first = extra_worker(client, cluster.scheduler_address, "m1", preload=preload)
+        first.__enter__()
+        m.setenv("PA_TEST_MACHINE", "machine-2")
+        with extra_worker(client, cluster.scheduler_address, "m2", preload=preload):
+            games, records = play(data, tmp_path / "out")
+        first.__exit__(None, None, None)
+    assert collections.Counter(r.game_id for r in records) == collections.Counter(g.game_id for g in games)
+    specs = {g.game_id: g for g in games}
+    assert_apart([[specs[r.game_id]] for r in records], [r.extra["machine"] for r in records])
+    assert len({r.extra["machine"] for r in records}) >= 2
+
+
+# ------------------------------------------------------------------ the scheduler and workers it starts
+
+def test_cluster_commands_say_what_is_missing_in_one_line(tmp_path):
+    no_certs = arena("cluster", "scheduler", "--certs", str(tmp_path / "none"))
+    assert no_certs.returncode == 2 and "ca.pem is missing" in no_certs.stderr
+    plain = arena("cluster", "worker", "tcp://10.0.0.5:8786", "--certs", str(tmp_path))
+    assert plain.returncode == 2 and "give the scheduler's TLS address, tls://HOST:PORT" in plain.stderr
+    assert "Traceback" not in no_certs.stderr + plain.stderr
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_line(path: Path, text: str, deadline: float = 180) -> None:
+    """Wait until ``path`` holds ``text`` (a deadline against a hang, not a measure of speed)."""
+    end = time.monotonic() + deadline
+    while text not in path.read_text():
+        assert time.monotonic() < end, f"{path} never said {text!r}:\n{path.read_text()[-2000:]}"
+        time.sleep(0.2)
+
+
+def test_workers_started_by_cluster_worker_come_back_after_the_scheduler_restarts(tmp_path, certs):
+    port = free_port()
+    address = f"tls://127.0.0.1:{port}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    scheduler_argv = [sys.executable, "-m", "arena", "cluster", "scheduler", "--certs", str(certs), "--host",
+                      "127.0.0.1", "--port", str(port)]
+    started = []
+
+    def start(argv, log):
+        process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=open(tmp_path / log, "w"),
+                                   start_new_session=True)  # a group of its own: its Dask children go with it
+        started.append(process)
+        return process
+
+    try:
+        scheduler = start(scheduler_argv, "scheduler.log")
+        worker = start([sys.executable, "-m", "arena", "cluster", "worker", address, "--certs", str(certs),
+                        "--nworkers", "1"], "worker.log")
+        with Client(address, timeout=60, set_as_default=False, security=client_security(certs)) as c:
+            c.wait_for_workers(1, timeout=60)
+        (dask_scheduler,) = psutil.Process(scheduler.pid).children()
+        listening = {(c.laddr.ip, c.laddr.port) for c in dask_scheduler.net_connections(kind="tcp")
+                     if c.status == psutil.CONN_LISTEN}
+        assert ("127.0.0.1", port) in listening
+        assert {ip for ip, _ in listening} == {"127.0.0.1"}  # its HTTP pages too (Dask's default: every interface)
+        scheduler.send_signal(signal.SIGTERM)
+        scheduler.wait(timeout=60)
+        wait_for_line(tmp_path / "worker.log", "starting them again")  # Dask's workers gave up; ours did not
+        start(scheduler_argv, "scheduler-again.log")
+        with Client(address, timeout=60, set_as_default=False, security=client_security(certs)) as c:
+            c.wait_for_workers(1, timeout=120)  # the same 'cluster worker', its workers started again
+        assert worker.poll() is None
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=60) == 0
+    finally:
+        for process in started:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()

@@ -1,0 +1,177 @@
+"""Seatings apart on a cluster: the hands of one deal, for one bot, on different machines.
+
+A bot that holds one hand of a deal on a machine, and another hand of the
+same deal later (or at the same time) on the same machine, may pass what it
+saw in the first seating to the second through what the kernel shares
+(README, Running a competition: the page cache's timing). With
+``--seatings-apart`` no machine ever plays a bot in two different seats of
+one deal (the same seat again is harmless: the bot sees nothing new).
+
+How: the games that share deals (one deal's games; on boards, the runs of
+one stretch of boards) form a *group*. Within a group the games are
+coloured, in schedule order, so that games of one colour never give a bot
+two different hands; each colour of a group is pinned to one machine, and
+a machine takes at most one colour of a group. So a tournament needs as
+many machines as its largest number of colours (printed at the start; two
+seats: 2 for two bots, 3 for three, 4 for four to six, 5 for up to ten, 6
+for up to twenty; more seats need many more: three-handed with four bots,
+12), never deadlocks with that many, and spreads its groups over every
+machine it has.
+
+This module is pure bookkeeping; :mod:`tournaments.cluster` asks it before
+each submit.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+
+import attrs
+
+from .schedule import GameSpec
+
+Held = dict[tuple[int, str], frozenset[int]]  # (deal seed, bot) -> the seats whose hands it holds
+
+
+def hands_held(games: Sequence[GameSpec]) -> Held:
+    """(deal, bot) -> the seats whose hands that bot holds in ``games`` (two for partners who are one bot), for
+    games that agree; ValueError if they do not."""
+    held: Held = {}
+    for spec in games:
+        seats: dict[tuple[int, str], set[int]] = {}
+        for seat, bot in enumerate(spec.bots or spec.seating):
+            seats.setdefault((spec.seed, bot), set()).add(seat)
+        for key, found in seats.items():
+            if held.setdefault(key, frozenset(found)) != frozenset(found):
+                raise ValueError(f"{spec.game_id} gives {key[1]} another hand of a deal of its unit")
+    return held
+
+
+def _agree(a: Held, b: Held) -> bool:
+    return all(b.get(key, seats) == seats for key, seats in a.items())
+
+
+@attrs.frozen
+class ApartPlan:
+    """The batches to send, each with its group and colour; ``machines`` is how many the plan needs."""
+
+    batches: list[list[GameSpec]]
+    colours: list[tuple[frozenset[int], int]]  # per batch: (its group, its colour)
+    machines: int
+
+
+def plan_apart(units: Sequence[list[GameSpec]], size: int) -> ApartPlan:
+    """Colour ``units`` (games, or runs of boards, each played whole by one task) and cut each colour of each
+    group into batches of at most ``size`` games (a run of boards stays whole)."""
+    group_of = _groups(units)
+    by_group: dict[frozenset[int], list[int]] = {}
+    for i, unit in enumerate(units):
+        by_group.setdefault(group_of[unit[0].seed], []).append(i)
+    colour_of: dict[int, tuple[frozenset[int], int]] = {}
+    known: dict[tuple, list[int]] = {}  # a group's shape (who sits where in each unit) -> its colours
+    for group, members in by_group.items():
+        shape = tuple(tuple(spec.bots or spec.seating for spec in units[i]) for i in members)
+        if shape not in known:
+            held = [hands_held(units[i]) for i in members]
+            candidates = [_colour(held, order) for order in _orders(members, units)]
+            candidates += [c for c in [_two_seat_codes(held)] if c is not None]
+            known[shape] = min(candidates, key=max)
+        colour_of.update((i, (group, c)) for i, c in zip(members, known[shape], strict=True))
+    batches: list[list[GameSpec]] = []
+    colours: list[tuple[frozenset[int], int]] = []
+    open_batch: dict[tuple[frozenset[int], int], int] = {}  # (group, colour) -> its batch being filled
+    for i, unit in enumerate(units):
+        key = colour_of[i]
+        index = open_batch.get(key)
+        if index is None or len(batches[index]) + len(unit) > size:
+            open_batch[key] = index = len(batches)
+            batches.append([])
+            colours.append(key)
+        batches[index].extend(unit)
+    machines = 1 + max((c for _, c in colours), default=0)
+    return ApartPlan(batches, colours, machines)
+
+
+def _orders(members: list[int], units: Sequence[list[GameSpec]]) -> list[list[int]]:
+    """Orders to colour a group's units in (positions in ``members``): as scheduled, and by who sits in the first
+    seat (which gives a two-handed round robin of n bots n colours, where the schedule's order may need more)."""
+    positions = list(range(len(members)))
+    return [positions, sorted(positions, key=lambda p: tuple(s.bots or s.seating for s in units[members[p]]))]
+
+
+def _colour(held: list[Held], order: list[int]) -> list[int]:
+    """Greedy colouring in ``order``: each unit the first colour whose units agree with it on every hand."""
+    merged: list[Held] = []
+    colours = [0] * len(held)
+    for p in order:
+        colour = next((c for c, hands in enumerate(merged) if _agree(held[p], hands)), len(merged))
+        if colour == len(merged):
+            merged.append({})
+        merged[colour].update(held[p])
+        colours[p] = colour
+    return colours
+
+
+def _two_seat_codes(held: list[Held]) -> list[int] | None:
+    """Two seats, one bot each: give every bot a different set of ``k // 2`` of ``k`` colours, and a game of x
+    (first seat) against y the first colour in y's set and not in x's (one exists: neither set holds the
+    other). Each colour then has its bots on fixed sides, and k machines serve n bots where C(k, k // 2) >= n:
+    4 for 5 or 6 bots, 5 for up to 10, 6 for up to 20 (a colouring one unit at a time needs n)."""
+    sides = []
+    for hands in held:
+        seats = {seat_set: bot for (_, bot), seat_set in hands.items()}
+        if set(seats) != {frozenset({0}), frozenset({1})} or len(hands) != 2:
+            return None
+        sides.append((seats[frozenset({0})], seats[frozenset({1})]))
+    bots = sorted({bot for pair in sides for bot in pair})
+    k = next(k for k in itertools.count(2) if math.comb(k, k // 2) >= len(bots))
+    code = dict(zip(bots, itertools.combinations(range(k), k // 2), strict=False))
+    return [min(set(code[second]) - set(code[first])) for first, second in sides]
+
+
+def _groups(units: Sequence[list[GameSpec]]) -> dict[int, frozenset[int]]:
+    """Seed -> every seed it is played with in a unit, directly or through others (the deals that must be
+    coloured together)."""
+    parent: dict[int, int] = {}
+
+    def root(seed: int) -> int:
+        while parent.setdefault(seed, seed) != seed:
+            seed = parent[seed]
+        return seed
+
+    for unit in units:
+        first = root(unit[0].seed)
+        for spec in unit[1:]:
+            parent[root(spec.seed)] = first
+    members: dict[int, set[int]] = {}
+    for seed in list(parent):
+        members.setdefault(root(seed), set()).add(seed)
+    return {seed: frozenset(group) for group in members.values() for seed in group}
+
+
+@attrs.define
+class Placement:
+    """Which machine plays each colour of each group: pinned on first use, and kept for good (a lost machine's
+    history stays: if it comes back, it is the same kernel)."""
+
+    pinned: dict[tuple[frozenset[int], int], str] = attrs.Factory(dict)
+    used: dict[frozenset[int], dict[str, int]] = attrs.Factory(dict)  # group -> machine -> the colour it took
+
+    def choose(self, key: tuple[frozenset[int], int], machines: dict[str, int]) -> str | None:
+        """The machine for a batch of ``key`` (group, colour), of ``machines`` (live machine -> batches it is
+        playing): the one its colour is pinned to, else the least busy that took no other colour of the group;
+        None when none may (the pinned one is gone and no other is free)."""
+        group, colour = key
+        pinned = self.pinned.get(key)
+        if pinned in machines:
+            return pinned
+        used = self.used.get(group, {})
+        free = [m for m in sorted(machines) if used.get(m, colour) == colour]
+        if not free:
+            return None
+        machine = min(free, key=lambda m: machines[m])
+        self.pinned[key] = machine
+        self.used.setdefault(group, {})[machine] = colour
+        return machine

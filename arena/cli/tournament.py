@@ -69,7 +69,7 @@ def add_parser(sub) -> None:
     p.add_argument("--processes", type=positive_int, default=None,
                    help="referee processes to spread the games over (default: cores, at most --concurrency)")
     p.add_argument("--cluster", default=None, metavar="ADDRESS",
-                   help="play the games on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:8786); 'none': "
+                   help="play the games on the Dask cluster whose scheduler is at ADDRESS (tls://HOST:8786); 'none': "
                         "on this machine (overrides [cluster] address; needs pip install 'pinochle-arena[cluster]')")
     p.add_argument("--cluster-certs", type=Path, default=None, metavar="DIR",
                    help="the TLS certificates of a tls:// cluster (made by: pinochle-arena cluster certs DIR)")

@@ -1,5 +1,6 @@
 """The public rules API (issue 13): games from any deal, from records, stepped through, copied."""
 
+import json
 import random
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from referee.rules import (
 from referee.rules import events as ev
 from referee.rules.bidding import AllPass
 from referee.rules.events import DecisionKind
-from referee.rules.variants import earlier_rules
+from referee.rules.variants import RULES_VERSION, rules_of_version
 
 TWO = get_variant("two-handed")
 
@@ -107,8 +108,9 @@ def test_replay_names_an_illegal_recorded_action():
         Game.from_record({"variant": "two-handed"})
 
 
-def full_record(variant, seed, name):
-    """A game played out by random seats under ``variant``, recorded whole as the referee writes it."""
+def full_record(variant, seed, name, rules=RULES_VERSION):
+    """A game played out by random seats under ``variant``, recorded whole as the referee writes it (naming the
+    rules version ``rules``)."""
     game, notices = new_game(variant, seed)
     choose, actions, melds, hands = sensible(random.Random(seed)), [], [], []
     while True:
@@ -125,13 +127,13 @@ def full_record(variant, seed, name):
         actions.append(ActionEntry(d.seat, action.to_text(), 1.0))
         notices = game.apply(action)
     return GameRecord(f"{name}-{seed}", name, variant.settings(), seed, [], {}, deals=game.deals, actions=actions,
-                      melds=melds, hands=hands, result=game.returns(), totals=tuple(game.totals))
+                      melds=melds, hands=hands, result=game.returns(), totals=tuple(game.totals), rules=rules)
 
 
 def test_a_record_of_before_a_rule_change_replays_under_the_rules_of_its_day():  # issue 34, item 9
     today = get_variant("two-handed", {"max-hands": "1"})
-    before = earlier_rules(today)[-1]  # the rules as the referee played them before every change since
-    old = full_record(before, 24, "two-handed")  # seat 0 builds a run on a broken royal marriage's king
+    before = rules_of_version(today, 1)  # the rules as the referee played them before every change since
+    old = full_record(before, 24, "two-handed", rules=1)  # seat 0 builds a run on a broken royal marriage's king
     game = Game.new(today, seed=24)
     with pytest.raises(IllegalActionError, match="run:AH,TH,QH,JH is not a legal meld"):
         for entry in old.actions:
@@ -141,15 +143,21 @@ def test_a_record_of_before_a_rule_change_replays_under_the_rules_of_its_day(): 
         replayed = Game.from_record(form)
         assert replayed.returns() == old.result and tuple(replayed.totals) == old.totals
         assert len(list(Game.replay(form))) == len(old.actions)
-    # a record of today's rules replays under them, and one that no rules reproduce is reported as it is today
+    assert json.loads(old.to_json())["rules"] == 1 and "rules" not in json.loads(old.to_json().replace(',"rules":1', ""))
+    unstamped = GameRecord.from_json(old.to_json().replace(',"rules":1', ""))  # as 0.2 wrote it: version 1
+    assert unstamped.rules == 1 and replay_record(unstamped).ok
+    # a record of today's rules replays under them; the same old moves claiming today's rules are refused (never
+    # excused by the rules of an earlier day, or a record of today could pass by them)
     assert replay_record(full_record(today, 24, "two-handed")).ok
-    wrong = attrs.evolve(old, result=old.result[::-1])
-    assert replay_record(wrong).problems[0].startswith("action 20 (0: run:AH,TH,QH,JH): illegal")
+    claims_today = attrs.evolve(old, rules=RULES_VERSION)
+    assert replay_record(claims_today).problems[0].startswith("action 20 (0: run:AH,TH,QH,JH): illegal")
+    with pytest.raises(IllegalActionError):
+        Game.from_record(claims_today.to_json())
 
 
 def test_a_record_whose_result_the_rules_now_give_otherwise_replays_with_its_own():  # issue 34, item 10
     today = get_variant("call-for-partner")
-    old = full_record(earlier_rules(today)[0], 6, "call-for-partner")  # defenders 1 and 2 passed 500 together
+    old = full_record(rules_of_version(today, 1), 6, "call-for-partner", rules=1)  # defenders 1, 2 passed 500
     assert old.result == (0.0, 1.0, 0.0, 0.0, 0.0) and old.totals == (418, 517, 510, 278, -5)
     game = Game.new(today, seed=6)
     for entry in old.actions:
@@ -157,6 +165,7 @@ def test_a_record_whose_result_the_rules_now_give_otherwise_replays_with_its_own
     assert game.returns() == (0.0, 1.0, 1.0, 0.0, 0.0)  # today the defenders' team wins
     assert replay_record(old).ok
     assert Game.from_record(old).returns() == old.result == Game.from_record(old.to_json()).returns()
+    assert not replay_record(attrs.evolve(old, rules=RULES_VERSION)).ok  # under today's rules the result differs
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

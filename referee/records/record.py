@@ -22,6 +22,7 @@ from pathlib import Path
 
 import attrs
 
+from ..rules.variants import RULES_VERSION
 from .seals import KEY_FILE, SealError, check_seal, seal
 
 RECORD_FORMAT = 1
@@ -79,6 +80,7 @@ class GameRecord:
     started: float = 0.0
     seconds: float = 0.0
     extra: dict = attrs.Factory(dict)  # tournament bookkeeping (pairing, round...)
+    rules: int = RULES_VERSION  # the rules version it was played under (1: a record that names none)
 
     def to_json(self) -> str:
         data = {
@@ -100,6 +102,7 @@ class GameRecord:
             "totals": list(self.totals),
             "started": round(self.started, 3),
             "seconds": round(self.seconds, 3),
+            "rules": self.rules,
         }
         if self.extra:
             data["extra"] = self.extra
@@ -131,6 +134,7 @@ class GameRecord:
                 totals=tuple(int(x) for x in data["totals"]),
                 started=float(data["started"]),
                 seconds=float(data["seconds"]),
+                rules=int(data.get("rules", 1)),
                 extra=dict(data.get("extra", {})),
             )
         except KeyError as e:

@@ -6,10 +6,11 @@ recorded seat, the melds, hand points, totals and result come out the same,
 and a game that ended on a fault stopped where the record says it did
 (an illegal action really is illegal).
 
-A record does not say which rules it was played under: one that today's
-rules do not reproduce is replayed under the rules before each change the
-referee has made since (:data:`referee.rules.variants.RULE_CHANGES`), and is
-consistent if those reproduce it: a record written before the change.
+A record is replayed under the rules of the version it names
+(:data:`referee.rules.variants.RULES_VERSION`, sealed with the rest of the
+line; a record without one was written before the first change of the
+rules, version 1): never under rules it does not name, so a record of
+today cannot pass by the rules of an earlier day.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ..rules import (
     recorded_action,
 )
 from ..rules import events as ev
-from ..rules.variants import Variant, earlier_rules
+from ..rules.variants import Variant, rules_of_version
 from .deals import record_decks
 from .record import GameRecord, Termination
 
@@ -40,17 +41,12 @@ class ReplayReport:
 
 
 def replay_record(record: GameRecord) -> ReplayReport:
-    """The record's problems under today's rules, or none if the rules of an earlier day reproduce it."""
+    """The record's problems under the rules of its version."""
     try:
-        variant = get_variant(record.variant, record.options)
+        variant = rules_of_version(get_variant(record.variant, record.options), record.rules)
     except VariantError as e:
         return ReplayReport(record.game_id, (f"variant: {e}",))
-    report = _replay(record, variant)
-    for earlier in earlier_rules(variant) if not report.ok else ():
-        again = _replay(record, earlier)
-        if again.ok:
-            return again
-    return report
+    return _replay(record, variant)
 
 
 def _replay(record: GameRecord, variant: Variant) -> ReplayReport:

@@ -31,7 +31,7 @@ from .dealing import Deal
 from .events import DecisionKind
 from .families import new_game
 from .state import GameState
-from .variants import Variant, earlier_rules, get_variant
+from .variants import RULES_VERSION, Variant, get_variant, rules_of_version
 
 
 @attrs.frozen
@@ -63,9 +63,9 @@ class Game:
         ``games.jsonl`` file (sealed or not) or that line parsed into a dict.
         The seal is not checked here (``pinochle-arena replay`` does that).
         Raises IllegalActionError where the record has an action the rules
-        refuse (a game lost by an illegal action ends so). A record written
-        before a change of the rules is replayed under the rules of its day
-        (``variants.RULE_CHANGES``).
+        refuse (a game lost by an illegal action ends so). A record is
+        replayed under the rules of the version it names (``variants.RULES_VERSION``;
+        none: version 1, before the first change).
         """
         recorded = _record_fields(record)
         return _steps(new_game(_rules_of(recorded), recorded.seed)[0], recorded.actions)
@@ -121,37 +121,13 @@ class _Recorded:
     options: dict[str, str]
     seed: int
     actions: list[tuple[int, str]]
-    result: tuple[float, ...] | None = None  # None: the record does not say
-    illegal_last: bool = False  # the game ended on its last action, which the rules refused
+    rules: int  # the rules version it was played under
 
 
 def _rules_of(recorded: _Recorded) -> Variant:
-    """The rules a record was played under: today's, unless they do not reproduce it (they refuse one of its
-    actions, or end it with another result) and the rules before a later change (``variants.RULE_CHANGES``)
-    do. Records carry no rules version: one that only the rules of an earlier day reproduce was written then."""
-    today = get_variant(recorded.variant, recorded.options)
-    earlier = earlier_rules(today)
-    for variant in (today, *earlier) if earlier else ():
-        if _reproduces(variant, recorded):
-            return variant
-    return today  # the replay raises where today's rules refuse it
-
-
-def _reproduces(variant: Variant, recorded: _Recorded) -> bool:
-    """Whether ``variant``'s rules accept the record's actions (all but a last one it says was refused, which
-    they must refuse) and, if the game ends, give its result."""
-    game = new_game(variant, recorded.seed)[0]
-    done = 0
-    try:
-        for _ in _steps(game, recorded.actions):
-            done += 1
-    except IllegalActionError:
-        return recorded.illegal_last and done == len(recorded.actions) - 1
-    except ValueError:
-        return False
-    if recorded.illegal_last:
-        return False
-    return recorded.result is None or not game.is_terminal() or tuple(game.returns()) == recorded.result
+    """The rules a record was played under: those of the version it names (``variants.RULES_VERSION``; a record
+    without one was written before the first change, version 1)."""
+    return rules_of_version(get_variant(recorded.variant, recorded.options), recorded.rules)
 
 
 def _record_fields(record: Any) -> _Recorded:
@@ -160,10 +136,9 @@ def _record_fields(record: Any) -> _Recorded:
     if isinstance(record, Mapping):
         try:
             actions = [(int(entry[0]), str(entry[1])) for entry in record["actions"]]
-            result = tuple(float(x) for x in record["result"]) if "result" in record else None
-            return _Recorded(str(record["variant"]), dict(record["options"]), int(record["seed"]), actions, result,
-                             record.get("termination") == "illegal-action")
+            return _Recorded(str(record["variant"]), dict(record["options"]), int(record["seed"]), actions,
+                             int(record.get("rules", 1)))
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise ValueError(f"not a game record: {e!r}") from None
     return _Recorded(record.variant, dict(record.options), record.seed, [(a.seat, a.action) for a in record.actions],
-                     tuple(record.result), record.termination.value == "illegal-action")
+                     record.rules)

@@ -498,27 +498,23 @@ PRESETS: dict[str, Variant] = {
 }
 
 
-# The rules the referee changed after it first wrote records: per change, the Variant fields as games played
-# before it had them. Records carry no rules version, so a record replays under today's rules, else under the
-# rules before the latest change, else before the one before that... (referee/records/replay.py, Game.replay).
-RULE_CHANGES: tuple[dict[str, object], ...] = (
+# The rules version, written in every record: a record replays under the rules of its version. Each change of
+# the rules after records were first written raises it, and RULE_CHANGES keeps the fields as games played before.
+RULES_VERSION = 2
+RULE_CHANGES: tuple[tuple[int, dict[str, object]], ...] = (  # (the version that brought it, the fields before)
     # 004: a broken meld "can't be added to in order to build more valuable meld combinations"
-    {"build_on_broken": True},
+    (2, {"build_on_broken": True}),
     # 004: "the team that won the bid wins"; so when only defenders reach the target, their team wins
-    {"defenders_win_together": False},
+    (2, {"defenders_win_together": False}),
 )
 
 
-def earlier_rules(variant: Variant) -> list[Variant]:
-    """``variant`` as the referee played it before each change of RULE_CHANGES, latest first (to replay old
-    records); only those that differ from today's rules and from each other."""
-    earlier: list[Variant] = []
-    before = variant
-    for change in reversed(RULE_CHANGES):
-        before = attrs.evolve(before, **change)
-        if before != variant and before not in earlier:
-            earlier.append(before)
-    return earlier
+def rules_of_version(variant: Variant, version: int) -> Variant:
+    """``variant`` as the referee played it under rules version ``version`` (1: records that carry none)."""
+    for since, before in reversed(RULE_CHANGES):
+        if version < since:
+            variant = attrs.evolve(variant, **before)
+    return variant
 
 
 class VariantError(ValueError):

@@ -9,13 +9,16 @@ import sys
 
 import attrs
 import pytest
-from helpers import arena
+import trio
+from helpers import arena, play
 
 from protocol import split_points
-from referee.bots.samples import SAMPLE_DIR
-from referee.match import wire
-from referee.rules import PRESETS, action_from_text, new_game
+from referee.bots.samples import SAMPLE_DIR, SAMPLES
+from referee.bots.transport import BotCommand
+from referee.match import Entrant, wire
+from referee.rules import PRESETS, action_from_text, get_variant, new_game
 
+ROOT = SAMPLE_DIR.parent
 sys.path.insert(0, str(SAMPLE_DIR))
 import montecarlo_bot  # noqa: E402  (a sample bot, not a package: found by its folder)
 
@@ -204,3 +207,30 @@ def test_in_call_for_partner_the_bidding_simulation_plays_beside_the_holder_of_t
     hands[2] = cards("AS", "AS", "AS", "AS")
     assert montecarlo_bot.called_partner(hands, 2, spades, copies=4) == 4  # every ace in hand: the ten is called
     assert montecarlo_bot.called_partner(hands, 2, clubs, copies=4) is None  # nobody holds the ace of clubs
+
+
+STRICT_EDITABLE = """
+import importlib.abc, importlib.util, runpy, sys
+ROOT = @ROOT@  # in the code, not a word of the command (the jail shows what words name)
+class Finder(importlib.abc.MetaPathFinder):  # as setuptools' strict editable install maps a package to its folder
+    def find_spec(self, name, path=None, target=None):
+        if name in ('referee', 'protocol'):
+            return importlib.util.spec_from_file_location(name, f'{ROOT}/{name}/__init__.py',
+                                                          submodule_search_locations=[f'{ROOT}/{name}'])
+sys.meta_path.insert(0, Finder())
+sys.path = [p for p in sys.path if p != ROOT]  # no plain path to the checkout: only the hook finds it
+sys.argv = sys.argv[1:]
+sys.path.insert(0, sys.argv[0].rsplit('/', 1)[0])  # the script's folder, as 'python script.py' puts it first
+runpy.run_path(sys.argv[0], run_name='__main__')
+"""
+
+
+def test_montecarlo_starts_in_its_jail_under_an_editable_installs_import_hook(tmp_path):  # issue 34, item 18
+    """``pip install -e .`` (setuptools' default, strict mode) imports ``referee`` through an import hook that
+    loads ``referee/__init__.py`` from the checkout: the jail must show the whole package, not only its rules."""
+    sample = SAMPLES["montecarlo"]
+    command = BotCommand((sample.argv[0], "-c", STRICT_EDITABLE.replace("@ROOT@", repr(str(ROOT))), *sample.argv[1:]),
+                         read_only=sample.read_only)
+    entrants = [Entrant("montecarlo", command), Entrant("greedy", SAMPLES["greedy"].command())]
+    (record,), _ = trio.run(play, entrants, get_variant("two-handed", {"max-hands": "1"}), 3, tmp_path)
+    assert record.termination.value == "completed", record.detail

@@ -62,8 +62,9 @@ def _python_with_library(script: str) -> tuple[str, ...]:
     return (sys.executable, str(SAMPLE_DIR / script))
 
 
-# The packages a library-using sample imports, wherever they are installed (a checkout or site-packages).
-LIBRARY = (str(Path(protocol.__file__).resolve().parent), str(Path(__file__).resolve().parents[1] / "rules"))
+# The packages a library-using sample imports, wherever they are installed (a checkout or site-packages): the
+# whole referee package, not only its rules, as an editable install's import hook loads referee/__init__.py first.
+LIBRARY = (str(Path(protocol.__file__).resolve().parent), str(Path(__file__).resolve().parents[1]))
 
 SAMPLES: dict[str, SampleBot] = {
     b.name: b

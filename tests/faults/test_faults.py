@@ -168,7 +168,9 @@ def test_an_unjailed_bot_meets_its_memory_limit_as_an_address_space_cap(tmp_path
 
 
 def test_a_bot_spinning_on_every_core_meets_its_cpu_limit(tmp_path):
-    patient = TimeControl(bank_ms=20_000, increment_ms=0, move_ms=10_000, grace_ms=100)
+    # A clock far longer than any load can stretch 1 s of CPU (at load 33 on 2 cores it took over 10 s of wall
+    # time, and the move's clock ran out first): only the CPU limit can end this game.
+    patient = TimeControl(bank_ms=900_000, increment_ms=0, move_ms=900_000, grace_ms=100)
     fenced = Sandbox(Limits(cpu_seconds=1))
     (record,), _ = trio.run(play, [sample("random"), faulty("spin", 3, patient, fenced)], get_variant("two-handed"),
                             7, tmp_path)

@@ -1,5 +1,5 @@
 """The seatings of one deal for one bot are never played at once: the runner holds a game back while another
-game of its deal with one of its bots is in play (README, Running a competition)."""
+game of its deal with one of its bots is in play (docs/competition.md, Running a competition)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 A bot that holds one hand of a deal on a machine, and another hand of the
 same deal later (or at the same time) on the same machine, may pass what it
 saw in the first seating to the second through what the kernel shares
-(README, Running a competition: the page cache's timing). With
+(docs/competition.md, Running a competition: the page cache's timing). With
 ``--seatings-apart`` no machine ever plays a bot in two different seats of
 one deal (the same seat again is harmless: the bot sees nothing new).
 

@@ -141,7 +141,7 @@ class SeatingsApart:
     The two seatings of a duplicate deal (and the same deal in another
     pairing) give a bot both hands of one deal; played at the same time on
     one machine, the two copies could pass their hands through what the
-    kernel shares (README, Running a competition). So a game waits while
+    kernel shares (docs/competition.md, Running a competition). So a game waits while
     another of its deal with one of its bots is in play, and the next game
     in the queue that does not clash goes first.
     """

@@ -44,13 +44,13 @@ def add_report_argument(p: argparse.ArgumentParser) -> None:
 def add_boards_argument(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--boards", type=positive_int, default=None, metavar="N",
                    help=f"play N boards {what}: a board is one deal played as one hand in every seating, scored by "
-                        "the point margin on the same cards (README, Boards)")
+                        "the point margin on the same cards (docs/boards.md)")
 
 
 def add_deals_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deals", type=Path, default=None, metavar="FILE",
                    help="play the deals of this deal file, in turn, instead of deals from the seed (written by "
-                        "'pinochle-arena deals'; see README, Deal files)")
+                        "'pinochle-arena deals'; see docs/boards.md, Deal files)")
 
 
 def add_resume_argument(p: argparse.ArgumentParser, kind: str) -> None:
@@ -111,7 +111,7 @@ def add_fence_arguments(p: argparse.ArgumentParser, each: bool = False) -> None:
                         + ", ".join(f"{k} (default {where}{v})" for k, v in Limits().to_dict().items()))
     p.add_argument("--isolation", choices=[i.value for i in Isolation], default=None if each else "jail",
                    help=f"'jail' (default {where}jail): each bot in a bubblewrap jail of its own; 'none': unjailed, NOT "
-                        "safe against hostile bots (see README, Running a competition)")
+                        "safe against hostile bots (see docs/competition.md)")
     p.add_argument("--read-only", action="append", default=[], metavar="PATH",
                    help="a folder or file jailed bots may read besides their own program's folder (repeatable)")
     p.add_argument("--persist", action="store_true",

@@ -23,9 +23,9 @@ from .results import games_file, incompleteness, verified_records
 def add_parser(sub) -> None:
     p = sub.add_parser("deals", help="write a deal file: the deals of recorded games, or new ones from a seed",
                        description=(
-        "Write a deal file (README, Deal files), which match, sprt and tournament play with --deals FILE: the deals "
-        "of the games in RESULTS (the seatings of a duplicate deal are one deal), so that an event's deals can be "
-        "published and a regression's replayed; or, with --seed, --count new deals."))
+        "Write a deal file (docs/boards.md, Deal files), which match, sprt and tournament play with --deals FILE: "
+        "the deals of the games in RESULTS (the seatings of a duplicate deal are one deal), so that an event's "
+        "deals can be published and a regression's replayed; or, with --seed, --count new deals."))
     p.add_argument("results", nargs="?", type=Path, help="a games.jsonl file, or an output folder holding one")
     p.add_argument("--seed", type=int, default=None, help="generate deals from this seed instead of reading results")
     p.add_argument("--count", type=positive_int, default=100, help="deals to generate (default 100)")

@@ -51,7 +51,7 @@ def check_apart(entrants, out: Path) -> None:
     bots = [(e.name, e.command, e.sandbox) for e in entrants if e.connect is None]  # not a person's seat
     problems = exposures(jails_of(bots, (str(out),)))
     if problems:
-        raise UsageError("; ".join(problems) + " (README, Running a competition)")
+        raise UsageError("; ".join(problems) + " (docs/competition.md, Running a competition)")
 
 
 def default_out(kind: str) -> Path:

@@ -4,7 +4,7 @@ Part of the transport layer: it turns a :class:`Sandbox` (plain data, from
 a configuration) into what :mod:`subprocess` needs to start the bot, and
 finds and kills whatever a bot left behind.
 
-Two isolation modes (README "Running a competition" has the full table):
+Two isolation modes (docs/competition.md, "Running a competition", has the full table):
 
 * ``jail`` (the default): the bot runs in bubblewrap (:mod:`referee.bots.jail`):
   its own PID, IPC, UTS, mount and network namespaces, a read-only view of

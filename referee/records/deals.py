@@ -18,7 +18,7 @@ The format is text, one item per line; ``#`` starts a comment::
 
 A deal is the decks of a game's first deals, in order, and a seed for the
 deals after them (and for the id the bots are told). Each deck is dealt
-exactly as the variant deals a shuffled one (README, "Deal files"). A deal
+exactly as the variant deals a shuffled one (docs/boards.md, "Deal files"). A deal
 may list no decks: its seed alone then decides the cards.
 """
 

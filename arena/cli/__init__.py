@@ -41,7 +41,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return args.handler(args)
+        status = args.handler(args)
+        sys.stdout.flush()  # here, so that a closed pipe is met below and not at exit
+        return status
+    except BrokenPipeError:  # the reader went away (``variants | head``): stop quietly, as cat does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a program a closed pipe stopped
     except USER_ERRORS as e:
         print(f"pinochle-arena: error: {e}", file=sys.stderr)
         return 2

@@ -18,6 +18,7 @@ from .args import (
     variant_from_args,
 )
 from .results import games_file, incompleteness, verified_records
+from .running import check_new_file
 
 
 def add_parser(sub) -> None:
@@ -41,6 +42,8 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     if (args.results is None) == (args.seed is None):
         raise UsageError("give RESULTS (the deals of recorded games) or --seed (new deals), one of them")
+    if args.out is not None:
+        check_new_file(args.out, "--out")
     if args.seed is not None:
         variant = variant_from_args(args)
         deals = generate_deals(variant, args.seed, args.count, args.decks)

@@ -20,7 +20,7 @@ from .args import (
     variant_from_args,
 )
 from .printing import game_line, print_standings, write_html_report
-from .running import check_bots_start, default_out, run_trio
+from .running import check_bots_start, check_out, default_out, run_trio
 
 
 def add_parser(sub) -> None:
@@ -56,6 +56,7 @@ def run(args) -> int:
                              grace_ms=1000)
     seed = args.seed if args.seed is not None else secrets.randbits(128)
     out = args.out or default_out("play")
+    check_out(out)
     if (out / "games.jsonl").exists():
         raise UsageError(f"{out / 'games.jsonl'} already exists; choose another --out")
     bots = check_bots_start(bots, out / "logs", args.startup_timeout, name_by_bots=True)

@@ -81,5 +81,8 @@ def write_html_report(records: list[GameRecord], out: Path, title: str, summary=
 def write_pgn(records: list[GameRecord], path: Path) -> None:
     from tournaments.report import to_pgn
 
-    path.write_text(to_pgn(records), encoding="utf-8")
+    try:
+        path.write_text(to_pgn(records), encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"--pgn {path}: cannot write ({e.strerror})") from None
     print(f"PGN written to {path} (seat 0 as White); for Ordo: ordo -p {path} -z 200.24094022767414 -a 0")

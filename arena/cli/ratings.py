@@ -7,6 +7,7 @@ from pathlib import Path
 from .args import UsageError, add_bootstrap_argument, add_no_verify_argument, add_partial_argument
 from .printing import print_report, write_pgn
 from .results import games_file, records_to_use
+from .running import check_new_file, check_out
 
 
 def add_parser(sub) -> None:
@@ -24,6 +25,10 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    if args.out is not None:
+        check_out(args.out)
+    if args.pgn is not None:
+        check_new_file(args.pgn, "--pgn")
     path = games_file(args.results)
     records, gap = records_to_use(path, args.no_verify, "rate", "rates", args.partial)
     if not records:

@@ -32,7 +32,9 @@ def warn_set_aside(store, recovery) -> None:
 
 
 def games_file(path: Path) -> Path:
-    """A games.jsonl file, or the one in an output folder."""
+    """A games.jsonl file, or the one in an output folder (UsageError when there is no such file or folder)."""
+    if not path.exists():
+        raise UsageError(f"{path}: no such file or folder")
     return path / "games.jsonl" if path.is_dir() else path
 
 

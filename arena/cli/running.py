@@ -36,7 +36,7 @@ def check_bots_start(entrants, logs: Path, startup_timeout: float, name_by_bots:
     """Stop before the first game, with the reason, if a bot cannot start (exit status 2); returns the entrants,
     with ``name_by_bots`` each called by the name its bot gives (``id name``), as the organiser named none."""
     check_apart(entrants, logs.parent)
-    logs.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # the output folder is private (its secret key)
+    make_out(logs.parent)
     found = run_trio(preflight, entrants, logs, startup_timeout)
     if found.failures:
         raise UsageError("; ".join(f"bot {name} cannot start: {why}" for name, why in found.failures)
@@ -54,9 +54,47 @@ def check_apart(entrants, out: Path) -> None:
         raise UsageError("; ".join(problems) + " (docs/competition.md, Running a competition)")
 
 
+def check_out(path: Path, flag: str = "--out") -> None:
+    """UsageError, before any work, when ``path`` is not a folder and cannot be made one (nothing is made here)."""
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing == path and not path.is_dir():
+        raise UsageError(f"{flag} {path}: a file is there, not a folder; choose another {flag}")
+    if not existing.is_dir():
+        raise UsageError(f"{flag} {path}: {existing} is a file, so no folder can be made below it")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(f"{flag} {path}: {existing} may not be written in")
+
+
+def make_out(out: Path) -> None:
+    """Make the output folder (private: it holds the run's secret key), with a plain error when that fails."""
+    check_out(out)
+    try:
+        out.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"--out {out}: cannot make the folder ({e.strerror})") from None
+
+
+def check_new_file(path: Path, flag: str) -> None:
+    """UsageError, before any work, when the file ``path`` could not be written (a folder, or no folder for it)."""
+    folder = path.parent
+    if path.is_dir():
+        raise UsageError(f"{flag} {path}: a folder is there, not a file")
+    if not folder.is_dir():
+        raise UsageError(f"{flag} {path}: no such folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(f"{flag} {path}: may not be written")
+
+
 def default_out(kind: str) -> Path:
+    """results/KIND-TIMESTAMP, with -2, -3... when a run of the same second has it."""
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    return Path("results") / f"{kind}-{stamp}"
+    out = Path("results") / f"{kind}-{stamp}"
+    number = 1
+    while (out.parent / f"{out.name}-{number}" if number > 1 else out).exists():
+        number += 1
+    return out.parent / f"{out.name}-{number}" if number > 1 else out
 
 
 def seed_and_out(args, kind: str) -> tuple[int, Path]:
@@ -66,9 +104,10 @@ def seed_and_out(args, kind: str) -> tuple[int, Path]:
         return args.saved_seed, args.out
     seed = args.seed if args.seed is not None else secrets.randbits(128)
     out = args.out or default_out(kind)
-    if (out / "games.jsonl").exists():
-        raise UsageError(f"{out / 'games.jsonl'} already exists; add --resume {out} to continue that {kind}, or "
-                         "choose another --out")
+    check_out(out)
+    if ResultStore(out).has_games():
+        raise UsageError(f"{out / 'games.jsonl'} already holds games; add --resume {out} to continue that {kind}, "
+                         f"or choose another --out (or, to start afresh there, delete {out} first)")
     return seed, out
 
 

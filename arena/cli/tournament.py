@@ -38,7 +38,7 @@ from .printing import (
 )
 from .progress import Progress
 from .results import warn_set_aside
-from .running import check_bots_start, refuse_changes, run_trio
+from .running import check_bots_start, check_new_file, check_out, default_out, refuse_changes, run_trio
 
 BOT_NAME = re.compile(r"([A-Za-z0-9_.-]+)=(.+)", re.DOTALL)
 
@@ -58,7 +58,7 @@ def add_parser(sub) -> None:
                    help="continue the tournament in OUT (its configuration is kept there), or without OUT the one "
                         "in --out or the configuration's output")
     p.add_argument("--out", type=Path, default=None,
-                   help="output directory (default: the configuration's, else results/tournament)")
+                   help="output directory (default: the configuration's, else results/tournament-TIMESTAMP)")
     p.add_argument("--format", choices=("round-robin", "gauntlet"), default=None, help="round-robin (default) or "
                    "gauntlet (the --candidate plays everyone else)")
     p.add_argument("--candidate", default=None, metavar="NAME", help="the gauntlet's candidate")
@@ -95,6 +95,9 @@ def run(args) -> int:
 
     config, data, path = config_from_args(args)
     given_seed = config.seed
+    check_out(config.output)
+    if args.pgn is not None:
+        check_new_file(args.pgn, "--pgn")
     check_bots_start(config.entrants, config.output / "logs", args.startup_timeout)  # before any results exist
     opened = open_tournament(config, data, path, resuming=args.resume is not None)
     config, store = opened.config, opened.store
@@ -248,7 +251,10 @@ def new_config(args):
     where = str(args.config) if args.config is not None else ("command line" if bots else "embedded default")
     if flagged and args.config is not None:
         where += " (with the command line's flags)"
-    output = args.out or (None if args.config is not None else Path("results") / "tournament")
+    if args.resume is True and args.config is None and args.out is None:
+        raise UsageError("--resume: name the tournament's folder (--resume OUT): without a configuration, each "
+                         "tournament has a folder of its own, results/tournament-TIMESTAMP")
+    output = args.out or (None if args.config is not None else default_out("tournament"))
     return parse_config(data, path, output, args.concurrency, where=where), data, path
 
 

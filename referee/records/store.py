@@ -60,13 +60,21 @@ class ResultStore:
         return [p.name for p in (self.games_path, self.meta_path, key_path(self.directory),
                                  schedule_path(self.directory)) if p.exists()]
 
+    def has_games(self) -> bool:
+        """Whether a game is saved here (games.jsonl is not empty)."""
+        return self.games_path.is_file() and self.games_path.stat().st_size > 0
+
     def start(self, fingerprint: dict, games: Schedule) -> None:
-        """Make the directory (mode 0700 if new), its secret key, its schedule, the metadata file and games.jsonl."""
+        """Make the directory (mode 0700 if new), its secret key, its schedule, the metadata file and games.jsonl.
+
+        A run that stopped before its first game saved nothing worth keeping: its files are replaced.
+        """
         found = self._existing()
-        if found:
+        if found and self.has_games():
             raise StoreError(f"{self.directory} already holds results ({', '.join(found)} already "
                              f"{'exists' if len(found) == 1 else 'exist'}): add --resume to continue that run, "
-                             "or choose another --out")
+                             f"or choose another --out (or, to start afresh there, delete {self.directory} first)")
+        self._forget_unplayed_run()
         try:
             self._key = new_key(self.directory)
             write_schedule(self.directory, games, self._key)
@@ -74,6 +82,12 @@ class ResultStore:
             raise StoreError(str(e)) from None
         self._write_meta(fingerprint)
         self.games_path.touch()
+
+    def _forget_unplayed_run(self) -> None:
+        """Remove the files of a run that saved no game (stopped before its first), so a new run can start here."""
+        metas = [self.directory / name for name in ("match.json", "sprt.json", "tournament.json")]
+        for path in (self.games_path, key_path(self.directory), schedule_path(self.directory), *metas):
+            path.unlink(missing_ok=True)
 
     def resume(self, fingerprint: dict, games: Schedule) -> Recovery:
         if not self.meta_path.exists():

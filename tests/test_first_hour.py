@@ -1,0 +1,95 @@
+"""A newcomer's first hour: bad paths answered in one line, no dead ends, messages that point the right way."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from helpers import ROOT, arena
+
+QUICK = ("--games", "2", "--option", "target=200", "--isolation", "none", "--no-report")
+
+
+@pytest.mark.parametrize("command", [
+    ["match", "greedy", "random", *QUICK],
+    ["tournament", "--bot", "greedy", "--bot", "random", *QUICK],
+    ["sprt", "greedy", "random", "--isolation", "none"],
+])
+@pytest.mark.parametrize("where", ["file", "file/below"])
+def test_out_at_or_below_a_file_is_one_line_not_a_traceback(tmp_path, command, where):
+    (tmp_path / "file").write_text("mine\n")
+    run = arena(*command, "--out", str(tmp_path / where))
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr and f"--out {tmp_path / where}: " in run.stderr
+    assert "a file is there" in run.stderr or f"{tmp_path / 'file'} is a file" in run.stderr
+    assert (tmp_path / "file").read_text() == "mine\n"
+
+
+def test_out_where_no_folder_can_be_made(tmp_path):
+    run = arena("match", "greedy", "random", *QUICK, "--out", "/proc/no-such-folder/out")
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "--out /proc/no-such-folder/out: cannot make the folder" in run.stderr
+
+
+def test_pgn_to_a_missing_folder_is_refused_before_the_first_game(tmp_path):
+    out = tmp_path / "t"
+    run = arena("tournament", "--bot", "greedy", "--bot", "random", *QUICK, "--out", str(out),
+                "--pgn", str(tmp_path / "nowhere" / "t.pgn"))
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert f"--pgn {tmp_path / 'nowhere' / 't.pgn'}: no such folder" in run.stderr
+    assert not out.exists()  # refused before anything was made
+
+
+def test_a_closed_pipe_stops_quietly():
+    """``variants | head``: the reader is gone before the first line; no BrokenPipeError traceback."""
+    read, write = os.pipe()
+    os.close(read)
+    run = subprocess.run([sys.executable, "-m", "arena", "variants"], stdout=write, stderr=subprocess.PIPE,
+                         text=True, cwd=ROOT, timeout=120)
+    os.close(write)
+    assert run.stderr == "" and run.returncode == 141
+
+
+@pytest.mark.parametrize("command", [["replay"], ["ratings"], ["deals"]])
+def test_results_that_are_not_there_are_named(tmp_path, command):
+    run = arena(*command, str(tmp_path / "nosuchdir"))
+    assert run.returncode == 2 and f"{tmp_path / 'nosuchdir'}: no such file or folder" in run.stderr
+
+
+def test_a_run_that_stopped_before_its_first_game_leaves_a_folder_a_rerun_reuses(tmp_path):
+    out = tmp_path / "m"
+    assert arena("match", "greedy", "random", *QUICK, "--seed", "1", "--out", str(out)).returncode == 0
+    (out / "games.jsonl").write_text("")  # as a run left it that was stopped (Ctrl-C, kill -9) before its first game
+    again = arena("match", "greedy", "random", *QUICK, "--seed", "2", "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    assert len((out / "games.jsonl").read_text().splitlines()) == 2
+    assert arena("replay", str(out)).returncode == 0  # sealed with the new run's key, scheduled by its schedule
+
+
+def test_a_bot_that_cannot_start_leaves_a_folder_a_rerun_reuses(tmp_path):
+    out = tmp_path / "m"
+    failing = arena("match", "greedy", f"{sys.executable} -c 'import sys; sys.exit(3)'", *QUICK, "--out", str(out))
+    assert failing.returncode == 2 and "cannot start" in failing.stderr
+    again = arena("match", "greedy", "random", *QUICK, "--out", str(out))
+    assert again.returncode == 0, again.stderr
+
+
+def test_results_already_there_say_how_to_start_afresh(tmp_path):
+    out = tmp_path / "t"
+    flags = ("tournament", "--bot", "greedy", "--bot", "random", *QUICK, "--out", str(out))
+    assert arena(*flags).returncode == 0
+    again = arena(*flags)
+    assert again.returncode == 2
+    assert "add --resume" in again.stderr and f"to start afresh there, delete {out} first" in again.stderr
+
+
+def test_a_tournament_without_a_configuration_gets_a_folder_of_its_own(tmp_path):
+    flags = ("tournament", "--bot", "greedy", "--bot", "random", *QUICK)
+    first, second = arena(*flags, cwd=tmp_path), arena(*flags, cwd=tmp_path)
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    folders = sorted(p.name for p in (tmp_path / "results").iterdir())
+    assert len(folders) == 2 and all(f.startswith("tournament-") for f in folders)
+    bare = arena("tournament", "--resume", cwd=tmp_path)
+    assert bare.returncode == 2 and "name the tournament's folder (--resume OUT)" in bare.stderr

@@ -29,7 +29,8 @@ from referee.bots.transport import BotCommand
 from referee.match import Entrant
 from referee.records.audit import audit_results
 from referee.records.replay import replay_record
-from tournaments.cluster import ClusterError, batches
+from tournaments.cluster import ClusterError, apart
+from tournaments.cluster_placement import hands_held
 from tournaments.cluster_worker import PathMap, ShipError, pack, translate, unpack
 from tournaments.config import ConfigError, parse_config
 from tournaments.runner import WorkerHooks
@@ -40,11 +41,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # ------------------------------------------------------------------ without a cluster
 
-def test_a_task_is_a_batch_of_games_in_a_row_or_one_run_of_one_seating_of_boards(tmp_path):
+def test_a_task_is_a_batch_of_one_colour_of_a_block_of_deals_or_one_run_of_one_seating_of_boards(tmp_path):
     config = parse_config(tournament_data("tcp://127.0.0.1:1", games=10, batch=4), tmp_path / "t.toml")
-    work = batches(config, schedule(config))
-    assert [len(b) for b in work] == [4, 4, 2]
-    assert [g.game_id for b in work for g in b] == [g.game_id for g in schedule(config)]
+    plan = apart(config, schedule(config))
+    assert sorted(g.game_id for b in plan.batches for g in b) == sorted(g.game_id for g in schedule(config))
+    assert all(len(b) <= 4 for b in plan.batches)
+    for batch in plan.batches:
+        hands_held(batch)  # raises if a batch gave a bot two hands of one deal
+    blocks = collections.defaultdict(set)
+    for batch, (block, colour) in zip(plan.batches, plan.colours, strict=True):
+        assert {g.seed for g in batch} <= block
+        blocks[block].add(colour)
+    assert all(len(colours) == 2 for colours in blocks.values())  # two-handed: both seatings, apart
 
     data = tournament_data("tcp://127.0.0.1:1")
     data["tournament"] = {**data["tournament"], "boards": 45}
@@ -53,8 +61,8 @@ def test_a_task_is_a_batch_of_games_in_a_row_or_one_run_of_one_seating_of_boards
     from referee.match import board_runs
 
     ordered = board_runs(schedule(config), lambda s: (s.pair - 1, (s.pairing, s.turn)))
-    work = batches(config, ordered)
-    assert [len(b) for b in work] == [20, 20, 20, 20, 5, 5]  # boards 1-20, 21-40, 41-45, each in two seatings
+    work = apart(config, ordered).batches
+    assert sorted(len(b) for b in work) == [5, 5, 20, 20, 20, 20]  # boards 1-20, 21-40, 41-45, each in two seatings
     for b in work:
         assert len({(g.pairing, g.turn) for g in b}) == 1  # one seating: one set of processes plays the run
         assert len({g.pair for g in b}) == len(b)  # and never meets a board twice
@@ -263,11 +271,12 @@ def test_a_killed_client_resumes_from_its_folder_on_the_cluster(tmp_path, cluste
     killed = subprocess.run([sys.executable, str(script), str(out), "tournament", str(config), "--out", str(out),
                              "--no-report", "--bootstrap", "0"], capture_output=True, text=True, env=env, timeout=300)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
-    assert len((out / "games.jsonl").read_text().splitlines()) == 4  # the first batch only
+    saved = len((out / "games.jsonl").read_text().splitlines())
+    assert saved == 2  # the first batch only: a block of two deals (4 games), one seating of them
 
     resumed = arena("tournament", "--resume", str(out), "--no-report", "--bootstrap", "0")
     assert resumed.returncode == 0, resumed.stderr
-    assert "resuming: 4 of 24 games already played" in resumed.stdout
+    assert f"resuming: {saved} of 24 games already played" in resumed.stdout
     assert f"on the Dask cluster at {cluster.scheduler_address}" in resumed.stdout  # kept in the folder
     audit = audit_results(out / "games.jsonl")
     assert audit.findings == []

@@ -82,17 +82,10 @@ class ClusterError(RuntimeError):
     killing workers); the message says which and what to do."""
 
 
-def batches(config: TournamentConfig, games: Sequence[GameSpec]) -> list[list[GameSpec]]:
-    """The tasks: ``config.cluster.batch`` games in a row; on boards, each run of one seating, so that a task's
-    processes play the boards a process plays on one machine. (Seatings apart: :func:`apart`.)"""
-    if config.boards:
-        return board_run_groups(games, board_and_seating)
-    size = config.cluster.batch
-    return [list(games[i:i + size]) for i in range(0, len(games), size)]
-
-
 def apart(config: TournamentConfig, games: Sequence[GameSpec]) -> ApartPlan:
-    """Seatings apart: the tasks, each a batch of one colour of one group of deals (tournaments.cluster_placement)."""
+    """The tasks: batches of at most ``config.cluster.batch`` games of one colour of one group of deals
+    (tournaments.cluster_placement), so that no task gives a bot two hands of a deal; on boards, each run of one
+    seating, so that a task's processes play the boards a process plays on one machine."""
     units = board_run_groups(games, board_and_seating) if config.boards else [[g] for g in games]
     return plan_apart(units, config.cluster.batch)
 
@@ -110,8 +103,8 @@ async def run_on_cluster(config: TournamentConfig, games: Sequence[GameSpec], lo
     """Play ``games`` on the cluster; each record is passed to ``deliver`` (which must not block) as its batch
     comes back. Its bots' logs go to ``logs/cluster/WORKER/``. ``on_batch(client, result)``, a test seam, is
     called in the thread that talks to the cluster as each batch comes back."""
-    plan = apart(config, games) if config.cluster.seatings_apart else None
-    work = plan.batches if plan is not None else batches(config, games)
+    plan = apart(config, games)
+    work = plan.batches
     if not work:
         return
     try:
@@ -208,7 +201,7 @@ class _Drive:
     archives: dict[str, bytes]
     expected: dict[str, str]  # seat entrant -> fingerprint of its program here
     on_batch: Callable | None
-    plan: ApartPlan | None  # seatings apart: each batch's group and colour, and the machines needed
+    plan: ApartPlan  # the batches' groups and colours (tournaments.cluster_placement), the machines they need
     stopping: threading.Event = attrs.Factory(threading.Event)
     stopped: threading.Event = attrs.Factory(threading.Event)
     todo: collections.deque = attrs.Factory(collections.deque)  # (index, batch)
@@ -242,7 +235,7 @@ class _Drive:
         self.run_id = secrets.token_hex(8)
         self.stop = Event(f"pinochle-arena-stop-{self.run_id}", client=client)
         self.todo.extend(enumerate(self.work))
-        if self.plan is not None:
+        if self.config.cluster.seatings_apart:
             _say(f"--seatings-apart: these games need workers on {self.plan.machines} different machines (no "
                  "machine plays a bot in two seats of one deal)")
         self.task_config = for_workers(self.config)
@@ -286,10 +279,12 @@ class _Drive:
                 return
             index, batch = entry
             machine, workers = None, list(usable) if self.refused else None
-            if self.plan is not None:
+            if self.config.cluster.seatings_apart:
                 machine, workers = self._machine_for(index, usable)
                 if machine is None:
                     continue
+            elif self._clashes(index):
+                continue
             self.todo.remove(entry)
             future = self.client.submit(play_batch, self.run_id, self.task_config, batch, frozenset(self.retired),
                                         self.transcripts, self.paths, self.shipped, VERSION,
@@ -297,6 +292,13 @@ class _Drive:
                                         workers=workers, allow_other_workers=workers is not None and machine is None)
             self.running[future] = (index, batch, machine)
             self.finishing.add(future)
+
+    def _clashes(self, index: int) -> bool:
+        """Without seatings apart: whether batch ``index`` would give a bot another hand of a deal in play (two
+        seatings of one deal never run at once, wherever they run; one after the other they may share a machine)."""
+        group, colour = self.plan.colours[index]
+        return any(self.plan.colours[other][0] == group and self.plan.colours[other][1] != colour
+                   for other, _, _ in self.running.values())
 
     def _machine_for(self, index: int, usable: dict[str, int]) -> tuple[str | None, list[str]]:
         """Seatings apart: the machine to play batch ``index`` and its usable workers, or (None, []) for now."""

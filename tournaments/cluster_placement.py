@@ -58,32 +58,40 @@ class ApartPlan:
     """The batches to send, each with its group and colour; ``machines`` is how many the plan needs."""
 
     batches: list[list[GameSpec]]
-    colours: list[tuple[frozenset[int], int]]  # per batch: (its group, its colour)
+    colours: list[tuple[frozenset[int], int]]  # per batch: (the seeds of its block of groups, its colour)
     machines: int
 
 
 def plan_apart(units: Sequence[list[GameSpec]], size: int) -> ApartPlan:
-    """Colour ``units`` (games, or runs of boards, each played whole by one task) and cut each colour of each
-    group into batches of at most ``size`` games (a run of boards stays whole)."""
+    """Colour ``units`` (games, or runs of boards, each played whole by one task), group by group, and cut the
+    work into batches of one colour of a *block* of groups: as many successive groups as hold about ``size``
+    games in all (at least one group; a batch never more than ``size`` games, but a run of boards stays whole).
+    A block's colours are then its batches, each with the same groups, so pinning them never gets stuck, and
+    a block's colours, played one after another, are about one batch of work."""
     group_of = _groups(units)
     by_group: dict[frozenset[int], list[int]] = {}
     for i, unit in enumerate(units):
         by_group.setdefault(group_of[unit[0].seed], []).append(i)
-    colour_of: dict[int, tuple[frozenset[int], int]] = {}
+    colour: dict[int, int] = {}
     known: dict[tuple, list[int]] = {}  # a group's shape (who sits where in each unit) -> its colours
-    for group, members in by_group.items():
+    for members in by_group.values():
         shape = tuple(tuple(spec.bots or spec.seating for spec in units[i]) for i in members)
         if shape not in known:
             held = [hands_held(units[i]) for i in members]
             candidates = [_colour(held, order) for order in _orders(members, units)]
             candidates += [c for c in [_two_seat_codes(held)] if c is not None]
             known[shape] = min(candidates, key=max)
-        colour_of.update((i, (group, c)) for i, c in zip(members, known[shape], strict=True))
+        colour.update(zip(members, known[shape], strict=True))
+    largest = max(sum(len(units[i]) for i in members) for members in by_group.values())
+    per_block = max(1, size // largest)  # a block's colours together: about one batch of games
+    groups = list(by_group)
+    block_of = {g: frozenset().union(*groups[b - b % per_block:b - b % per_block + per_block])
+                for b, g in enumerate(groups)}
     batches: list[list[GameSpec]] = []
     colours: list[tuple[frozenset[int], int]] = []
-    open_batch: dict[tuple[frozenset[int], int], int] = {}  # (group, colour) -> its batch being filled
+    open_batch: dict[tuple[frozenset[int], int], int] = {}  # (block, colour) -> its batch being filled
     for i, unit in enumerate(units):
-        key = colour_of[i]
+        key = (block_of[group_of[unit[0].seed]], colour[i])
         index = open_batch.get(key)
         if index is None or len(batches[index]) + len(unit) > size:
             open_batch[key] = index = len(batches)

@@ -208,7 +208,7 @@ def test_a_wide_board_win_shows_its_own_elo_not_a_clamped_one():
     faulted = analyse_boards([hand(["A", "B"], [0, 0], seed=s, culprit=1) for s in (1, 2)]
                              + [hand(["B", "A"], [150, 60], seed=s) for s in (1, 2)], bootstrap=20)
     (pair,) = faulted.pairs
-    assert pair.estimate.sweep and board_pair_rows(faulted)[0][4] == f"> {pair.estimate.bound:+.1f}"
+    assert pair.estimate.sweep and board_pair_rows(faulted)[0][4:6] == ["+inf", f"[{pair.estimate.bound:+.1f}, +inf)"]
     assert any(str(p).startswith("A vs B: every board scored 1") for p in board_parts(faulted))
 
 

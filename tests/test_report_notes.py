@@ -42,7 +42,7 @@ def test_a_clean_sweep_is_a_bound_not_a_clamped_value():
     report = analyse(pairs("strong", "weak", [2] * 6) + pairs("strong", "mid", [1, 2, 1]) +
                      pairs("mid", "weak", [2, 1, 1], start=10), bootstrap=20)
     (row,) = [r for r in pair_rows(report) if r[0] == "strong vs weak"]
-    assert row[4] == f"> {elo_from_score(0.025 ** (1 / 6)):+.1f}" and row[5] == "-" and row[3] == "100.0%"
+    assert row[4] == "+inf" and row[5] == f"[{elo_from_score(0.025 ** (1 / 6)):+.1f}, +inf)" and row[3] == "100.0%"
     assert "1199" not in render(report)
     assert any("strong won every pair, so no finite Elo exists" in n for n in footnotes(report))
 

@@ -236,10 +236,12 @@ PAIR_HEADERS = ["pairing", "games", "W-D-L", "score %", "Elo", "95% interval", "
 
 
 def elo_cells(e: EloEstimate) -> tuple[str, str]:
-    """An estimate's Elo and its 95% interval as the tables show them: a sweep, which has no finite Elo, as the
-    bound of its interval ("> +X"); no interval (one unit, or every unit alike) as "-"."""
+    """An estimate's Elo and its 95% interval as the tables show them: a sweep, which has no finite Elo, as
+    +inf (or -inf) and an interval open on that side ("[-153.5, +inf)": with three pairs, even a sweep does not
+    rule out a weaker winner); no interval (one unit, or every unit alike) as "-"."""
     if e.sweep:
-        return f"{'>' if e.score > 0.5 else '<'} {e.bound:+.1f}", "-"
+        won = e.score > 0.5
+        return ("+inf" if won else "-inf"), interval_text(e.bound, math.inf) if won else interval_text(-math.inf, e.bound)
     return f"{e.elo:+.1f}", interval_text(e.low, e.high)
 
 
@@ -251,7 +253,7 @@ def margin_text(margin: float | None, margin95: float) -> str:
 
 
 def elo_text(e: EloEstimate) -> str:
-    """The same in a line: "Elo +35.2 [+15.1, +55.3]", "Elo > +412.0"."""
+    """The same in a line: "Elo +35.2 [+15.1, +55.3]", "Elo +inf [+412.0, +inf)"."""
     elo, interval = elo_cells(e)
     return f"Elo {elo}" + ("" if interval == "-" else f" {interval}")
 
@@ -320,7 +322,7 @@ def _pair_note(h: HeadToHead) -> list[str]:
                 "in the ratings, but measure nothing about its play (no margin, no LOS)"]
     if h.estimate.sweep:
         return [f"{h.a} vs {h.b}: {h.a} {'won' if h.estimate.score > 0.5 else 'lost'} every {unit}, so no finite Elo "
-                f"exists; shown is the bound of the 95% interval (Clopper-Pearson over {units}), and LOS is "
+                f"exists; its 95% interval is open on that side (Clopper-Pearson over {units}), and LOS is "
                 "1 - 0.5^(n+1) (a uniform prior)"]
     if h.estimate.too_few:
         return [f"{h.a} vs {h.b}: {units} {'is' if n == 1 else 'are'} too few for an interval or a LOS (they need "
@@ -474,15 +476,22 @@ def json_safe(value):
     return value
 
 
-def to_pgn(records: Sequence[GameRecord]) -> str:
-    """Results as PGN (seat 0 as White), for cross-checking in Ordo or BayesElo."""
+def to_pgn(records: Sequence[GameRecord], event: str | None = None) -> str:
+    """Results as PGN (seat 0 as White), for cross-checking in Ordo or BayesElo; the Event tag is ``event`` (the
+    tournament's name), else "pinochle-arena VARIANT"."""
     out = []
     for i, r in enumerate(_two_player(records), 1):
         result = {1.0: "1-0", 0.0: "0-1", 0.5: "1/2-1/2"}[r.result[0]]
         pair = r.extra.get("pair", i)
+        name = _pgn_text(event or f"pinochle-arena {r.variant}")
         out.append(
-            f'[Event "pinochle-arena {r.variant}"]\n[Site "pinochle-arena"]\n[Round "{pair}"]\n'
+            f'[Event "{name}"]\n[Site "pinochle-arena"]\n[Round "{pair}"]\n'
             f'[White "{r.seats[0].entrant}"]\n[Black "{r.seats[1].entrant}"]\n[Result "{result}"]\n'
             f'[GameId "{r.game_id}"]\n[Termination "{r.termination.value}"]\n\n{result}\n'
         )
     return "\n".join(out)
+
+
+def _pgn_text(text: str) -> str:
+    """A PGN tag's value: backslash and quote escaped, on one line."""
+    return " ".join(text.replace("\\", "\\\\").replace('"', '\\"').split())

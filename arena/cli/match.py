@@ -24,10 +24,18 @@ from .args import (
     positive_int,
     variant_from_args,
 )
-from .printing import deals_text, game_line, print_faults, print_report, print_standings, write_html_report
+from .printing import (
+    deals_text,
+    game_line,
+    print_faults,
+    print_report,
+    print_standings,
+    write_html_report,
+    write_pgn,
+)
 from .progress import Progress
 from .results import open_results
-from .running import check_bots_start, resumed_arguments, run_trio, seed_and_out
+from .running import check_bots_start, check_new_file, resumed_arguments, run_trio, seed_and_out
 
 
 def add_parser(sub) -> None:
@@ -51,8 +59,13 @@ def add_parser(sub) -> None:
                    help="seed for the deals (default: a secret one from the operating system, kept in OUT)")
     add_time_arguments(p)
     p.add_argument("--out", type=Path, default=None, help="output directory (default results/match-TIMESTAMP)")
+    p.add_argument("--concurrency", type=positive_int, default=1, metavar="N",
+                   help="games at once, as cutechess's -concurrency (default 1); each of the N lanes has processes of "
+                        "its own, logged in OUT/logs/BOT.wLANE.stderr.log")
     p.add_argument("--transcripts", action="store_true",
                    help="write every protocol line to OUT/logs/BOT.protocol.log ('>' to the bot, '<' from it)")
+    p.add_argument("--pgn", type=Path, default=None, metavar="FILE",
+                   help="also write the results as PGN (seat 0 as White; two-player games), for Ordo or BayesElo")
     add_report_argument(p)
     p.set_defaults(handler=run)
 
@@ -69,6 +82,8 @@ def run(args) -> int:
     games = games_to_play(args, variant.players)
     deals = deals_from_args(args, variant)
     seed, out = seed_and_out(args, "match")
+    if args.pgn is not None:
+        check_new_file(args.pgn, "--pgn")
     what = f"{args.boards} boards ({games} one-hand games)" if args.boards else f"{games} games"
     print(f"match: {' vs '.join(e.name for e in entrants)}, {variant.name}, {what}, {deals_text(args, deals)}, "
           f"records in {out}/games.jsonl")  # before the bots start, so that a bot that cannot start shows the plan
@@ -87,7 +102,7 @@ def run(args) -> int:
         progress.update(len(records), game_line(record))
 
     try:
-        run_trio(run_match, plan, on_game, store, {r.game_id for r in records})
+        run_trio(run_match, plan, on_game, store, {r.game_id for r in records}, args.concurrency)
     except KeyboardInterrupt:
         progress.close()
         print(f"\nstopped after {len(records)} of {games} games (all saved in {store.games_path}); so far:")
@@ -97,6 +112,8 @@ def run(args) -> int:
     progress.close()
     print_match_table(records, args.boards)
     print_faults(records, out / "logs")
+    if args.pgn is not None:
+        write_pgn(records, args.pgn)
     if not args.no_report:
         write_html_report(records, out, f"match: {' vs '.join(names)}")
     return 0

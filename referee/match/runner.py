@@ -72,34 +72,58 @@ def match_games(plan: MatchPlan) -> Schedule:
 
 
 async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | None = None,
-                    store: ResultStore | None = None, done: Collection[str] = ()) -> list[GameRecord]:
-    """Play the games of ``plan`` one after another, but those in ``done``; records go to ``store``.
+                    store: ResultStore | None = None, done: Collection[str] = (),
+                    concurrency: int = 1) -> list[GameRecord]:
+    """Play the games of ``plan``, but those in ``done``, ``concurrency`` at a time; records go to ``store``.
 
     Without a store, one is started in ``out_dir``: it makes ``secret.key``,
     which seals every record, and ``schedule.jsonl``, the games the records
     are checked against (see :class:`~referee.records.store.ResultStore`).
+    Each of the ``concurrency`` lanes plays its share of the games one after
+    another with processes of its own (logs ``BOT.wLANE.*.log`` when more than one).
     """
     if store is None:
         store = ResultStore(plan.out_dir, "match.json")
         store.start({}, match_games(plan))
     records: list[GameRecord] = []
+    lanes = match_lanes(plan, done, concurrency)
+    async with trio.open_nursery() as nursery:
+        for number, games in enumerate(lanes):
+            stem = f".w{number}" if len(lanes) > 1 else ""
+            nursery.start_soon(_play_lane, plan, games, stem, store, records, on_game)
+    return records
+
+
+def match_lanes(plan: MatchPlan, done: Collection[str], concurrency: int) -> list[list]:
+    """The games not ``done``, split over at most ``concurrency`` lanes: round robin by game, or with boards by
+    runs of one seating (so that each seating's processes still play their boards in a row)."""
+    n = len(plan.entrants)
+    games = [g for g in match_schedule(plan) if f"g{g[0]}" not in done]
+    if plan.boards:
+        groups = board_run_groups(games, lambda game: divmod(game[0] - 1, n))
+    else:
+        groups = [[g] for g in games]
+    lanes: list[list] = [[] for _ in range(min(concurrency, len(groups)) or 1)]
+    for i, group in enumerate(groups):
+        lanes[i % len(lanes)] += group
+    return lanes
+
+
+async def _play_lane(plan: MatchPlan, games: list, stem: str, store: ResultStore, records: list[GameRecord],
+                     on_game: Callable[[GameRecord], None] | None) -> None:
+    """Play ``games`` one after another, each record saved, kept in ``records`` and passed to ``on_game``."""
     logs = plan.out_dir / "logs"
     n = len(plan.entrants)
     async with trio.open_nursery() as nursery:
         players: list[Player] = []
         lane = None
         try:
-            games = match_schedule(plan)
-            if plan.boards:
-                games = board_runs(games, lambda game: divmod(game[0] - 1, n))
             for number, seed, seating, decks in games:
-                if f"g{number}" in done:
-                    continue
                 seating_lane = (number - 1) % n if plan.boards else 0  # boards: each seating has processes of its own
                 if seating_lane != lane:
                     lane = seating_lane
                     await close_players(players)
-                    players = _new_players(plan, logs, retired={p.entrant.name for p in players if p.faulted})
+                    players = _new_players(plan, logs, {p.entrant.name for p in players if p.faulted}, stem)
                 seated = [players[i] for i in seating]
                 board = _board_extra(plan, number, seating) if plan.boards else _sides_extra(plan, seating)
                 record = await play_game(nursery, seated, plan.variant, seed, f"g{number}",
@@ -111,13 +135,13 @@ async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | Non
         finally:
             await close_players(players)
             nursery.cancel_scope.cancel()
-    return records
 
 
-def _new_players(plan: MatchPlan, logs: Path, retired: Collection[str]) -> list[Player]:
-    """Players for the match's entrants; those ``retired`` by a fault under ``restart = never`` stay retired."""
-    players = [Player.logged(e, logs, transcripts=plan.transcripts, startup_timeout=plan.startup_timeout,
-                             one_seating=plan.boards) for e in plan.entrants]
+def _new_players(plan: MatchPlan, logs: Path, retired: Collection[str], stem: str = "") -> list[Player]:
+    """Players for the match's entrants (logs ``BOT{stem}.*.log``); those ``retired`` by a fault under
+    ``restart = never`` stay retired."""
+    players = [Player.logged(e, logs, e.name + stem, transcripts=plan.transcripts,
+                             startup_timeout=plan.startup_timeout, one_seating=plan.boards) for e in plan.entrants]
     for p in players:
         p.faulted = p.entrant.name in retired
     return players

@@ -323,5 +323,5 @@ def parse_bot_line(line: str):
         _arity(parts, 1)
         return m.Pong(_token(parts[1], "pong token"))
     if len(parts) != 1:
-        raise ProtocolError(f"expected one action token, got {len(parts)} words: {line.strip()[:80]!r}")
+        raise ProtocolError(f"expected one action token, got {len(parts)} words")  # the caller quotes the line
     return m.Reply(_token(verb, "action"))

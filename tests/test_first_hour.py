@@ -93,3 +93,96 @@ def test_a_tournament_without_a_configuration_gets_a_folder_of_its_own(tmp_path)
     assert len(folders) == 2 and all(f.startswith("tournament-") for f in folders)
     bare = arena("tournament", "--resume", cwd=tmp_path)
     assert bare.returncode == 2 and "name the tournament's folder (--resume OUT)" in bare.stderr
+
+
+def test_match_takes_concurrency_and_pgn_as_cutechess_users_expect(tmp_path):
+    out, pgn = tmp_path / "m", tmp_path / "m.pgn"
+    run = arena("match", "greedy", "random", "--games", "6", "--option", "target=200", "--isolation", "none",
+                "--no-report", "--concurrency", "3", "--pgn", str(pgn), "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    assert pgn.read_text().count("[Event ") == 6
+    assert {p.name for p in (out / "logs").glob("greedy.w*.stderr.log")} == {f"greedy.w{i}.stderr.log" for i in range(3)}
+    assert arena("replay", str(out)).returncode == 0
+
+
+def test_a_flag_of_another_command_is_not_offered_as_its_own_correction(tmp_path):
+    run = arena("report", str(tmp_path), "--concurrency", "2")
+    assert run.returncode == 2 and "unrecognized arguments: --concurrency" in run.stderr
+    assert "did you mean '--concurrency'" not in run.stderr
+
+
+def test_a_misspelt_sample_bot_gets_a_did_you_mean():
+    run = arena("match", "greedyy", "random")
+    assert run.returncode == 2 and "did you mean the sample bot 'greedy'?" in run.stderr
+
+
+BABBLER = """import sys
+print("id name babbler"); print("ready"); print({after_ready!r}, flush=True)
+for line in sys.stdin:
+    if line.startswith("quit"):
+        break
+    if line.startswith(("play", "bid", "meld", "trump", "request")):
+        print("i play the ace now", flush=True)
+"""
+
+
+@pytest.mark.parametrize("after_ready, reason", [
+    ("loading my weights", "sent a line nobody asked for: 'loading my weights'"),
+    ("info fine", "expected one action token, got 5 words: 'i play the ace now'"),
+])
+def test_a_fault_reason_names_the_fault_and_quotes_the_line_once(tmp_path, after_ready, reason):
+    bot = tmp_path / "babbler.py"
+    bot.write_text(BABBLER.format(after_ready=after_ready))
+    out = tmp_path / "m"
+    run = arena("match", f"{sys.executable} {bot}", "random", *QUICK, "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    record = (out / "games.jsonl").read_text().splitlines()[0]
+    assert reason in record and "action token" not in reason.partition(":")[2]
+    assert record.count("ace now") <= 1 and record.count("loading my weights") <= 1
+
+
+def test_the_pgn_event_is_the_tournaments_name(tmp_path):
+    pgn = tmp_path / "t.pgn"
+    run = arena("tournament", "--bot", "greedy", "--bot", "random", *QUICK, "--name", 'Club "Spring" Cup',
+                "--out", str(tmp_path / "t"), "--pgn", str(pgn))
+    assert run.returncode == 0, run.stderr
+    assert pgn.read_text().count('[Event "Club \\"Spring\\" Cup"]') == 2
+
+
+def test_ctrl_c_in_a_tournament_prints_the_partial_table_and_how_to_continue(tmp_path):
+    import signal
+
+    from helpers import as_from_a_terminal
+
+    out = tmp_path / "t"
+    process = subprocess.Popen([sys.executable, "-m", "arena", "tournament", "--bot", "greedy", "--bot", "random",
+                                "--games", "400", "--concurrency", "1", "--isolation", "none", "--out", str(out)],
+                               cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=as_from_a_terminal)
+    try:
+        for line in process.stderr:  # the progress lines: wait for the first finished game, then interrupt
+            if line.startswith("[1/400]"):
+                break
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr
+    assert "stopped after" in stdout and "| greedy" in stdout and "| random" in stdout
+    assert f"pinochle-arena tournament --resume {out}" in stderr
+
+
+def test_the_reports_game_anchors_are_the_game_ids(tmp_path):
+    out = tmp_path / "m"
+    assert arena("match", "greedy", "random", "--games", "2", "--option", "target=200", "--isolation", "none",
+                 "--out", str(out)).returncode == 0
+    page = (out / "report" / "index.html").read_text()
+    assert '"id":"g1","anchor":"game-g1"' in page and '"id":"g2","anchor":"game-g2"' in page
+
+
+def test_a_bots_first_start_is_logged_once(tmp_path):
+    out = tmp_path / "m"
+    assert arena("match", "greedy", "random", *QUICK, "--out", str(out)).returncode == 0
+    log = (out / "logs" / "greedy.stderr.log").read_text()
+    assert log.count("start 1 of") == 1 and "check before the first game of" in log

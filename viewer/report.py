@@ -71,7 +71,7 @@ def write_report(records: Sequence[GameRecord], directory: Path, title: str, sum
 
 def _game_row(number: int, r: GameRecord) -> dict:
     names = [s.entrant for s in r.seats]
-    return {"n": number, "id": r.game_id, "variant": r.variant, "names": names, "result": list(r.result),
+    return {"n": number, "id": r.game_id, "anchor": f"game-{r.game_id}", "variant": r.variant, "names": names, "result": list(r.result),
             "totals": list(r.totals), "hands": len(r.hands), "termination": r.termination.value,
             "culprit": names[r.culprit] if r.culprit is not None and r.culprit < len(names) else None,
             "detail": r.detail}

@@ -17,8 +17,12 @@ COMMANDS = (match, check, tournament, ratings, sprt, variants, deals, replay, re
 class Parser(argparse.ArgumentParser):
     """argparse, with "did you mean" for a misspelt command or flag."""
 
+    def parse_args(self, args=None, namespace=None):
+        self.given = list(args) if args is not None else []  # to tell which command a misspelt flag was given to
+        return super().parse_args(args, namespace)
+
     def error(self, message: str):
-        hint = _did_you_mean(self, message)
+        hint = _did_you_mean(self, message, getattr(self, "given", []))
         super().error(message + (f"; did you mean {hint}?" if hint else ""))
 
     def command_parser(self, name: str) -> argparse.ArgumentParser:
@@ -27,18 +31,19 @@ class Parser(argparse.ArgumentParser):
         return commands.choices[name]
 
 
-def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
+def _did_you_mean(parser: argparse.ArgumentParser, message: str, given_words: list[str]) -> str:
     words: list[str] = []
     commands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     wanted = re.search(r"invalid choice: '([^']*)'", message)
     if wanted:  # a misspelt command
         words = [name for a in commands for name in a.choices]
         given = [wanted.group(1)]
-    else:  # misspelt flags: the top parser reports them for its commands, so look in every command's flags
+    else:  # misspelt flags: the top parser reports them for its command, so look in that command's flags
         given = re.findall(r"(--?[\w-]+)", message.partition("unrecognized arguments:")[2])
-        parsers = [parser, *(p for a in commands for p in a.choices.values())]
+        named = [p for a in commands for name, p in a.choices.items() if name in given_words[:1]]
+        parsers = [parser, *(named or (p for a in commands for p in a.choices.values()))]
         words = sorted({flag for p in parsers for action in p._actions for flag in action.option_strings})
-    matches = [m for g in given for m in difflib.get_close_matches(g, words, n=1, cutoff=0.6)]
+    matches = [m for g in given for m in difflib.get_close_matches(g, words, n=1, cutoff=0.6) if m != g]
     return " ".join(f"'{m}'" for m in matches)
 
 

@@ -32,6 +32,7 @@ from .printing import (
     game_line,
     print_faults,
     print_report,
+    print_standings,
     seed_text,
     write_html_report,
     write_pgn,
@@ -124,7 +125,7 @@ def run(args) -> int:
     summary = print_report(records, config.output, anchor=config.anchor, bootstrap=args.bootstrap,
                            title=f"\n{config.name}: {len(records)} games")
     if args.pgn is not None:
-        write_pgn(records, args.pgn)
+        write_pgn(records, args.pgn, config.name)
     print_faults(records, config.output / "logs")
     if not args.no_report:
         write_html_report(records, config.output, f"tournament '{config.name}'", summary)
@@ -159,6 +160,8 @@ def play(args, opened) -> collections.Counter | None:
         run_on_cluster_or_here(run_games, config, opened.todo(), store, on_game, args.transcripts)
     except KeyboardInterrupt:
         progress.close()
+        print(f"\nstopped after {finished} of {len(opened.specs)} games; so far:")
+        print_standings(live)
         print(f"\nstopped: {finished} of {len(opened.specs)} games are saved in {store.games_path}.\n"
               f"To continue: pinochle-arena tournament --resume {config.output}", file=sys.stderr)
         return None

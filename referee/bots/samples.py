@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import shlex
 import shutil
@@ -90,7 +91,11 @@ def resolve_bot(text: str) -> tuple[str, BotCommand]:
             raise BotStartError(f"sample bot {text!r} needs node (Node.js) on PATH")
         return sample.name, sample.command()
     command = BotCommand.from_text(text)
-    command.check()
+    try:
+        command.check()
+    except BotStartError as e:
+        close = difflib.get_close_matches(text, SAMPLES, n=1, cutoff=0.6)
+        raise BotStartError(f"{e}; did you mean the sample bot {close[0]!r}?" if close else str(e)) from None
     return entrant_name(command.argv), command
 
 

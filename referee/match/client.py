@@ -214,7 +214,11 @@ class BotClient:
 
     def _refuse_unasked(self) -> None:
         for line in self.process.pending_lines():
-            if not isinstance(self._parse(line), m.Info):
+            try:
+                asked = isinstance(self._parse(line), m.Info)
+            except BotProtocolError:  # not an action out of turn: text where none was due (after 'ready', say)
+                asked = False
+            if not asked:
                 raise BotProtocolError(f"sent a line nobody asked for: {line.text[:80]!r}")
 
     def post(self, message) -> None:

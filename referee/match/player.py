@@ -85,6 +85,7 @@ class Player:
     stall_timeout: float = 2.0  # seconds for the pong of the stall check between games
     stalls: int = 0  # pings between games that went unanswered
     program: str | None = None  # its fingerprint (referee.bots.fingerprint), taken before its first start
+    preflight: bool = False  # only started to check that it can (:func:`preflight`): its start is not numbered
 
     @classmethod
     def logged(cls, entrant: Entrant, logs: Path, stem: str | None = None, transcripts: bool = False,
@@ -116,7 +117,8 @@ class Player:
                 self.program = "" if self.entrant.connect is not None else \
                     await trio.to_thread.run_sync(fingerprint, self.entrant.command)
             self.starts += 1
-            self.note(f"start {self.starts} of {self.entrant.command.to_text()}")
+            first = "check before the first game" if self.preflight else f"start {self.starts}"
+            self.note(f"{first} of {self.entrant.command.to_text()}")
             client = None
             try:
                 if self.entrant.connect is not None:
@@ -213,6 +215,7 @@ async def preflight(entrants: Sequence[Entrant], logs: Path, startup_timeout: fl
     async with trio.open_nursery() as nursery:
         for entrant in entrants:
             player = Player.logged(entrant, logs, startup_timeout=startup_timeout)
+            player.preflight = True
             try:
                 client = await player.ensure_started(nursery)
                 if client.ids.get("name"):

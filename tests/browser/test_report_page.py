@@ -87,7 +87,7 @@ def test_a_game_is_stepped_through_to_its_end_with_every_trick(page, tournament)
 
 def test_a_seats_view_shows_its_own_hand_and_only_the_backs_of_the_others(page, tournament):
     out, records = tournament
-    page.goto((out / "report" / "index.html").as_uri() + "#game-0")
+    page.goto((out / "report" / "index.html").as_uri() + f"#game-{records[0].game_id}")  # the address names its id
     page.wait_for_selector("#viewer:not([hidden]) .seat")
     for _ in range(12):
         page.keyboard.press("ArrowRight")

@@ -152,7 +152,7 @@ function listGames(games) {
   const body = document.querySelector("#game-list tbody");
   body.replaceChildren(...games.map((g) => {
     const ending = g.termination === "completed" ? g.termination : `${g.termination} by ${g.culprit}: ${g.detail}`;
-    const link = el("a", { href: `#game-${g.n}` }, g.id);  // the address names the game: it can be shared
+    const link = el("a", { href: `#${g.anchor}` }, g.id);  // the address names the game by its id: it can be shared
     return el("tr", { "data-n": g.n, class: g.termination === "completed" ? "" : "faulted" },
       el("td", {}, link), el("td", {}, g.names.join(" vs ")), el("td", {}, g.variant),
       el("td", {}, g.result.join("-")), el("td", {}, g.totals.join(" / ")), el("td", {}, g.hands),
@@ -186,8 +186,8 @@ function start() {
 }
 
 function openFromAddress() {
-  const wanted = /^#game-(\d+)$/.exec(location.hash);
-  if (wanted && window.REPORT_GAMES[Number(wanted[1])]) openGame(Number(wanted[1]));
+  const wanted = window.REPORT_GAMES.find((g) => `#${g.anchor}` === decodeURIComponent(location.hash));
+  if (wanted) openGame(wanted.n);
 }
 
 start();

@@ -126,7 +126,8 @@ def test_refuses_to_overwrite_results(tmp_path):
     out = tmp_path / "m"
     assert arena("match", "random", "random", "--games", "1", "--no-duplicate", "--out", str(out)).returncode == 0
     run = arena("match", "random", "random", "--games", "1", "--no-duplicate", "--out", str(out))
-    assert run.returncode == 2 and "already holds games" in run.stderr and "add --resume" in run.stderr
+    assert run.returncode == 2 and "games.jsonl" in run.stderr and "already exist" in run.stderr
+    assert f"add --resume {out}" in run.stderr
 
 
 def test_a_run_says_what_its_isolation_protects_and_warns_when_unjailed(tmp_path):

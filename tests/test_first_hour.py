@@ -58,14 +58,46 @@ def test_results_that_are_not_there_are_named(tmp_path, command):
     assert run.returncode == 2 and f"{tmp_path / 'nosuchdir'}: no such file or folder" in run.stderr
 
 
-def test_a_run_that_stopped_before_its_first_game_leaves_a_folder_a_rerun_reuses(tmp_path):
+def test_a_run_stopped_before_its_first_game_leaves_a_folder_a_rerun_reuses(tmp_path):
+    import signal
+
+    from helpers import as_from_a_terminal
+
+    out = tmp_path / "m"
+    silent = f"{sys.executable} {ROOT / 'tests' / 'bots' / 'faulty.py'} sleep 1"  # never answers its first request
+    process = subprocess.Popen([sys.executable, "-m", "arena", "match", "greedy", silent, "--time-per-move",
+                                "600000", "--time-bank", "600000", *QUICK, "--out", str(out)],
+                               cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=as_from_a_terminal)
+    try:
+        for line in process.stdout:  # the plan, the isolation line, then the bots start and the run begins
+            if line.startswith("running") or "isolation" in line or line.startswith("bots:"):
+                break
+        while not (out / "games.jsonl").exists():  # the run's files are made: the first game is under way
+            assert process.poll() is None, process.stderr.read()
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+    assert not (out / "secret.key").exists() and not (out / "games.jsonl").exists()  # taken away: nothing was played
+    assert (out / "logs").is_dir()  # the logs of what happened stay
+    again = arena("match", "greedy", "random", *QUICK, "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    assert arena("replay", str(out)).returncode == 0
+
+
+def test_a_folder_whose_records_were_deleted_is_never_started_over(tmp_path):
+    """A key and schedule without records may be the evidence of records deleted: a new run never replaces them."""
     out = tmp_path / "m"
     assert arena("match", "greedy", "random", *QUICK, "--seed", "1", "--out", str(out)).returncode == 0
-    (out / "games.jsonl").write_text("")  # as a run left it that was stopped (Ctrl-C, kill -9) before its first game
+    key = (out / "secret.key").read_bytes()
+    (out / "games.jsonl").write_text("")  # every record deleted
     again = arena("match", "greedy", "random", *QUICK, "--seed", "2", "--out", str(out))
-    assert again.returncode == 0, again.stderr
-    assert len((out / "games.jsonl").read_text().splitlines()) == 2
-    assert arena("replay", str(out)).returncode == 0  # sealed with the new run's key, scheduled by its schedule
+    assert again.returncode == 2 and "no game saved: records deleted" in again.stderr
+    assert (out / "secret.key").read_bytes() == key
+    assert "2 scheduled game(s) without a record" in arena("replay", str(out)).stdout  # still the evidence
 
 
 def test_a_bot_that_cannot_start_leaves_a_folder_a_rerun_reuses(tmp_path):

@@ -20,7 +20,7 @@ from referee.records.audit import ScheduleError
 from referee.records.deals import DealFileError
 from referee.records.record import RecordError
 from referee.records.seals import KeyFileError
-from referee.records.store import StoreError
+from referee.records.store import STARTED, StoreError
 from referee.rules import VariantError
 
 from .args import UsageError
@@ -53,3 +53,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\npinochle-arena: interrupted; every finished game is in the records file", file=sys.stderr)
         return 130
+    finally:
+        while STARTED:  # a new run that ends before its first game leaves only its logs: the same command may rerun
+            STARTED.pop().discard_if_unplayed()

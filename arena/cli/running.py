@@ -105,9 +105,7 @@ def seed_and_out(args, kind: str) -> tuple[int, Path]:
     seed = args.seed if args.seed is not None else secrets.randbits(128)
     out = args.out or default_out(kind)
     check_out(out)
-    if ResultStore(out).has_games():
-        raise UsageError(f"{out / 'games.jsonl'} already holds games; add --resume {out} to continue that {kind}, "
-                         f"or choose another --out (or, to start afresh there, delete {out} first)")
+    ResultStore(out).check_free()
     return seed, out
 
 

@@ -38,6 +38,9 @@ class Recovery:
     bad_lines: list[tuple[int, str]]  # (line number, reason)
 
 
+STARTED: list[ResultStore] = []  # new runs started by this process, for the command line to tidy up at its end
+
+
 @attrs.define
 class ResultStore:
     directory: Path
@@ -67,14 +70,12 @@ class ResultStore:
     def start(self, fingerprint: dict, games: Schedule) -> None:
         """Make the directory (mode 0700 if new), its secret key, its schedule, the metadata file and games.jsonl.
 
-        A run that stopped before its first game saved nothing worth keeping: its files are replaced.
+        Never over another run's files, even one with no game saved: a key,
+        schedule or metadata left without records may be the evidence of
+        records deleted. (A run of this process that ends before its first
+        game takes its own files away again: :meth:`discard_if_unplayed`.)
         """
-        found = self._existing()
-        if found and self.has_games():
-            raise StoreError(f"{self.directory} already holds results ({', '.join(found)} already "
-                             f"{'exists' if len(found) == 1 else 'exist'}): add --resume to continue that run, "
-                             f"or choose another --out (or, to start afresh there, delete {self.directory} first)")
-        self._forget_unplayed_run()
+        self.check_free()
         try:
             self._key = new_key(self.directory)
             write_schedule(self.directory, games, self._key)
@@ -82,10 +83,25 @@ class ResultStore:
             raise StoreError(str(e)) from None
         self._write_meta(fingerprint)
         self.games_path.touch()
+        STARTED.append(self)
 
-    def _forget_unplayed_run(self) -> None:
-        """Remove the files of a run that saved no game (stopped before its first), so a new run can start here."""
-        metas = [self.directory / name for name in ("match.json", "sprt.json", "tournament.json")]
+    def check_free(self) -> None:
+        """StoreError unless a new run may start here: no run's files at all."""
+        found = self._existing()
+        if not found:
+            return
+        unplayed = "" if self.has_games() else "; no game saved: records deleted, or a run stopped by kill -9"
+        raise StoreError(f"{self.directory} already holds results ({', '.join(found)} already "
+                         f"{'exists' if len(found) == 1 else 'exist'}{unplayed}): add --resume {self.directory} to "
+                         f"continue that run, or choose another --out (or, to start afresh there, delete "
+                         f"{self.directory} first)")
+
+    def discard_if_unplayed(self) -> None:
+        """Remove the files :meth:`start` made if no game was saved since (the run stopped before its first game),
+        so that the same command may start there again; the logs stay."""
+        if self.has_games():
+            return
+        metas = [self.directory / name for name in ("match.json", "sprt.json", "tournament.json", "config.json")]
         for path in (self.games_path, key_path(self.directory), schedule_path(self.directory), *metas):
             path.unlink(missing_ok=True)
 

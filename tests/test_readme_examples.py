@@ -7,8 +7,9 @@ makes (``./mybot/bot``, also reachable as ``python3 mybot/mybot.py``), with two 
 and ``style``, as the examples that set them assume; and the results of one short match, as
 ``results/match-...`` and ``results/event``. The block that makes ``mybot/`` runs without one.
 
-Runs are made short and nothing else: ``--games`` becomes the fewest a run takes (one game per seat),
-``--boards`` 2, ``deals --count`` 3; an SPRT stops after one pair (``--max-pairs 1``, exit status 3,
+Runs are made short and nothing else: ``--games`` becomes the fewest a run takes (one game per seat), a
+game is one hand (``--option max-hands=1``, unless on boards), ``check`` plays one game, ``--boards`` 2,
+``deals --count`` 3; an SPRT stops after one pair (``--max-pairs 1``, exit status 3,
 undecided, which is what it says then); a match or tournament writes no HTML report (``--no-report``;
 tests/test_report.py covers the report). Everything else is as printed: the bots, variants, options, seeds,
 folders and flags.
@@ -94,6 +95,12 @@ def shortened(command: str) -> str:
                          command, count=1)
     if kind in ("match", "tournament"):
         command = re.sub(r"(\s+#.*)?$", lambda m: " --no-report" + (m.group(1) or ""), command, count=1)
+    if kind in ("match", "tournament", "sprt", "check") and "--boards" not in command and "max-hands" not in command:
+        # one hand a game (a board's length): the suite has to stay short, and a whole game adds only hands
+        command = re.sub(r"(\s+(\|\||#).*)?$", lambda m: " --option max-hands=1" + (m.group(1) or ""), command,
+                         count=1)
+    if kind == "check" and "--games" not in command:
+        command = re.sub(r"(\s+#.*)?$", lambda m: " --games 1" + (m.group(1) or ""), command, count=1)
     if kind == "sprt":
         extra = "" if "--boards" in command else " --max-pairs 1"
         command = re.sub(r"(\s+#.*)?$", lambda m: f"{extra} || [ $? = 3 ]" + (m.group(1) or ""), command, count=1)
@@ -167,12 +174,15 @@ def test_every_line_not_run_is_still_in_the_pages():
 
 def test_shortening_keeps_the_command_and_makes_the_run_small():
     assert shortened("pinochle-arena match greedy random --games 100 --seed 7") == \
-        "pinochle-arena match greedy random --games 2 --seed 7 --no-report"
+        "pinochle-arena match greedy random --games 2 --seed 7 --no-report --option max-hands=1"
     assert shortened("pinochle-arena match a b c --variant three-handed   # three") == \
-        "pinochle-arena match a b c --variant three-handed --games 3 --no-report   # three"
+        "pinochle-arena match a b c --variant three-handed --games 3 --no-report --option max-hands=1   # three"
     assert shortened("pinochle-arena tournament --bot a --bot b --bot c --boards 300   # or in TOML") == \
         "pinochle-arena tournament --bot a --bot b --bot c --boards 2 --no-report   # or in TOML"
-    assert shortened("pinochle-arena sprt a b") == "pinochle-arena sprt a b --max-pairs 1 || [ $? = 3 ]"
+    assert shortened("pinochle-arena sprt a b") == \
+        "pinochle-arena sprt a b --option max-hands=1 --max-pairs 1 || [ $? = 3 ]"
+    assert shortened("pinochle-arena check ./mybot/bot") == \
+        "pinochle-arena check ./mybot/bot --option max-hands=1 --games 1"
     assert shortened("pinochle-arena variants") == "pinochle-arena variants"
 
 

@@ -218,3 +218,70 @@ def test_a_bots_first_start_is_logged_once(tmp_path):
     assert arena("match", "greedy", "random", *QUICK, "--out", str(out)).returncode == 0
     log = (out / "logs" / "greedy.stderr.log").read_text()
     assert log.count("start 1 of") == 1 and "check before the first game of" in log
+
+
+# ---------------------------------------------------------------- 16. cutechess and fastchess habits
+
+def played(out) -> list:
+    from referee.records.audit import audit_results
+
+    return audit_results(out / "games.jsonl").records
+
+
+def test_rounds_play_the_games_that_many_times_over_with_new_deals(tmp_path):
+    match = arena("match", "greedy", "random", "--games", "2", "--rounds", "3", *QUICK[2:], "--out", tmp_path / "m")
+    assert match.returncode == 0, match.stderr
+    assert len(played(tmp_path / "m")) == 6 and len({r.seed for r in played(tmp_path / "m")}) == 3
+    tournament = arena("tournament", "--bot", "greedy", "--bot", "random", *QUICK, "--rounds", "2",
+                       "--out", tmp_path / "t")
+    assert tournament.returncode == 0, tournament.stderr
+    assert len(played(tmp_path / "t")) == 4 and len({r.seed for r in played(tmp_path / "t")}) == 2
+
+
+def test_a_deal_file_in_random_order_plays_each_of_its_deals_once_a_pass_in_an_order_from_the_seed(tmp_path):
+    deals = tmp_path / "six.deals"
+    assert arena("deals", "--seed", "3", "--count", "6", "--out", deals).returncode == 0
+    from referee.records.deals import read_deals
+    from referee.rules import get_variant
+
+    in_file = [d.seed for d in read_deals(deals, get_variant("two-handed")).deals]
+    orders = []
+    for seed in ("1", "2", "1"):
+        out = tmp_path / f"m{len(orders)}"
+        run = arena("match", "greedy", "random", "--games", "12", "--deals", deals, "--deals-order", "random",
+                    "--seed", seed, *QUICK[2:], "--out", out)
+        assert run.returncode == 0, run.stderr
+        seeds = [r.seed for r in sorted(played(out), key=lambda r: r.extra["game"])][::2]  # one game per deal
+        assert sorted(seeds) == sorted(in_file)  # each deal of the file once
+        orders.append(seeds)
+    assert orders[0] == orders[2] and orders[0] != orders[1]  # the order is the seed's
+    refused = arena("match", "greedy", "random", "--deals-order", "random", *QUICK, "--out", tmp_path / "x")
+    assert refused.returncode == 2 and "give one with --deals FILE" in refused.stderr
+
+
+def test_ratinginterval_prints_the_standings_every_n_games(tmp_path):
+    run = arena("tournament", "--bot", "greedy", "--bot", "random", "--games", "4", *QUICK[2:],
+                "--ratinginterval", "2", "--out", tmp_path / "t")
+    assert run.returncode == 0, run.stderr
+    assert "standings after 2 games:" in run.stdout and "standings after 4 games:" in run.stdout
+    assert "standings after 1 games" not in run.stdout and "standings after 3 games" not in run.stdout
+
+
+def test_wait_pauses_between_two_games_of_one_set_of_processes(tmp_path, monkeypatch):
+    import trio
+
+    pauses, sleep = [], trio.sleep
+
+    async def noted(seconds):
+        if seconds == 0.25:
+            pauses.append(seconds)
+        await sleep(0)
+
+    monkeypatch.setattr(trio, "sleep", noted)
+    assert arena("match", "greedy", "random", "--games", "4", "--wait", "250", *QUICK[2:],
+                 "--out", tmp_path / "m").returncode == 0
+    assert pauses == [0.25] * 3  # between the four games of its one lane
+    pauses.clear()
+    assert arena("tournament", "--bot", "greedy", "--bot", "random", "--games", "4", "--wait", "250",
+                 "--concurrency", "1", *QUICK[2:], "--out", tmp_path / "t").returncode == 0
+    assert pauses == [0.25] * 3

@@ -15,6 +15,9 @@ duplicate = true
 output = "results/my-tournament"
 anchor = "random"             # optional: this bot's rating is fixed at 0
 deals = "event.deals"         # optional: play this deal file's deals in turn (pinochle-arena deals)
+deals_order = "random"        # optional: the deal file's deals in an order drawn from the seed
+rounds = 2                    # optional: the games (or boards) played this many times over, new deals each
+wait = 0                      # optional: milliseconds between two games of one set of bot processes
 restart = "on-fault"          # or "always" (fresh process every game) or "never" (a fault retires the bot)
 isolation = "jail"            # default; "none" runs bots unjailed (NOT safe against hostile bots)
 persist = false               # true: a bot keeps its process (and files) from game to game, as restart says
@@ -149,6 +152,10 @@ class TournamentConfig:
     teams: tuple[Team, ...] = ()  # partnership variants: the entrants are these teams
     processes: int | None = None  # referee processes; None: one per core, at most one per concurrent game
     deals: DealFile | None = None  # a deal file's deals, in turn, instead of deals from the seed
+    deals_order: str = "sequential"  # or "random": the deal file's deals in an order drawn from the seed
+    rounds: int = 1  # the configuration's games (or boards) played this many times over (cutechess's -rounds);
+    # games_per_pairing and boards count them all
+    wait_ms: int = 0  # a pause between two games of one slot (cutechess's -wait)
     boards: int | None = None  # boards per pairing (tournaments.boards): one-hand games in every seating of each deal
     cluster: Cluster | None = None  # play on a Dask cluster instead of this machine
     shipped: tuple[tuple[str, str], ...] = ()  # (bot, folder): folders sent to the cluster's workers
@@ -204,6 +211,7 @@ class TournamentConfig:
             "candidate": self.candidate,
             "deals": self.deals.digest() if self.deals is not None else None,
             "boards": self.boards,
+            **({"deals_order": "random"} if self.deals_order == "random" else {}),  # (0.2's runs resume unchanged)
         }
 
 
@@ -248,7 +256,8 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
     _only(data, {"tournament", "time", "bot", "team", "limits", "cluster"}, where, "")
     t = _table(data, "tournament", where, required=False)
     _only(t, {"name", "format", "variant", "options", "games_per_pairing", "seed", "concurrency", "duplicate",
-              "output", "candidate", "anchor", "processes", "deals", "boards", *FENCE_KEYS}, where, "tournament.")
+              "output", "candidate", "anchor", "processes", "deals", "boards", "deals_order", "rounds", "wait",
+              *FENCE_KEYS}, where, "tournament.")
     fmt = _get(t, "format", str, "round-robin", where, "tournament.")
     if fmt not in (*FORMATS, "boards"):
         raise ConfigError(f"{where}: tournament.format: {fmt!r} is not one of {', '.join(FORMATS)}, boards")
@@ -268,8 +277,12 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
         variant = get_variant(_get(t, "variant", str, "two-handed", where, "tournament."), options)
     except VariantError as e:
         raise ConfigError(f"{where}: tournament: {e}") from None
+    rounds = _get(t, "rounds", int, 1, where, "tournament.")
+    if rounds < 1:
+        raise ConfigError(f"{where}: tournament.rounds must be at least 1")
+    boards = None if boards is None else boards * rounds
     group = {3: 6, 5: 5}.get(variant.players, 2)  # games per deal: every contestant holds every hand once
-    games = _get(t, "games_per_pairing", int, 20, where, "tournament.") if boards is None else boards * group
+    games = _get(t, "games_per_pairing", int, 20, where, "tournament.") * rounds if boards is None else boards * group
     duplicate = _get(t, "duplicate", bool, True, where, "tournament.")
     if games < 1:
         raise ConfigError(f"{where}: tournament.games_per_pairing must be at least 1")
@@ -323,6 +336,14 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
             deals = read_deals(_resolve(base, deals_path), variant)
         except DealFileError as e:
             raise ConfigError(f"{where}: tournament.deals: {e}") from None
+    deals_order = _get(t, "deals_order", str, "sequential", where, "tournament.")
+    if deals_order not in ("sequential", "random"):
+        raise ConfigError(f"{where}: tournament.deals_order must be \"sequential\" or \"random\", got {deals_order!r}")
+    if deals_order == "random" and deals is None:
+        raise ConfigError(f"{where}: tournament.deals_order orders a deal file's deals: give one (tournament.deals)")
+    wait_ms = _get(t, "wait", int, 0, where, "tournament.")
+    if wait_ms < 0:
+        raise ConfigError(f"{where}: tournament.wait is milliseconds between games: 0 or more")
     out = output or _resolve(base, _get(t, "output", str, str(Path("results") / path.stem), where, "tournament."))
     return TournamentConfig(
         name=_get(t, "name", str, path.stem, where, "tournament."),
@@ -340,6 +361,9 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
         teams=teams,
         processes=processes,
         deals=deals,
+        deals_order=deals_order,
+        rounds=rounds,
+        wait_ms=wait_ms,
         boards=boards,
         cluster=parse_cluster(_table(data, "cluster", where, required=False), where, base),
         shipped=tuple(shipped),

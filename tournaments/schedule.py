@@ -43,7 +43,10 @@ def deal_of(config: TournamentConfig, k: int, *labels: object) -> tuple[int, tup
     """(seed, fixed decks) of deal ``k``: the deal file's k-th, in turn, or a seed derived from the tournament's.
     ``labels`` give independent games (no duplicate) a deal of their own per pairing."""
     if config.deals is not None:
-        deal = config.deals.deal(k)
+        deals = config.deals
+        if config.deals_order == "random":
+            deals = deals.in_random_order(derive_seed(config.seed, "deal-order"))
+        deal = deals.deal(k)
         return deal.seed, deal.decks
     return derive_seed(config.seed, *(("game", *labels) if labels else ("deal",)), k), ()
 

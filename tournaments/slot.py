@@ -34,7 +34,11 @@ async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[
     seating = None
     async with queue, trio.open_nursery() as bots:
         try:
+            played = False
             async for spec in queue:
+                if played and config.wait_ms:  # cutechess's -wait: a pause between two games of these processes
+                    await trio.sleep(config.wait_ms / 1000)
+                played = True
                 if config.boards and seating != (spec.pairing, spec.turn):  # each seating of a board: its own processes
                     seating = (spec.pairing, spec.turn)
                     await _close_all(pool)

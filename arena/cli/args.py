@@ -10,6 +10,7 @@ from referee.bots.sandbox import Isolation, Limits, Sandbox, SandboxError
 from referee.match import Entrant, Restart, TimeControl
 from referee.records.deals import read_deals
 from referee.rules import get_variant
+from referee.rules.dealing import derive_seed
 from referee.rules.variants import parse_option_text
 
 OPTION_PREFIX = "option."
@@ -51,6 +52,19 @@ def add_deals_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deals", type=Path, default=None, metavar="FILE",
                    help="play the deals of this deal file, in turn, instead of deals from the seed (written by "
                         "'pinochle-arena deals'; see docs/boards.md, Deal files)")
+    p.add_argument("--deals-order", choices=("sequential", "random"), default=None,
+                   help="the deal file's deals in its order (default), or in an order drawn from the seed, each "
+                        "pass through the file anew (cutechess's order=random)")
+
+
+def add_cutechess_arguments(p: argparse.ArgumentParser) -> None:
+    """--rounds, --wait and --ratinginterval, as cutechess and fastchess users write them."""
+    p.add_argument("--rounds", type=positive_int, default=None, metavar="N",
+                   help="play the games (or boards) N times over, new deals each time (cutechess's -rounds)")
+    p.add_argument("--wait", type=nonneg_int, default=None, metavar="MS",
+                   help="pause MS milliseconds between two games of one set of bot processes (cutechess's -wait)")
+    p.add_argument("--ratinginterval", type=positive_int, default=None, metavar="N",
+                   help="print the standings every N games (fastchess's -ratinginterval)")
 
 
 def add_resume_argument(p: argparse.ArgumentParser, kind: str) -> None:
@@ -174,7 +188,16 @@ def time_control_from_args(args) -> TimeControl:
 
 def deals_from_args(args, variant):
     """The deal file of --deals, checked against the variant (None without --deals)."""
+    if args.deals is None and args.deals_order is not None:
+        raise UsageError("--deals-order orders the deals of a deal file: give one with --deals FILE")
     return read_deals(args.deals, variant) if args.deals is not None else None
+
+
+def deals_in_order(args, deals, seed: int):
+    """The deal file in the order of --deals-order: a random one is drawn from the run's seed."""
+    if deals is None or args.deals_order != "random":
+        return deals
+    return deals.in_random_order(derive_seed(seed, "deal-order"))
 
 
 def bots_with_options(words: list[str]) -> list[tuple[str, tuple[tuple[str, str], ...]]]:

@@ -13,6 +13,7 @@ from referee.records.record import GameRecord
 from .args import (
     UsageError,
     add_boards_argument,
+    add_cutechess_arguments,
     add_deals_argument,
     add_report_argument,
     add_resume_argument,
@@ -20,6 +21,7 @@ from .args import (
     add_variant_arguments,
     bots_with_options,
     deals_from_args,
+    deals_in_order,
     entrants_from_args,
     positive_int,
     variant_from_args,
@@ -28,6 +30,7 @@ from .printing import (
     deals_text,
     game_line,
     print_faults,
+    rating_interval,
     print_report,
     print_standings,
     write_html_report,
@@ -49,6 +52,7 @@ def add_parser(sub) -> None:
     add_resume_argument(p, "match")
     add_boards_argument(p, "instead of --games")
     add_deals_argument(p)
+    add_cutechess_arguments(p)
     add_variant_arguments(p)
     p.add_argument("--games", type=positive_int, default=None,
                    help="games to play: a multiple of the seats, one game per seating of each deal (default 20, or "
@@ -82,16 +86,18 @@ def run(args) -> int:
     games = games_to_play(args, variant.players)
     deals = deals_from_args(args, variant)
     seed, out = seed_and_out(args, "match")
+    deals = deals_in_order(args, deals, seed)
     if args.pgn is not None:
         check_new_file(args.pgn, "--pgn")
-    what = f"{args.boards} boards ({games} one-hand games)" if args.boards else f"{games} games"
+    what = f"{games // variant.players} boards ({games} one-hand games)" if args.boards else f"{games} games"
     print(f"match: {' vs '.join(e.name for e in entrants)}, {variant.name}, {what}, {deals_text(args, deals)}, "
           f"records in {out}/games.jsonl")  # before the bots start, so that a bot that cannot start shows the plan
     print(isolation_summary(entrants[0].sandbox))
     entrants = named(check_bots_start(entrants, out / "logs", args.startup_timeout, name_by_bots=True), entrants)
     names = [e.name for e in entrants]
     plan = MatchPlan(entrants, variant, games, seed, out, args.startup_timeout, args.transcripts,
-                     duplicate=not args.no_duplicate, deals=deals, boards=args.boards is not None)
+                     duplicate=not args.no_duplicate, deals=deals, boards=args.boards is not None,
+                     wait_ms=args.wait or 0)
     store, records = open_results(args, "match", seed, out, match_games(plan), deals)
     if records:
         print(f"resuming: {len(records)} of {games} games already played")
@@ -100,6 +106,7 @@ def run(args) -> int:
     def on_game(record: GameRecord) -> None:
         records.append(record)
         progress.update(len(records), game_line(record))
+        rating_interval(progress, records, args.ratinginterval)
 
     try:
         run_trio(run_match, plan, on_game, store, {r.game_id for r in records}, args.concurrency)
@@ -132,6 +139,7 @@ def games_to_play(args, seats: int) -> int:
         raise UsageError("--boards N plays N deals as one hand in every seating: it takes no --games or "
                          "--no-duplicate")
     games = args.boards * seats if args.boards else args.games if args.games is not None else -(-20 // seats) * seats
+    games *= args.rounds or 1  # cutechess's -rounds: the games (or boards) played that many times over
     if games % seats and not args.no_duplicate:
         raise UsageError(f"--games {games}: each deal is played once per seating ({seats} games), so give a "
                          f"multiple of {seats}, or --no-duplicate for a new deal every game")

@@ -45,9 +45,19 @@ def print_faults(records: list[GameRecord], logs: Path) -> None:
 
 
 def print_standings(records: list[GameRecord]) -> None:
+    print(standings_text(records))
+
+
+def standings_text(records: list[GameRecord]) -> str:
     from tournaments.standings import STANDINGS_HEADERS, standings, standings_rows
 
-    print(tabulate(standings_rows(standings(records)), headers=STANDINGS_HEADERS, tablefmt="github"))
+    return tabulate(standings_rows(standings(records)), headers=STANDINGS_HEADERS, tablefmt="github")
+
+
+def rating_interval(progress, records: list[GameRecord], every: int | None) -> None:
+    """--ratinginterval: the standings after every ``every`` games of this run, above the progress line."""
+    if every and records and len(records) % every == 0:
+        progress.interject(f"\nstandings after {len(records)} games:\n{standings_text(records)}")
 
 
 def print_report(records: list[GameRecord], out: Path | None, anchor: str | None, bootstrap: int, title: str = "",

@@ -53,6 +53,14 @@ class Progress:
         self.stream.write((f"{head}  {note}" if note else head) + "\n")
         self.stream.flush()
 
+    def interject(self, text: str) -> None:
+        """Print ``text`` on stdout above the live progress line (which is drawn again below it)."""
+        if self.bar is None:
+            print(text, flush=True)
+            return
+        with self.bar.external_write_mode(file=sys.stdout):
+            print(text, flush=True)
+
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()

@@ -18,7 +18,7 @@ from .args import UsageError
 
 # Flags that may differ when a run is resumed: how it runs and what is printed, not which games it plays.
 RESUME_FLAGS = ("resume", "out", "concurrency", "processes", "cluster", "cluster_certs", "insecure", "seatings_apart",
-                "bootstrap", "transcripts", "pgn", "no_report", "startup_timeout")
+                "bootstrap", "transcripts", "pgn", "no_report", "startup_timeout", "wait", "ratinginterval")
 
 
 def run_trio(function, *args):

@@ -16,6 +16,7 @@ from .args import (
     add_time_arguments,
     add_variant_arguments,
     deals_from_args,
+    deals_in_order,
     entrants_from_args,
     positive_int,
     variant_from_args,
@@ -73,6 +74,7 @@ def run(args) -> int:
     deals = deals_from_args(args, variant)
     pairs = args.boards or args.max_pairs
     seed, out = seed_and_out(args, "sprt")
+    deals = deals_in_order(args, deals, seed)
     print(isolation_summary(entrants[0].sandbox))
     new, old = check_bots_start(entrants, out / "logs", args.startup_timeout, name_by_bots=True)
     print(f"sprt: {new.name} vs {old.name}, H0: elo <= {args.elo0:g}, H1: elo >= {args.elo1:g}, "

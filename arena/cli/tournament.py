@@ -19,6 +19,7 @@ from .args import (
     UsageError,
     add_boards_argument,
     add_bootstrap_argument,
+    add_cutechess_arguments,
     add_deals_argument,
     add_report_argument,
     add_time_arguments,
@@ -31,6 +32,7 @@ from .args import (
 from .printing import (
     game_line,
     print_faults,
+    rating_interval,
     print_report,
     print_standings,
     seed_text,
@@ -79,6 +81,7 @@ def add_parser(sub) -> None:
     p.add_argument("--seatings-apart", action="store_true", default=None,
                    help="on a cluster, play the seatings of each deal on different machines (for prize events)")
     p.add_argument("--no-duplicate", action="store_true", help="independent deals instead of duplicate pairs")
+    add_cutechess_arguments(p)
     p.add_argument("--games", type=positive_int, default=None, help="games per pairing (overrides the configuration)")
     add_boards_argument(p, "per pairing, instead of whole games")
     p.add_argument("--seed", type=int, default=None, help="tournament seed (overrides the configuration)")
@@ -155,6 +158,7 @@ def play(args, opened) -> collections.Counter | None:
         rows = standings(live)
         leader = f"{rows[0].entrant} {rows[0].percent:.0f}%" if rows else "-"
         progress.update(finished, f"leader: {leader}{workers}  last: {game_line(record)}")
+        rating_interval(progress, live, args.ratinginterval)
 
     try:
         run_on_cluster_or_here(run_games, config, opened.todo(), store, on_game, args.transcripts)
@@ -205,6 +209,8 @@ def config_from_args(args):
             config, data, path = new_config(args)
         if args.processes is not None:
             config = attrs.evolve(config, processes=args.processes)
+        if args.wait is not None:  # how it runs, not which games: may change on resume
+            config = attrs.evolve(config, wait_ms=args.wait)
         if cluster_flags(args) and resume_out is not None:  # how it runs, not which games: may change
             data = with_flags(data, cluster=cluster_flags(args))
             config = attrs.evolve(config, cluster=parse_cluster(data["cluster"], "--cluster"))
@@ -293,6 +299,9 @@ def tournament_flags(args) -> dict:
         t["read_only"] = read_only_from_args(args)
     if args.deals is not None:
         t["deals"] = str(args.deals.absolute())
+    for key, value in (("deals_order", args.deals_order), ("rounds", args.rounds), ("wait", args.wait)):
+        if value is not None:
+            t[key] = value
     return t
 
 

@@ -40,6 +40,7 @@ class MatchPlan:
     duplicate: bool = True  # each deal once per seating; else a new deal every game (the seating still rotates)
     deals: DealFile | None = None  # a deal file's deals, in turn, instead of deals from the seed
     boards: bool = False  # each group of games is a board (one hand in every seating; the variant has max-hands=1)
+    wait_ms: int = 0  # a pause between two games of one lane (cutechess's -wait)
 
 
 def match_schedule(plan: MatchPlan) -> list[tuple[int, int, tuple[int, ...], tuple]]:
@@ -118,7 +119,9 @@ async def _play_lane(plan: MatchPlan, games: list, stem: str, store: ResultStore
         players: list[Player] = []
         lane = None
         try:
-            for number, seed, seating, decks in games:
+            for played, (number, seed, seating, decks) in enumerate(games):
+                if played and plan.wait_ms:
+                    await trio.sleep(plan.wait_ms / 1000)
                 seating_lane = (number - 1) % n if plan.boards else 0  # boards: each seating has processes of its own
                 if seating_lane != lane:
                     lane = seating_lane

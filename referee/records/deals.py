@@ -24,7 +24,9 @@ may list no decks: its seed alone then decides the cards.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import random
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -52,14 +54,31 @@ class FixedDeal:
 class DealFile:
     variant: str
     deals: tuple[FixedDeal, ...]
+    order_seed: int | None = None  # None: the file's order; else a random order drawn from this seed
 
     def deal(self, k: int) -> FixedDeal:
-        """Deal number ``k`` (from 0) of a run: the file's deals in turn, again from the first when they run out."""
-        return self.deals[k % len(self.deals)]
+        """Deal number ``k`` (from 0) of a run: the file's deals in turn, again from the first when they run out;
+        in random order (:meth:`in_random_order`), each pass through the file in an order of its own."""
+        passes, i = divmod(k, len(self.deals))
+        if self.order_seed is None:
+            return self.deals[i]
+        return self.deals[_order(len(self.deals), self.order_seed, passes)[i]]
+
+    def in_random_order(self, seed: int) -> DealFile:
+        """The same deals, played in an order drawn from ``seed`` (cutechess's openings ``order=random``)."""
+        return attrs.evolve(self, order_seed=seed)
 
     def digest(self) -> str:
         """A short hash of the deals (a run's fingerprint keeps it, so a resume with another file is refused)."""
         return hashlib.sha256(render_deals(self).encode()).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=8)
+def _order(count: int, seed: int, passes: int) -> tuple[int, ...]:
+    """A random order of ``count`` deals, one per pass through the file."""
+    order = list(range(count))
+    random.Random(f"{seed}:{passes}").shuffle(order)
+    return tuple(order)
 
 
 def render_deals(deals: DealFile, comment: str = "") -> str:

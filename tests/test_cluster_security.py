@@ -61,9 +61,9 @@ def test_certs_makes_an_authority_and_a_key_per_role_readable_by_its_owner_only(
     done = arena("cluster", "certs", str(tmp_path / "certs"))
     assert done.returncode == 0, done.stderr
     files = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "certs").iterdir()}
-    assert files == {"ca.pem": 0o644, "ca-key.pem": 0o600, "scheduler.pem": 0o644, "scheduler-key.pem": 0o600,
+    assert files == {"ca.pem": 0o644, "scheduler.pem": 0o644, "scheduler-key.pem": 0o600,
                      "worker.pem": 0o644, "worker-key.pem": 0o600, "client.pem": 0o644, "client-key.pem": 0o600}
-    assert "keep ca-key.pem off the cluster" in done.stdout
+    assert "the authority's key is not kept" in done.stdout  # so no one can sign a certificate of their own
     again = arena("cluster", "certs", str(tmp_path / "certs"))  # never over certificates that may be in use
     assert again.returncode == 2 and "already holds certificates" in again.stderr
     assert "Traceback" not in again.stderr
@@ -108,6 +108,22 @@ def test_a_plain_tcp_scheduler_elsewhere_is_refused_on_the_command_line_unless_t
     assert "plain tcp:// is neither encrypted nor authenticated" in refused.stderr
     assert "--insecure" in refused.stderr and "Traceback" not in refused.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_plain_tcp_worker_from_another_machine_is_found_among_the_workers():
+    from tournaments.cluster import plain_from_elsewhere
+
+    workers = ["tcp://127.0.0.1:4000", "tcp://[::1]:4001", "tls://10.0.0.7:4002", "tcp://10.0.0.8:4003"]
+    assert plain_from_elsewhere(workers) == ["tcp://10.0.0.8:4003"]
+
+
+def test_a_run_with_nothing_left_to_play_on_the_cluster_returns_at_once(tmp_path):
+    import trio
+
+    from tournaments.cluster import run_on_cluster
+
+    config = parse_config(tournament_data("tcp://127.0.0.1:9"), tmp_path / "t.toml")
+    trio.run(run_on_cluster, config, [], tmp_path, None, False, set(), None)  # no scheduler is even asked
 
 
 # ------------------------------------------------------------------ what the workers are given, and checked for

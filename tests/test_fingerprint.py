@@ -77,3 +77,13 @@ def test_every_record_names_the_program_each_seat_ran(tmp_path):
     programs = {seat.entrant: seat.program for record in records for seat in record.seats}
     assert programs == {"greedy": fingerprint(BotCommand(("python3", str(bot)))),
                         "random": fingerprint(SAMPLES["random"].command())}
+
+
+def test_a_file_gone_while_it_is_hashed_does_not_stop_a_game(tmp_path, monkeypatch):
+    import referee.bots.fingerprint as fp
+
+    bot = a_bot(tmp_path / "mine")
+    first = fingerprint(BotCommand(("python3", str(bot))))
+    listed = fp._files
+    monkeypatch.setattr(fp, "_files", lambda root: [*listed(root), ("gone.py", root / "gone.py")])  # listed, then gone
+    assert fingerprint(BotCommand(("python3", str(bot)))) not in ("", first)  # counted as gone, no error

@@ -65,7 +65,7 @@ from .cluster_worker import (
     pack,
     play_batch,
 )
-from .config import Cluster, TournamentConfig
+from .config import Cluster, TournamentConfig, is_loopback
 from .schedule import GameSpec, board_and_seating
 
 CONNECT_TIMEOUT = 20  # seconds to reach the scheduler
@@ -103,10 +103,10 @@ async def run_on_cluster(config: TournamentConfig, games: Sequence[GameSpec], lo
     """Play ``games`` on the cluster; each record is passed to ``deliver`` (which must not block) as its batch
     comes back. Its bots' logs go to ``logs/cluster/WORKER/``. ``on_batch(client, result)``, a test seam, is
     called in the thread that talks to the cluster as each batch comes back."""
+    if not games:
+        return
     plan = apart(config, games)
     work = plan.batches
-    if not work:
-        return
     try:
         archives = {folder: pack(folder) for _, folder in config.shipped}
     except ShipError as e:
@@ -148,6 +148,12 @@ def _connect(cluster: Cluster):
     except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {e or type(e).__name__} (is "
                            f"'dask scheduler' running there, and its port open to this machine?)") from None
+
+
+def plain_from_elsewhere(workers) -> list[str]:
+    """The workers of ``workers`` (addresses) that speak plain tcp from another machine."""
+    return [w for w in workers if w.startswith("tcp://")
+            and not is_loopback(w.split("://", 1)[1].rsplit(":", 1)[0].strip("[]"))]
 
 
 def _say(text: str) -> None:
@@ -248,7 +254,11 @@ class _Drive:
         try:
             while (self.todo or self.running) and not self.stopping.is_set():
                 self._check_scheduler()
-                if self.members.update(client) or self.changed:
+                if self.members.update(client):
+                    self._check_links()
+                    self._release_stranded()
+                    self.changed = True
+                if self.changed:
                     self.changed = False
                     self._submit_more()
                 if not self.finishing.has_ready():
@@ -259,6 +269,29 @@ class _Drive:
                     self.members.update(client)  # (a join or loss among many batches back is said in its place)
         finally:
             _let_go(client, self.stop, list(self.running) if self.running or self.todo else [])
+
+    def _check_links(self) -> None:
+        """A plain-tcp cluster (on this machine, or --insecure) with a worker joined over plain tcp from another
+        machine: its tasks, seeds and results cross the network in the clear, and anyone may join so. Stop, unless
+        the organiser said --insecure."""
+        if self.config.cluster.insecure:
+            return
+        plain = plain_from_elsewhere(self.members.workers)
+        if plain:
+            raise ClusterError(f"cluster worker {plain[0]} joined over plain tcp from another machine: use TLS "
+                               "(docs/cluster.md) or say --insecure on a network only you reach")
+
+    def _release_stranded(self) -> None:
+        """Seatings apart: a batch pinned to a machine whose workers are all gone would wait for them for ever;
+        it goes back to the queue (not a failure of the batch) and is placed again."""
+        live = set(self.members.machines.values())
+        for future, (index, batch, machine) in list(self.running.items()):
+            if machine is not None and machine not in live:
+                del self.running[future]
+                self.client.cancel([future], force=True)
+                self.todo.appendleft((index, batch))
+                _say(f"games {batch[0].game_id} to {batch[-1].game_id}: every worker of their machine left; "
+                     "placing them again")
 
     def _check_scheduler(self) -> None:
         if self.client.status != "running":  # the scheduler is gone, and took the batches out with it
@@ -319,7 +352,10 @@ class _Drive:
             _say(text)
 
     def _collect(self, future) -> None:
-        index, batch, machine = self.running.pop(future)
+        entry = self.running.pop(future, None)
+        if entry is None:  # a batch taken back from a machine that left (_release_stranded)
+            return
+        index, batch, machine = entry
         if future.status == "finished":
             self._accept(future.result(), index, batch, machine)
             return

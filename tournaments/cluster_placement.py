@@ -5,7 +5,8 @@ same deal later (or at the same time) on the same machine, may pass what it
 saw in the first seating to the second through what the kernel shares
 (docs/competition.md, Running a competition: the page cache's timing). With
 ``--seatings-apart`` no machine ever plays a bot in two different seats of
-one deal (the same seat again is harmless: the bot sees nothing new).
+one deal. (It does not keep a bot from meeting a deal again in the same seat
+against another opponent: docs/cluster.md says what is left.)
 
 How: the games that share deals (one deal's games; on boards, the runs of
 one stretch of boards) form a *group*. Within a group the games are

@@ -11,8 +11,8 @@ host names, so one worker certificate serves every worker machine.
 What each machine needs: the scheduler ``ca.pem``, ``scheduler.pem`` and
 ``scheduler-key.pem``; a worker ``ca.pem``, ``worker.pem`` and
 ``worker-key.pem``; the client ``ca.pem``, ``client.pem`` and
-``client-key.pem``. ``ca-key.pem`` signs new certificates: keep it off the
-cluster.
+``client-key.pem``. The authority's own key is not kept: nothing can sign
+another certificate for this cluster (make a new set to add a role).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from pathlib import Path
 
 ROLES = ("scheduler", "worker", "client")
 CA = "ca.pem"
-CA_KEY = "ca-key.pem"
 NAME = "pinochle-arena cluster"
 
 
@@ -43,7 +42,7 @@ def make_certificates(folder: Path, days: int = 365) -> list[Path]:
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes
 
-    names = [CA, CA_KEY, *(f for role in ROLES for f in cert_files(role))]
+    names = [CA, *(f for role in ROLES for f in cert_files(role))]
     taken = [n for n in names if (folder / n).exists()]
     if taken:
         raise CertificateError(f"{folder} already holds certificates ({taken[0]}); give a new folder (these may be "
@@ -59,7 +58,7 @@ def make_certificates(folder: Path, days: int = 365) -> list[Path]:
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True) \
         .add_extension(_key_usage(sign_certificates=True), critical=True) \
         .sign(ca_key, hashes.SHA256())
-    written = [_write(folder / CA, _pem(ca)), _write(folder / CA_KEY, _key_pem(ca_key), secret=True)]
+    written = [_write(folder / CA, _pem(ca))]  # its key is dropped: no one can sign another certificate
     for role in ROLES:
         key = _new_key()
         cert = _builder(f"{NAME} {role}", key, now, until, issuer=ca.subject) \

@@ -413,7 +413,7 @@ def cluster_link_problem(cluster: Cluster) -> str | None:
     if cluster.certs is not None:
         return (f"cluster.certs is for a tls:// scheduler; {cluster.address!r} is plain tcp: start the scheduler with "
                 "the certificates (pinochle-arena cluster scheduler --certs DIR) and give its tls:// address")
-    if _is_loopback(host) or cluster.insecure:
+    if is_loopback(host) or cluster.insecure:
         return None
     return (f"the scheduler at {cluster.address} is on another machine and plain tcp:// is neither encrypted nor "
             "authenticated: anyone who reaches it runs code on every worker. Make certificates (pinochle-arena "
@@ -421,7 +421,7 @@ def cluster_link_problem(cluster: Cluster) -> str | None:
             "a network only you reach, say --insecure")
 
 
-def _is_loopback(host: str) -> bool:
+def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
     try:

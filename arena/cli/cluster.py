@@ -62,7 +62,7 @@ def run_certs(args) -> int:
                         ("every worker machine", "ca.pem worker.pem worker-key.pem"),
                         ("the machine that runs tournament", "ca.pem client.pem client-key.pem")):
         print(f"  {role}: {files}")
-    print("  keep ca-key.pem off the cluster: it signs certificates")
+    print("  the authority's key is not kept: no one can add a certificate to this cluster (make a new set)")
     print(f"\nthen:\n  pinochle-arena cluster scheduler --certs {args.folder}\n"
           f"  pinochle-arena cluster worker tls://SCHEDULER:8786 --certs {args.folder}\n"
           f"  pinochle-arena tournament mine.toml --cluster tls://SCHEDULER:8786 --cluster-certs {args.folder}")

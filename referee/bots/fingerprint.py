@@ -17,6 +17,7 @@ names and sizes of the rest count.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
@@ -101,13 +102,19 @@ def _files(root: Path) -> Iterator[tuple[str, Path]]:
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED)
         for name in sorted(files):
             path = Path(top, name)
-            if path.is_file():
-                yield str(path.relative_to(root)), path
+            with contextlib.suppress(OSError):  # a file that went, or a folder it may not look into
+                if path.is_file():
+                    yield str(path.relative_to(root)), path
 
 
 def _add(digest, name: str, path: Path, budget: list[int]) -> None:
-    """Hash one file's name and contents (only its size once the budget is spent)."""
-    size = path.stat().st_size
+    """Hash one file's name and contents (only its size once the budget is spent); a file gone since it was
+    listed counts as gone."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        digest.update(f"{name}\0gone\0".encode("utf-8", "surrogateescape"))
+        return
     digest.update(f"{name}\0{size}\0".encode("utf-8", "surrogateescape"))
     budget[0] -= 1
     if budget[0] < 0 or budget[1] < size:

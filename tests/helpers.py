@@ -6,6 +6,7 @@ import contextlib
 import io
 import os
 import random
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -159,6 +160,24 @@ def arena_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedPr
     """``pinochle-arena ARGS`` as a separate process, exactly as a user starts it."""
     return subprocess.run([sys.executable, "-m", "arena", *map(str, args)], capture_output=True, text=True,
                           cwd=cwd or ROOT, timeout=300)
+
+
+def interrupted_after_first_game(*args: str, total: int = 400) -> subprocess.CompletedProcess:
+    """``pinochle-arena ARGS`` as a separate process started as from a terminal, given Ctrl-C (SIGINT) once its
+    progress shows its first finished game of ``total``; asserts that it handles Ctrl-C."""
+    process = subprocess.Popen([sys.executable, "-m", "arena", *map(str, args)], cwd=ROOT, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=as_from_a_terminal)
+    try:
+        for line in process.stderr:  # the progress lines: wait for the first finished game, then interrupt
+            if line.startswith(f"[1/{total}]"):
+                break
+        assert sigint_state(process.pid)["SigCgt"]  # it handles Ctrl-C
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    return subprocess.CompletedProcess(["pinochle-arena", *args], process.returncode, stdout, stderr)
 
 
 def sigint_state(pid: int | str = "self") -> dict[str, bool]:

@@ -182,27 +182,14 @@ def test_the_pgn_event_is_the_tournaments_name(tmp_path):
 
 
 def test_ctrl_c_in_a_tournament_prints_the_partial_table_and_how_to_continue(tmp_path):
-    import signal
-
-    from helpers import as_from_a_terminal
+    from helpers import interrupted_after_first_game
 
     out = tmp_path / "t"
-    process = subprocess.Popen([sys.executable, "-m", "arena", "tournament", "--bot", "greedy", "--bot", "random",
-                                "--games", "400", "--concurrency", "1", "--isolation", "none", "--out", str(out)],
-                               cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               preexec_fn=as_from_a_terminal)
-    try:
-        for line in process.stderr:  # the progress lines: wait for the first finished game, then interrupt
-            if line.startswith("[1/400]"):
-                break
-        process.send_signal(signal.SIGINT)
-        stdout, stderr = process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
-    assert process.returncode == 130, stderr
-    assert "stopped after" in stdout and "| greedy" in stdout and "| random" in stdout
-    assert f"pinochle-arena tournament --resume {out}" in stderr
+    run = interrupted_after_first_game("tournament", "--bot", "greedy", "--bot", "random", "--games", "400",
+                                       "--concurrency", "1", "--isolation", "none", "--out", out)
+    assert run.returncode == 130, run.stderr
+    assert "stopped after" in run.stdout and "| greedy" in run.stdout and "| random" in run.stdout
+    assert f"pinochle-arena tournament --resume {out}" in run.stderr
 
 
 def test_the_reports_game_anchors_are_the_game_ids(tmp_path):

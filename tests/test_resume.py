@@ -7,13 +7,10 @@ must come out exactly as it did the first time.
 
 import json
 import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from helpers import arena, as_from_a_terminal, sigint_state
+from helpers import arena, interrupted_after_first_game
 
 from referee.bots.samples import command_identity
 from tournaments.config import parse_config, with_flags
@@ -140,24 +137,13 @@ def test_an_sprt_resumes_with_its_whole_pairs_counted_and_its_half_pair_finished
 
 def test_ctrl_c_in_a_match_prints_the_partial_table_and_how_to_continue(tmp_path):
     out = tmp_path / "m"
-    process = subprocess.Popen([sys.executable, "-m", "arena", "match", "greedy", RANDOM, "--games", "400",
-                                "--seed", "3", "--out", str(out), *UNJAILED], cwd=ROOT, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=as_from_a_terminal)
-    try:
-        for line in process.stderr:  # the progress lines: wait for the first finished game, then interrupt
-            if line.startswith("[1/400]"):
-                break
-        assert sigint_state(process.pid)["SigCgt"]  # it handles Ctrl-C
-        process.send_signal(signal.SIGINT)
-        stdout, stderr = process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
-    assert process.returncode == 130, stderr
-    assert "stopped after" in stdout and "| greedy" in stdout and "| bot " in stdout
-    assert f"pinochle-arena match --resume {out}" in stderr
+    run = interrupted_after_first_game("match", "greedy", RANDOM, "--games", "400", "--seed", "3", "--out", out,
+                                       *UNJAILED)
+    assert run.returncode == 130, run.stderr
+    assert "stopped after" in run.stdout and "| greedy" in run.stdout and "| bot " in run.stdout
+    assert f"pinochle-arena match --resume {out}" in run.stderr
     saved = len(games(out))
-    assert 1 <= saved < 400 and f"stopped after {saved} of 400 games" in stdout
+    assert 1 <= saved < 400 and f"stopped after {saved} of 400 games" in run.stdout
 
 
 def test_the_example_round_robin_is_reproducible(tmp_path):

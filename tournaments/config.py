@@ -3,7 +3,8 @@
 ```toml
 [tournament]
 name = "my event"             # optional: default the configuration file's name
-format = "round-robin"        # or "gauntlet" (needs candidate = "NAME"), or "boards" (a round robin of boards)
+format = "round-robin"        # or "gauntlet" (needs candidate = "NAME"), "knockout" (the bots in seed order; a
+                              # match is games_per_pairing games), or "boards" (a round robin of boards)
 boards = 100                  # optional: play boards (one hand in every seating of a deal), this many per pairing,
                               # instead of games_per_pairing whole games (tournaments/boards.py)
 variant = "two-handed"
@@ -100,7 +101,7 @@ from referee.records.seals import (
 from referee.rules import VariantError, get_variant
 from referee.rules.variants import Variant
 
-FORMATS = ("round-robin", "gauntlet")
+FORMATS = ("round-robin", "gauntlet", "knockout")
 
 
 class ConfigError(ValueError):
@@ -277,6 +278,9 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
         variant = get_variant(_get(t, "variant", str, "two-handed", where, "tournament."), options)
     except VariantError as e:
         raise ConfigError(f"{where}: tournament: {e}") from None
+    if fmt == "knockout" and variant.players != 2 and variant.partners.value != "opposite":
+        raise ConfigError(f"{where}: tournament.format: a knockout's matches are between two: play it in a "
+                          f"two-handed or partnership variant ({variant.name} seats {variant.players} contestants)")
     rounds = _get(t, "rounds", int, 1, where, "tournament.")
     if rounds < 1:
         raise ConfigError(f"{where}: tournament.rounds must be at least 1")

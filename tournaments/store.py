@@ -12,6 +12,7 @@ from referee.records.audit import Schedule
 from referee.records.store import Recovery, ResultStore, StoreError
 
 from .config import TournamentConfig, save_config
+from .knockout import bracket, games_to_play, knockout_schedule, least_games
 from .schedule import GameSpec
 from .schedule import schedule as games_of
 
@@ -24,7 +25,11 @@ def tournament_schedule(config: TournamentConfig, specs: list[GameSpec] | None =
 
 @attrs.frozen
 class OpenTournament:
-    """A tournament ready to play: its configuration (with its seed), results folder, games and what was saved."""
+    """A tournament ready to play: its configuration (with its seed), results folder, games and what was saved.
+
+    A knockout's games follow from its results (:mod:`tournaments.knockout`):
+    ``specs`` are the ones it asks for when opened, and :meth:`todo` and
+    :meth:`total` take the results so far."""
 
     config: TournamentConfig
     store: ResultStore
@@ -39,9 +44,20 @@ class OpenTournament:
         """The ids of the games already saved."""
         return {r.game_id for r in self.saved()}
 
-    def todo(self) -> list[GameSpec]:
-        done = self.done()
+    def todo(self, records: list | None = None) -> list[GameSpec]:
+        """The games to play next, given ``records`` (default: the ones saved when it was opened)."""
+        records = self.saved() if records is None else records
+        if self.config.format == "knockout":
+            return games_to_play(self.config, records)
+        done = {r.game_id for r in records}
         return [s for s in self.specs if s.game_id not in done]
+
+    def total(self, records: list | None = None) -> int:
+        """Games in all, as far as is known: a knockout's grow with its tie-breaks."""
+        if self.config.format != "knockout":
+            return len(self.specs)
+        matches = bracket(self.config, self.saved() if records is None else records).matches
+        return least_games(self.config) + sum(max(len(m.games) - self.config.games_per_pairing, 0) for m in matches)
 
 
 def open_tournament(config: TournamentConfig, data: dict, path: Path, resuming: bool) -> OpenTournament:
@@ -54,12 +70,16 @@ def open_tournament(config: TournamentConfig, data: dict, path: Path, resuming: 
     store = ResultStore(config.output)
     if config.seed is None:
         config = attrs.evolve(config, seed=saved_seed(store) if resuming else secrets.randbits(128))
-    specs = games_of(config)
+    knockout = config.format == "knockout"
+    specs = [] if knockout else games_of(config)
+    schedule = knockout_schedule(config) if knockout else tournament_schedule(config, specs)
     recovery = None
     if resuming:
-        recovery = store.resume(config.fingerprint(), tournament_schedule(config, specs))
+        recovery = store.resume(config.fingerprint(), schedule)
     else:
-        store.start(config.fingerprint(), tournament_schedule(config, specs))
+        store.start(config.fingerprint(), schedule)
+    if knockout:
+        specs = games_to_play(config, list(recovery.records) if recovery is not None else [])
     save_config(config.output, data, path, store.key)
     return OpenTournament(config, store, specs, recovery)
 

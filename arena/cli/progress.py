@@ -42,6 +42,13 @@ class Progress:
             return "-"
         return _duration((self.total - self.done) / rate)
 
+    def grow(self, total: int) -> None:
+        """More games than first thought (a knockout's tie-breaks)."""
+        self.total = total
+        if self.bar is not None:
+            self.bar.total = total
+            self.bar.refresh()
+
     def update(self, done: int, note: str = "") -> None:
         if self.bar is not None:
             self.bar.set_postfix_str(note, refresh=False)

@@ -1,4 +1,5 @@
-"""``pinochle-arena tournament``: a round robin or gauntlet from a configuration, from flags, or the default."""
+"""``pinochle-arena tournament``: a round robin, gauntlet or knockout from a configuration, from flags, or the
+default."""
 
 from __future__ import annotations
 
@@ -47,7 +48,8 @@ BOT_NAME = re.compile(r"([A-Za-z0-9_.-]+)=(.+)", re.DOTALL)
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("tournament", help="run a round robin or gauntlet (default: the sample bots)", description=(
+    p = sub.add_parser("tournament", help="run a round robin, gauntlet or knockout (default: the sample bots)",
+                       description=(
         "Run a tournament: from a TOML configuration, from flags alone (--bot ... --bot ...), or both (flags win); "
         "with neither, the embedded default: a duplicate round robin of every sample bot. Finished games are saved at "
         "once, with the configuration they were played under; 'tournament --resume OUT' continues an interrupted "
@@ -62,8 +64,9 @@ def add_parser(sub) -> None:
                         "in --out or the configuration's output")
     p.add_argument("--out", type=Path, default=None,
                    help="output directory (default: the configuration's, else results/tournament-TIMESTAMP)")
-    p.add_argument("--format", choices=("round-robin", "gauntlet"), default=None, help="round-robin (default) or "
-                   "gauntlet (the --candidate plays everyone else)")
+    p.add_argument("--format", choices=("round-robin", "gauntlet", "knockout"), default=None,
+                   help="round-robin (default), gauntlet (the --candidate plays everyone else) or knockout (the bots "
+                        "in seed order, the order given; a match is --games games, the winner goes through)")
     p.add_argument("--candidate", default=None, metavar="NAME", help="the gauntlet's candidate")
     p.add_argument("--anchor", default=None, metavar="NAME", help="fix this entrant's rating at 0")
     p.add_argument("--name", default=None, help="the tournament's name (default: the configuration's)")
@@ -107,7 +110,7 @@ def run(args) -> int:
     config, store = opened.config, opened.store
     if opened.recovery is not None:
         warn_set_aside(store, opened.recovery)
-        print(f"resuming: {len(opened.done())} of {len(opened.specs)} games already played")
+        print(f"resuming: {len(opened.done())} of {opened.total()} games already played")
     names = [e.name for e in config.entrants]
     deals = seed_text(given_seed) if config.deals is None else f"{len(config.deals.deals)} deals of a deal file"
     print(f"tournament '{config.name}': {config.format}, {config.variant.name}, {', '.join(names)}; "
@@ -129,6 +132,10 @@ def run(args) -> int:
                            title=f"\n{config.name}: {len(records)} games")
     if args.pgn is not None:
         write_pgn(records, args.pgn, config.name)
+    if config.format == "knockout":
+        from tournaments.knockout import bracket, bracket_lines
+
+        print("\nknockout:\n" + "\n".join(bracket_lines(bracket(config, records))))
     print_faults(records, config.output / "logs")
     if not args.no_report:
         write_html_report(records, config.output, f"tournament '{config.name}'", summary)
@@ -144,7 +151,7 @@ def play(args, opened) -> collections.Counter | None:
     config, store = opened.config, opened.store
     live = opened.saved()
     finished = len(opened.done())
-    progress = Progress(len(opened.specs), start=finished)
+    progress = Progress(opened.total(), start=finished)
     per_worker: collections.Counter = collections.Counter()
 
     def on_game(record: GameRecord) -> None:
@@ -161,12 +168,16 @@ def play(args, opened) -> collections.Counter | None:
         rating_interval(progress, live, args.ratinginterval)
 
     try:
-        run_on_cluster_or_here(run_games, config, opened.todo(), store, on_game, args.transcripts)
+        todo = opened.todo()
+        while todo:  # a knockout's next games follow from the last ones' results
+            progress.grow(opened.total(live))
+            run_on_cluster_or_here(run_games, config, todo, store, on_game, args.transcripts)
+            todo = opened.todo(live) if config.format == "knockout" else []
     except KeyboardInterrupt:
         progress.close()
-        print(f"\nstopped after {finished} of {len(opened.specs)} games; so far:")
+        print(f"\nstopped after {finished} of {opened.total(live)} games; so far:")
         print_standings(live)
-        print(f"\nstopped: {finished} of {len(opened.specs)} games are saved in {store.games_path}.\n"
+        print(f"\nstopped: {finished} of {opened.total(live)} games are saved in {store.games_path}.\n"
               f"To continue: pinochle-arena tournament --resume {config.output}", file=sys.stderr)
         return None
     progress.close()

@@ -5,7 +5,10 @@ the records (:mod:`referee.records.seals`): a header (what kind of run, the
 variant and its options) and one line per scheduled game (its id and the
 entrant in each seat). An SPRT's games are not known in advance: its header
 names NEW and OLD and the most pairs, and its game ids follow the pattern
-``sprt-<k>a`` (NEW in seat 0) and ``sprt-<k>b`` (OLD in seat 0).
+``sprt-<k>a`` (NEW in seat 0) and ``sprt-<k>b`` (OLD in seat 0). A knockout's
+header names its bracket (:mod:`referee.records.knockout`), and which games it
+should hold follows from its records: every game of every match the bracket
+has reached.
 
 :func:`check_records` finds the records that no honest run could have
 written even with a good seal: a game that is not in the schedule, a second
@@ -28,6 +31,7 @@ import attrs
 
 from ..rules import VariantError, fault_returns, get_variant
 from ..rules.variants import Variant
+from .knockout import Knockout, results_of
 from .record import GameRecord, Termination, scan_records
 from .seals import KEY_FILE, SealError, Unsealed, check_seal, load_key, read_sealed_json, seal
 
@@ -70,6 +74,7 @@ class Schedule:
     options: dict[str, str] = attrs.field(factory=dict, hash=False)
     games: tuple[ScheduledGame, ...] = ()
     sprt: SprtPairs | None = None
+    knockout: Knockout | None = None  # a knockout's bracket: its games follow from its results
     _by_id: dict[str, ScheduledGame] = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
@@ -83,6 +88,18 @@ class Schedule:
     def of_sprt(cls, variant: Variant, new: str, old: str, pairs: int) -> Schedule:
         return cls("sprt", variant.name, variant.settings(), sprt=SprtPairs(new, old, pairs))
 
+    @classmethod
+    def of_knockout(cls, kind: str, variant: Variant, knockout: Knockout) -> Schedule:
+        return cls(kind, variant.name, variant.settings(), knockout=knockout)
+
+    def reached(self, records: Sequence[GameRecord]) -> Schedule:
+        """A knockout's schedule as far as ``records`` take its bracket: every game it has asked for, listed;
+        any other schedule as it is."""
+        if self.knockout is None:
+            return self
+        games = [ScheduledGame(g.game_id, g.seating) for g in self.knockout.walk(results_of(records)).games()]
+        return attrs.evolve(self, games=tuple(games), knockout=None)
+
     def game(self, game_id: str) -> ScheduledGame | None:
         if self.sprt is not None:
             return self.sprt.game(game_id)
@@ -95,6 +112,8 @@ class Schedule:
         header = {"format": SCHEDULE_FORMAT, "schedule": self.kind, "variant": self.variant, "options": self.options}
         if self.sprt is not None:
             header["sprt"] = attrs.asdict(self.sprt)
+        if self.knockout is not None:
+            header["knockout"] = self.knockout.to_dict()
         lines = [header] + [{"game_id": g.game_id, "seating": list(g.seating)} for g in self.games]
         return [json.dumps(line, separators=(",", ":")) for line in lines]
 
@@ -112,12 +131,14 @@ class Schedule:
         try:
             pairs = header.get("sprt")
             sprt = None if pairs is None else SprtPairs(str(pairs["new"]), str(pairs["old"]), int(pairs["pairs"]))
+            bracket = header.get("knockout")
+            knockout = None if bracket is None else Knockout.from_dict(bracket)
             games = []
             for text in lines[1:]:
                 line = json.loads(text)
                 games.append(ScheduledGame(str(line["game_id"]), tuple(str(s) for s in line["seating"])))
             schedule = cls(kind, str(header["variant"]), {str(k): str(v) for k, v in header["options"].items()},
-                           tuple(games), sprt)
+                           tuple(games), sprt, knockout)
         except (KeyError, TypeError, AttributeError, ValueError) as e:
             raise ValueError(f"malformed: {e!r}") from None
         if (kind == "sprt") != (sprt is not None):
@@ -180,6 +201,7 @@ def check_records(records: Sequence[GameRecord], schedule: Schedule) -> list[Pro
     Of two records of one game the first that passes is kept and the other is
     a problem.
     """
+    schedule = schedule.reached(records)
     variant = schedule.rules()
     problems = []
     kept: set[str] = set()
@@ -265,15 +287,16 @@ def audit_results(path: Path) -> Audit:
     rejected = {problem.index for problem in problems}
     findings.sort(key=lambda f: f.line)
     records = [record for i, (_, record) in enumerate(sealed) if i not in rejected]
-    expected = _expected_games(path.parent, schedule, key)
+    expected = _expected_games(path.parent, schedule.reached(records), key)
     recorded = {r.game_id for r in records}
     missing = [] if expected is None else [g for g in expected if g not in recorded]
     return Audit(records, findings, missing, unfinished=expected is None)
 
 
 def _expected_games(directory: Path, schedule: Schedule, key: bytes) -> list[str] | None:
-    """Every game the run's records should hold: a match's or tournament's whole schedule; an SPRT's games as
-    it kept them, sealed, when it ended (None before: an SPRT's schedule is open-ended)."""
+    """Every game the run's records should hold: a match's or tournament's whole schedule (a knockout's as far
+    as its records take it); an SPRT's games as it kept them, sealed, when it ended (None before: an SPRT's
+    schedule is open-ended)."""
     if schedule.sprt is None:
         return [g.game_id for g in schedule.games]
     meta = directory / f"{schedule.kind}.json"

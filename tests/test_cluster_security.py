@@ -292,6 +292,63 @@ def test_seatings_apart_plays_each_bots_hands_of_a_deal_on_different_machines(tm
     assert len({r.extra["machine"] for r in records}) >= 2
 
 
+def test_seatings_apart_gives_each_pairing_deals_of_its_own_so_two_machines_serve_any_number_of_bots():
+    data = tournament_data("tcp://127.0.0.1:1", games=4, bots=[{"name": b, "sample": "random"} for b in "abcdef"])
+    shared = parse_config(data, Path("t.toml"))
+    data["cluster"]["seatings_apart"] = True
+    own = parse_config(data, Path("t.toml"))
+    assert own.own_deals and not shared.own_deals
+    for config, pairings_of_a_deal in ((shared, 15), (own, 1)):
+        pairings = collections.defaultdict(set)
+        for g in schedule(config):
+            pairings[g.seed].add(g.pairing)
+        assert {len(p) for p in pairings.values()} == {pairings_of_a_deal}  # no bot meets a deal again elsewhere
+    assert tournaments.cluster.apart(own, schedule(own)).machines == 2
+    assert tournaments.cluster.apart(shared, schedule(shared)).machines == 4
+    data["cluster"] = {"address": "none"}  # a resume on this machine deals the games the run started with
+    data["tournament"]["own_deals"] = True
+    assert [g.seed for g in schedule(parse_config(data, Path("t.toml")))] == [g.seed for g in schedule(own)]
+
+
+def test_a_resumed_run_keeps_each_deals_seatings_on_the_machines_it_started_them_on(tmp_path, cluster, client,
+                                                                                   monkeypatch):
+    import functools
+
+    import trio
+
+    from referee.records.record import read_records
+    from tournaments.runner import run_games
+    from tournaments.store import ResultStore, tournament_schedule
+
+    preload = tmp_path / "pretend_machine.py"
+    preload.write_text(PRETEND_MACHINE)
+    bots = [{"name": "rnd", "command": RANDOM}, {"name": "r2", "sample": "random"}, {"name": "r3", "sample": "random"}]
+    data = tournament_data(cluster.scheduler_address, games=8, bots=bots, batch=1)
+    data["cluster"]["seatings_apart"] = True
+    config = parse_config(data, tmp_path / "t.toml", output=tmp_path / "out")
+    games = schedule(config)
+    store = ResultStore(config.output)
+    store.start(config.fingerprint(), tournament_schedule(config, games))
+
+    def run(todo, played=()):
+        trio.run(functools.partial(run_games, config, todo, store, planned=games, played=played))
+        return list(read_records(store.games_path, store.key))
+
+    with monkeypatch.context() as m:
+        workers = []
+        for machine in ("machine-1", "machine-2"):
+            m.setenv("PA_TEST_MACHINE", machine)
+            workers.append(extra_worker(client, cluster.scheduler_address, machine, preload=preload))
+            workers[-1].__enter__()
+        first = run([g for g in games if g.game_id.endswith("a")])  # a run stopped after each deal's first game
+        records = run([g for g in games if g.game_id.endswith("b")], first)  # and resumed
+        for worker in workers:
+            worker.__exit__(None, None, None)
+    assert collections.Counter(r.game_id for r in records) == collections.Counter(g.game_id for g in games)
+    specs = {g.game_id: g for g in games}
+    assert_apart([[specs[r.game_id]] for r in records], [r.extra["machine"] for r in records])
+
+
 # ------------------------------------------------------------------ the scheduler and workers it starts
 
 def test_cluster_commands_say_what_is_missing_in_one_line(tmp_path):

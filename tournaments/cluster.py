@@ -99,13 +99,22 @@ def for_workers(config: TournamentConfig) -> TournamentConfig:
 async def run_on_cluster(config: TournamentConfig, games: Sequence[GameSpec], logs: Path,
                          deliver: Callable[[GameRecord], None], transcripts: bool,
                          retired: set[str], note_retirement: Callable[[GameRecord, set[str]], None],
-                         on_batch: Callable | None = None) -> None:
+                         on_batch: Callable | None = None, planned: Sequence[GameSpec] = (),
+                         played: Sequence[GameRecord] = ()) -> None:
     """Play ``games`` on the cluster; each record is passed to ``deliver`` (which must not block) as its batch
     comes back. Its bots' logs go to ``logs/cluster/WORKER/``. ``on_batch(client, result)``, a test seam, is
-    called in the thread that talks to the cluster as each batch comes back."""
+    called in the thread that talks to the cluster as each batch comes back. ``planned`` are all the run's
+    games (default ``games``) and ``played`` the records of those played already (a resumed run): with seatings
+    apart the plan covers them all, and each colour stays on the machine its played games name."""
     if not games:
         return
-    plan = apart(config, games)
+    whole = apart(config, list(planned) or list(games))
+    plan = whole.only({g.game_id for g in games})
+    placement = Placement()
+    keys = whole.key_of()
+    for record in played:
+        if record.game_id in keys and "machine" in record.extra:
+            placement.played(keys[record.game_id], str(record.extra["machine"]))
     work = plan.batches
     try:
         archives = {folder: pack(folder) for _, folder in config.shipped}
@@ -114,7 +123,7 @@ async def run_on_cluster(config: TournamentConfig, games: Sequence[GameSpec], lo
     digests = {folder: hashlib.sha256(data).hexdigest() for folder, data in archives.items()}
     expected = await trio.to_thread.run_sync(_fingerprints, config)
     drive = _Drive(config, work, logs, deliver, transcripts, retired, note_retirement, PathMap.of_client(digests),
-                   {digests[f]: data for f, data in archives.items()}, expected, on_batch, plan)
+                   {digests[f]: data for f, data in archives.items()}, expected, on_batch, plan, placement=placement)
     try:
         await trio.to_thread.run_sync(drive.run, abandon_on_cancel=True)  # Ctrl-C reaches us at once
     except BaseException:
@@ -386,7 +395,7 @@ class _Drive:
         if self.on_batch is not None:
             self.on_batch(self.client, result)
         records = [GameRecord.from_json(line) for line in result.records]
-        other = _other_program(records, self.expected)
+        other = _other_program(records, self.expected) or _other_games(records, batch)
         if other is not None:
             self._refuse(result.worker, other)
             self.todo.appendleft((index, batch))
@@ -397,6 +406,10 @@ class _Drive:
                 record.extra["machine"] = machine
             self.note_retirement(record, self.retired)
         _append_logs(self.logs / "cluster", result.worker, result.logs)
+        back = {r.game_id for r in records}
+        missing = [g for g in batch if g.game_id not in back]
+        if missing and not self.stopping.is_set():
+            self.todo.appendleft((index, missing))
         try:
             trio.from_thread.run_sync(_deliver_all, self.deliver, records)  # never blocks
         except (trio.RunFinishedError, trio.ClosedResourceError):  # nobody left to write them
@@ -411,6 +424,16 @@ class _Drive:
         if not usable:
             raise ClusterError("no worker of the cluster can play the games:\n" +
                                "\n".join(f"  {w}: {why}" for w, why in self.refused.items()))
+
+
+def _other_games(records: list[GameRecord], batch: Sequence[GameSpec]) -> str | None:
+    """Why these records are not games of ``batch``, each once, seated as scheduled (or None). (A batch stopped
+    with the run sends back fewer.)"""
+    asked = {g.game_id: tuple(g.seating) for g in batch}
+    ids = [r.game_id for r in records]
+    if len(ids) != len(set(ids)) or any(asked.get(r.game_id) != tuple(s.entrant for s in r.seats) for r in records):
+        return "sent back games it was not given"
+    return None
 
 
 def _other_program(records: list[GameRecord], expected: dict[str, str]) -> str | None:

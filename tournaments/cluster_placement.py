@@ -5,8 +5,9 @@ same deal later (or at the same time) on the same machine, may pass what it
 saw in the first seating to the second through what the kernel shares
 (docs/competition.md, Running a competition: the page cache's timing). With
 ``--seatings-apart`` no machine ever plays a bot in two different seats of
-one deal. (It does not keep a bot from meeting a deal again in the same seat
-against another opponent: docs/cluster.md says what is left.)
+one deal; and since seatings apart gives each pairing deals of its own
+(:func:`tournaments.schedule.table_deal`), no bot meets a deal again against
+another opponent either.
 
 How: the games that share deals (one deal's games; on boards, the runs of
 one stretch of boards) form a *group*. Within a group the games are
@@ -14,10 +15,11 @@ coloured, in schedule order, so that games of one colour never give a bot
 two different hands; each colour of a group is pinned to one machine, and
 a machine takes at most one colour of a group. So a tournament needs as
 many machines as its largest number of colours (printed at the start; two
-seats: 2 for two bots, 3 for three, 4 for four to six, 5 for up to ten, 6
-for up to twenty; more seats need many more: three-handed with four bots,
-12), never deadlocks with that many, and spreads its groups over every
-machine it has.
+seats, with each pairing's deals its own, as seatings apart deals them: 2;
+three-handed: 6; call-for-partner: 5), never deadlocks with that many, and
+spreads its groups over every machine it has. A resumed run plans the whole
+schedule again (the same plan) and pins each colour to the machine its
+played games name (``extra.machine``).
 
 This module is pure bookkeeping; :mod:`tournaments.cluster` asks it before
 each submit.
@@ -61,6 +63,18 @@ class ApartPlan:
     batches: list[list[GameSpec]]
     colours: list[tuple[frozenset[int], int]]  # per batch: (the seeds of its block of groups, its colour)
     machines: int
+
+    def only(self, game_ids: set[str]) -> ApartPlan:
+        """The plan for the games of ``game_ids`` alone (the rest played already), with the colours the whole
+        plan gave them, so that a resumed run's games go where their deals' first games went."""
+        kept = [([g for g in batch if g.game_id in game_ids], key) for batch, key in zip(self.batches, self.colours,
+                                                                                       strict=True)]
+        kept = [(batch, key) for batch, key in kept if batch]
+        return ApartPlan([b for b, _ in kept], [k for _, k in kept], self.machines)
+
+    def key_of(self) -> dict[str, tuple[frozenset[int], int]]:
+        """Game id -> its batch's (block, colour)."""
+        return {g.game_id: key for batch, key in zip(self.batches, self.colours, strict=True) for g in batch}
 
 
 def plan_apart(units: Sequence[list[GameSpec]], size: int) -> ApartPlan:
@@ -162,11 +176,17 @@ def _groups(units: Sequence[list[GameSpec]]) -> dict[int, frozenset[int]]:
 
 @attrs.define
 class Placement:
-    """Which machine plays each colour of each group: pinned on first use, and kept for good (a lost machine's
-    history stays: if it comes back, it is the same kernel)."""
+    """Which machine plays each colour of each group: pinned on first use (or where a resumed run's records say
+    it was played), and kept for good (a lost machine's history stays: if it comes back, it is the same
+    kernel)."""
 
     pinned: dict[tuple[frozenset[int], int], str] = attrs.Factory(dict)
     used: dict[frozenset[int], dict[str, int]] = attrs.Factory(dict)  # group -> machine -> the colour it took
+
+    def played(self, key: tuple[frozenset[int], int], machine: str) -> None:
+        """A game of ``key`` was played on ``machine`` (by the run being resumed): its colour stays there."""
+        self.pinned[key] = machine
+        self.used.setdefault(key[0], {})[machine] = key[1]
 
     def choose(self, key: tuple[frozenset[int], int], machines: dict[str, int]) -> str | None:
         """The machine for a batch of ``key`` (group, colour), of ``machines`` (live machine -> batches it is

@@ -19,6 +19,7 @@ deals = "event.deals"         # optional: play this deal file's deals in turn (p
 deals_order = "random"        # optional: the deal file's deals in an order drawn from the seed
 rounds = 2                    # optional: the games (or boards) played this many times over, new deals each
 wait = 0                      # optional: milliseconds between two games of one set of bot processes
+own_deals = true              # optional: each pairing its own duplicate deals (the default with seatings apart)
 restart = "on-fault"          # or "always" (fresh process every game) or "never" (a fault retires the bot)
 isolation = "jail"            # default; "none" runs bots unjailed (NOT safe against hostile bots)
 persist = false               # true: a bot keeps its process (and files) from game to game, as restart says
@@ -160,6 +161,7 @@ class TournamentConfig:
     boards: int | None = None  # boards per pairing (tournaments.boards): one-hand games in every seating of each deal
     cluster: Cluster | None = None  # play on a Dask cluster instead of this machine
     shipped: tuple[tuple[str, str], ...] = ()  # (bot, folder): folders sent to the cluster's workers
+    own_deals: bool = False  # each table its own duplicate deals (set by seatings apart; see schedule.table_deal)
 
     @property
     def referee_processes(self) -> int:
@@ -213,6 +215,7 @@ class TournamentConfig:
             "deals": self.deals.digest() if self.deals is not None else None,
             "boards": self.boards,
             **({"deals_order": "random"} if self.deals_order == "random" else {}),  # (0.2's runs resume unchanged)
+            **({"own_deals": True} if self.own_deals else {}),
         }
 
 
@@ -258,6 +261,7 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
     t = _table(data, "tournament", where, required=False)
     _only(t, {"name", "format", "variant", "options", "games_per_pairing", "seed", "concurrency", "duplicate",
               "output", "candidate", "anchor", "processes", "deals", "boards", "deals_order", "rounds", "wait",
+              "own_deals",
               *FENCE_KEYS}, where, "tournament.")
     fmt = _get(t, "format", str, "round-robin", where, "tournament.")
     if fmt not in (*FORMATS, "boards"):
@@ -349,6 +353,7 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
     if wait_ms < 0:
         raise ConfigError(f"{where}: tournament.wait is milliseconds between games: 0 or more")
     out = output or _resolve(base, _get(t, "output", str, str(Path("results") / path.stem), where, "tournament."))
+    cluster = parse_cluster(_table(data, "cluster", where, required=False), where, base)
     return TournamentConfig(
         name=_get(t, "name", str, path.stem, where, "tournament."),
         format=fmt,
@@ -369,8 +374,9 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
         rounds=rounds,
         wait_ms=wait_ms,
         boards=boards,
-        cluster=parse_cluster(_table(data, "cluster", where, required=False), where, base),
+        cluster=cluster,
         shipped=tuple(shipped),
+        own_deals=_get(t, "own_deals", bool, cluster is not None and cluster.seatings_apart, where, "tournament."),
     )
 
 

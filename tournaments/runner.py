@@ -77,15 +77,21 @@ async def run_games(
     on_game: Callable[[GameRecord], None] | None = None,
     transcripts: bool = False,
     hooks: WorkerHooks = WorkerHooks(),
+    planned: Sequence[GameSpec] = (),
+    played: Sequence[GameRecord] = (),
 ) -> None:
     """Play ``games`` (the ones not yet in the store) with ``config.concurrency`` games at once.
 
     Boards are played in runs, one seating of a table at a time, so that
     a slot's processes play one seating of successive boards (see
-    :func:`referee.match.board_runs`).
+    :func:`referee.match.board_runs`). On a cluster, ``planned`` (all the
+    run's games, played or not) and ``played`` (the records of a resumed run)
+    keep seatings apart where the run started them (see
+    :func:`tournaments.cluster.run_on_cluster`).
     """
     if config.boards:
         games = board_runs(games, board_and_seating)
+        planned = board_runs(planned, board_and_seating) if planned else planned
     slots = min(config.concurrency, max(len(games), 1))
     processes = min(config.referee_processes, slots)
     logs = store.directory / "logs"
@@ -103,7 +109,7 @@ async def run_games(
                 entrants = config.seat_entrants()
                 await run_on_cluster(config, games, logs, send.send_nowait, transcripts, set(),
                                      lambda record, retired: note_retirement(record, entrants, retired),
-                                     hooks.on_batch)
+                                     hooks.on_batch, planned, played)
             elif processes <= 1:
                 await _run_here(config, games, slots, logs, finished, transcripts)
             else:

@@ -6,7 +6,8 @@ resumes by skipping the game ids already in its results file.
 With duplicate deals, deal pair ``k`` of every pairing is dealt from the same
 seed (or is the deal file's k-th deal), once with each seating: each bot holds each hand, and every pairing
 plays the same cards, so luck cancels across the whole table, not only
-within a pairing. Pairs are interleaved across pairings, so a tournament
+within a pairing (with seatings apart on a cluster, each pairing has deals of
+its own: :func:`table_deal`). Pairs are interleaved across pairings, so a tournament
 stopped early is still balanced.
 """
 
@@ -51,6 +52,14 @@ def deal_of(config: TournamentConfig, k: int, *labels: object) -> tuple[int, tup
     return derive_seed(config.seed, *(("game", *labels) if labels else ("deal",)), k), ()
 
 
+def table_deal(config: TournamentConfig, k: int, table: int, deals: int) -> tuple[int, tuple]:
+    """(seed, fixed decks) of duplicate deal ``k`` at table number ``table`` (of ``deals`` deals a table): every
+    table's k-th deal, so that the whole tournament shares its luck; or, with ``config.own_deals`` (seatings
+    apart on a cluster), deals of the table's own, so that no bot meets a deal a second time against other
+    opponents, where the machine it first held the deal on could remind it of the cards it saw then."""
+    return deal_of(config, table * deals + k if config.own_deals else k)
+
+
 def table_size(config: TournamentConfig) -> int:
     """Contestants at one table: the seats, or two teams."""
     return 2 if config.partnership else config.variant.players
@@ -91,9 +100,10 @@ def schedule(config: TournamentConfig) -> list[GameSpec]:
     if config.partnership or config.variant.players > 2:
         return _multi_seat_schedule(config, pairs)
     if config.duplicate:
-        for k in range(config.games_per_pairing // 2):
-            seed, decks = deal_of(config, k)
-            for a, b in pairs:
+        deals = config.games_per_pairing // 2
+        for k in range(deals):
+            for table, (a, b) in enumerate(pairs):
+                seed, decks = table_deal(config, k, table, deals)
                 games.append(GameSpec(f"{a}-{b}-{k + 1}a", (a, b), seed, (a, b), k + 1, decks=decks, turn=0))
                 games.append(GameSpec(f"{a}-{b}-{k + 1}b", (b, a), seed, (a, b), k + 1, decks=decks, turn=1))
     else:
@@ -116,11 +126,11 @@ def _multi_seat_schedule(config: TournamentConfig, tables: list[tuple[str, ...]]
     size = group_size(config)
     deals = max(config.games_per_pairing // size, 1) if config.duplicate else config.games_per_pairing
     for k in range(deals):
-        for table in tables:
+        for number, table in enumerate(tables):
             label = "-".join(table)
             orders = seatings(config, table)
             if config.duplicate:
-                seed, decks = deal_of(config, k)
+                seed, decks = table_deal(config, k, number, deals)
                 for i, (seats, sides) in enumerate(orders):
                     games.append(GameSpec(f"{label}-{k + 1}{chr(97 + i)}", seats, seed, table, k + 1, sides,
                                           tuple(bot_of.get(x, x) for x in seats), decks, turn=i))

@@ -12,7 +12,7 @@ from referee.records.audit import Schedule
 from referee.records.store import Recovery, ResultStore, StoreError
 
 from .config import TournamentConfig, save_config
-from .knockout import bracket, games_to_play, knockout_schedule, least_games
+from .knockout import bracket, games_to_play, knockout_schedule, least_games, spec_of
 from .schedule import GameSpec
 from .schedule import schedule as games_of
 
@@ -51,6 +51,12 @@ class OpenTournament:
             return games_to_play(self.config, records)
         done = {r.game_id for r in records}
         return [s for s in self.specs if s.game_id not in done]
+
+    def planned(self, records: list) -> list[GameSpec]:
+        """Every game of the run as far as is known, played or not (a knockout's: as far as ``records`` go)."""
+        if self.config.format != "knockout":
+            return self.specs
+        return [spec_of(self.config, g) for g in bracket(self.config, records).games()]
 
     def total(self, records: list | None = None) -> int:
         """Games in all, as far as is known: a knockout's grow with its tie-breaks."""

@@ -4,6 +4,7 @@ default."""
 from __future__ import annotations
 
 import collections
+import functools
 import re
 import sys
 from pathlib import Path
@@ -171,7 +172,8 @@ def play(args, opened) -> collections.Counter | None:
         todo = opened.todo()
         while todo:  # a knockout's next games follow from the last ones' results
             progress.grow(opened.total(live))
-            run_on_cluster_or_here(run_games, config, todo, store, on_game, args.transcripts)
+            play_these = functools.partial(run_games, planned=opened.planned(live), played=list(live))
+            run_on_cluster_or_here(play_these, config, todo, store, on_game, args.transcripts)
             todo = opened.todo(live) if config.format == "knockout" else []
     except KeyboardInterrupt:
         progress.close()
@@ -225,6 +227,10 @@ def config_from_args(args):
         if cluster_flags(args) and resume_out is not None:  # how it runs, not which games: may change
             data = with_flags(data, cluster=cluster_flags(args))
             config = attrs.evolve(config, cluster=parse_cluster(data["cluster"], "--cluster"))
+            if config.cluster is not None and config.cluster.seatings_apart and not config.own_deals:
+                print("warning: --seatings-apart on a tournament started without it: its pairings share their "
+                      "deals, so a bot may meet a deal again against another opponent on one machine (start it with "
+                      "--seatings-apart to give each pairing deals of its own)", file=sys.stderr)
     except ConfigError as e:
         raise UsageError(str(e)) from None
     return config, data, path
@@ -275,7 +281,9 @@ def new_config(args):
         raise UsageError("--resume: name the tournament's folder (--resume OUT): without a configuration, each "
                          "tournament has a folder of its own, results/tournament-TIMESTAMP")
     output = args.out or (None if args.config is not None else default_out("tournament"))
-    return parse_config(data, path, output, args.concurrency, where=where), data, path
+    config = parse_config(data, path, output, args.concurrency, where=where)
+    # kept with the run, so that a resume elsewhere (or with other cluster flags) deals the same games
+    return config, with_flags(data, {"own_deals": config.own_deals}), path
 
 
 def cluster_flags(args) -> dict:

@@ -358,3 +358,20 @@ def test_a_shipped_bot_is_played_from_the_copy_the_workers_unpacked(tmp_path, cl
     reference_games, reference = play(tournament_data(None, bots=[
         {"name": "rnd", "command": RANDOM}, {"name": "mine", "command": f"python3 {GREEDY}"}]), tmp_path / "ref")
     assert {r.game_id: outcome(r) for r in records} == {r.game_id: outcome(r) for r in reference}
+
+
+def test_a_batch_that_comes_back_with_games_it_was_not_given_is_refused():
+    from referee.records.record import GameRecord, SeatInfo
+    from tournaments.cluster import _other_games
+    from tournaments.schedule import GameSpec
+
+    batch = [GameSpec("a-b-1a", ("a", "b"), 1, ("a", "b"), 1), GameSpec("a-b-1b", ("b", "a"), 1, ("a", "b"), 1)]
+
+    def record(game_id, *seats):
+        return GameRecord(game_id, "two-handed", {}, 1, [SeatInfo(s, s, s) for s in seats], {})
+
+    assert _other_games([record("a-b-1a", "a", "b"), record("a-b-1b", "b", "a")], batch) is None
+    assert _other_games([record("a-b-1a", "a", "b")], batch) is None  # fewer: a batch stopped with the run
+    assert _other_games([record("a-b-1a", "b", "a")], batch)  # seated otherwise
+    assert _other_games([record("a-b-2a", "a", "b")], batch)  # another game
+    assert _other_games([record("a-b-1a", "a", "b"), record("a-b-1a", "a", "b")], batch)  # one game twice

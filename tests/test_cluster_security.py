@@ -292,6 +292,37 @@ def test_seatings_apart_plays_each_bots_hands_of_a_deal_on_different_machines(tm
     assert len({r.extra["machine"] for r in records}) >= 2
 
 
+def test_partners_apart_sit_on_different_machines_and_no_machine_holds_two_hands_of_a_deal_for_a_bot(
+        tmp_path, cluster, client, monkeypatch):
+    preload = tmp_path / "pretend_machine.py"
+    preload.write_text(PRETEND_MACHINE)
+    bots = [{"name": "greedy", "sample": "greedy"}, {"name": "rnd", "command": RANDOM}]
+    data = tournament_data(cluster.scheduler_address, games=4, bots=bots)
+    data["tournament"]["variant"] = "four-handed"  # each bot partnered with a copy of itself
+    data["cluster"]["seatings_apart"] = True
+    config = parse_config(data, tmp_path / "t.toml")
+    assert tournaments.cluster.apart(config, schedule(config)).machines == 4
+    with contextlib.ExitStack() as workers, monkeypatch.context() as m:
+        for n in range(1, 5):
+            m.setenv("PA_TEST_MACHINE", f"machine-{n}")
+            workers.enter_context(extra_worker(client, cluster.scheduler_address, f"m{n}", preload=preload))
+        games, records = play(data, tmp_path / "out")
+    assert collections.Counter(r.game_id for r in records) == collections.Counter(g.game_id for g in games)
+    assert all(r.termination.value == "completed" for r in records), [r.detail for r in records]
+    specs = {g.game_id: g for g in games}
+    for r in records:
+        assert r.extra["machine"] != r.extra["partner_machine"]  # the partners of each team, on two kernels
+        assert r.seats[2].program == r.seats[0].program  # the partner's program, as its seat host found it
+    halves = [(specs[r.game_id], r.extra[key], seats) for r in records
+              for key, seats in (("machine", (0, 1)), ("partner_machine", (2, 3)))]
+    seen: dict = {}
+    for spec, machine, seats in halves:
+        for key, held in hands_held([spec], seats).items():
+            assert seen.setdefault((key, machine), held) == held, (key, machine)
+    logs = list((tmp_path / "out" / "logs" / "cluster").rglob("*.2*stderr.log"))
+    assert logs  # the partners' logs came back from their seat hosts
+
+
 def test_seatings_apart_gives_each_pairing_deals_of_its_own_so_two_machines_serve_any_number_of_bots():
     data = tournament_data("tcp://127.0.0.1:1", games=4, bots=[{"name": b, "sample": "random"} for b in "abcdef"])
     shared = parse_config(data, Path("t.toml"))

@@ -54,6 +54,7 @@ from referee.match import board_run_groups, file_safe
 from referee.records.record import GameRecord
 
 from .cluster_placement import ApartPlan, Placement, plan_apart
+from .cluster_seats import SeatHosts
 from .cluster_security import CertificateError, client_security
 from .cluster_worker import (
     BatchResult,
@@ -87,7 +88,15 @@ def apart(config: TournamentConfig, games: Sequence[GameSpec]) -> ApartPlan:
     (tournaments.cluster_placement), so that no task gives a bot two hands of a deal; on boards, each run of one
     seating, so that a task's processes play the boards a process plays on one machine."""
     units = board_run_groups(games, board_and_seating) if config.boards else [[g] for g in games]
-    return plan_apart(units, config.cluster.batch)
+    return plan_apart(units, config.cluster.batch, PARTNER_HALVES if partners_apart(config) else None)
+
+
+PARTNER_HALVES = ((0, 1), (2, 3))  # partners apart: the seats the batch's machine plays, and those a seat host does
+
+
+def partners_apart(config: TournamentConfig) -> bool:
+    """Whether the partners of a game sit on different machines: seatings apart in a partnership variant."""
+    return config.cluster is not None and config.cluster.seatings_apart and config.partnership
 
 
 def for_workers(config: TournamentConfig) -> TournamentConfig:
@@ -112,9 +121,12 @@ async def run_on_cluster(config: TournamentConfig, games: Sequence[GameSpec], lo
     plan = whole.only({g.game_id for g in games})
     placement = Placement()
     keys = whole.key_of()
+    partner_keys = whole.key_of(partners=True)
     for record in played:
         if record.game_id in keys and "machine" in record.extra:
             placement.played(keys[record.game_id], str(record.extra["machine"]))
+        if record.game_id in partner_keys and "partner_machine" in record.extra:
+            placement.played(partner_keys[record.game_id], str(record.extra["partner_machine"]))
     work = plan.batches
     try:
         archives = {folder: pack(folder) for _, folder in config.shipped}
@@ -169,6 +181,17 @@ def _say(text: str) -> None:
     print(f"pinochle-arena: {text}", file=sys.stderr, flush=True)
 
 
+@attrs.frozen
+class _Out:
+    """A batch out on the cluster: its place in the work, its games, and (seatings apart) the machine it was placed
+    on and the machine whose seat host plays its partner seats."""
+
+    index: int
+    batch: list[GameSpec]
+    machine: str | None = None
+    partner: str | None = None
+
+
 @attrs.define(eq=False)
 class _Members:
     """The cluster's workers as last seen, with the machine each runs on; joins and losses after the first look
@@ -220,7 +243,7 @@ class _Drive:
     stopping: threading.Event = attrs.Factory(threading.Event)
     stopped: threading.Event = attrs.Factory(threading.Event)
     todo: collections.deque = attrs.Factory(collections.deque)  # (index, batch)
-    running: dict = attrs.Factory(dict)  # future -> (index, batch, machine or None)
+    running: dict = attrs.Factory(dict)  # future -> _Out
     attempts: collections.Counter = attrs.Factory(collections.Counter)  # batch -> failures for the cluster's reasons
     refused: dict[str, str] = attrs.Factory(dict)  # worker -> why it may not play
     placement: Placement = attrs.Factory(Placement)
@@ -236,6 +259,7 @@ class _Drive:
     shipped: dict = attrs.Factory(dict)
     finishing: Any = None
     keys: Any = None
+    seats: SeatHosts | None = None  # partners apart: the seat hosts in the workers
 
     def run(self) -> None:
         try:
@@ -254,6 +278,8 @@ class _Drive:
             _say(f"--seatings-apart: these games need workers on {self.plan.machines} different machines (no "
                  "machine plays a bot in two seats of one deal)")
         self.task_config = for_workers(self.config)
+        if partners_apart(self.config):
+            self.seats = SeatHosts(self.run_id, self.task_config, self.paths, self.archives, self.expected)
         # The shipped folders as tasks, not scattered data: a task's result lost with its worker is computed
         # again (from the bytes the scheduler keeps), while scattered data lost with every holder is gone for good.
         self.shipped = {digest: client.submit(_archive, data, key=f"pinochle-arena-{self.run_id}-ship-{digest}",
@@ -265,6 +291,7 @@ class _Drive:
                 self._check_scheduler()
                 if self.members.update(client):
                     self._check_links()
+                    self._open_seat_hosts()
                     self._release_stranded()
                     self.changed = True
                 if self.changed:
@@ -277,7 +304,15 @@ class _Drive:
                     self._collect(future)
                     self.members.update(client)  # (a join or loss among many batches back is said in its place)
         finally:
+            if self.seats is not None:
+                self.seats.close(client)
             _let_go(client, self.stop, list(self.running) if self.running or self.todo else [])
+
+    def _open_seat_hosts(self) -> None:
+        """Partners apart: a seat host in every worker that joined; one that cannot serve plays no games."""
+        if self.seats is not None:
+            for worker, why in self.seats.update(self.client, list(self.members.workers)):
+                self._refuse(worker, why)
 
     def _check_links(self) -> None:
         """A plain-tcp cluster (on this machine, or --insecure) with a worker joined over plain tcp from another
@@ -294,13 +329,13 @@ class _Drive:
         """Seatings apart: a batch pinned to a machine whose workers are all gone would wait for them for ever;
         it goes back to the queue (not a failure of the batch) and is placed again."""
         live = set(self.members.machines.values())
-        for future, (index, batch, machine) in list(self.running.items()):
-            if machine is not None and machine not in live:
+        for future, out in list(self.running.items()):
+            if {out.machine, out.partner} - {None} - live:
                 del self.running[future]
                 self.client.cancel([future], force=True)
-                self.todo.appendleft((index, batch))
-                _say(f"games {batch[0].game_id} to {batch[-1].game_id}: every worker of their machine left; "
-                     "placing them again")
+                self.todo.appendleft((out.index, out.batch))
+                _say(f"games {out.batch[0].game_id} to {out.batch[-1].game_id}: every worker of a machine they "
+                     "were placed on left; placing them again")
 
     def _check_scheduler(self) -> None:
         if self.client.status != "running":  # the scheduler is gone, and took the batches out with it
@@ -320,40 +355,49 @@ class _Drive:
             if len(self.running) >= window:
                 return
             index, batch = entry
-            machine, workers = None, list(usable) if self.refused else None
+            machine, workers, partner = None, list(usable) if self.refused else None, None
             if self.config.cluster.seatings_apart:
-                machine, workers = self._machine_for(index, usable)
+                machine, workers, partner = self._machine_for(index, usable)
                 if machine is None:
                     continue
             elif self._clashes(index):
                 continue
             self.todo.remove(entry)
+            host = None if partner is None else {"address": self.seats.on_machines()[partner],
+                                                 "token": self.seats.token}
             future = self.client.submit(play_batch, self.run_id, self.task_config, batch, frozenset(self.retired),
-                                        self.transcripts, self.paths, self.shipped, VERSION,
+                                        self.transcripts, self.paths, self.shipped, VERSION, host,
                                         key=f"pinochle-arena-{self.run_id}-{next(self.keys)}", pure=False,
                                         workers=workers, allow_other_workers=workers is not None and machine is None)
-            self.running[future] = (index, batch, machine)
+            self.running[future] = _Out(index, batch, machine, partner)
             self.finishing.add(future)
 
     def _clashes(self, index: int) -> bool:
         """Without seatings apart: whether batch ``index`` would give a bot another hand of a deal in play (two
         seatings of one deal never run at once, wherever they run; one after the other they may share a machine)."""
         group, colour = self.plan.colours[index]
-        return any(self.plan.colours[other][0] == group and self.plan.colours[other][1] != colour
-                   for other, _, _ in self.running.values())
+        return any(self.plan.colours[out.index][0] == group and self.plan.colours[out.index][1] != colour
+                   for out in self.running.values())
 
-    def _machine_for(self, index: int, usable: dict[str, int]) -> tuple[str | None, list[str]]:
-        """Seatings apart: the machine to play batch ``index`` and its usable workers, or (None, []) for now."""
+    def _machine_for(self, index: int, usable: dict[str, int]) -> tuple[str | None, list[str], str | None]:
+        """Seatings apart: the machine to play batch ``index``, its usable workers, and with partners apart the
+        machine whose seat host plays the partner seats; (None, [], None) for now."""
         by_machine: dict[str, list[str]] = {}
         for worker in usable:
             if worker in self.members.machines:
                 by_machine.setdefault(self.members.machines[worker], []).append(worker)
-        busy = collections.Counter(machine for _, _, machine in self.running.values())
+        busy = collections.Counter(m for out in self.running.values() for m in (out.machine, out.partner))
         machine = self.placement.choose(self.plan.colours[index], {m: busy[m] for m in by_machine})
+        partner = None
+        if machine is not None and self.plan.partners is not None:
+            hosts = [m for m in self.seats.on_machines() if m in by_machine]
+            partner = self.placement.choose(self.plan.partners[index], {m: busy[m] for m in hosts})
+            if partner is None:
+                machine = None
         if machine is None and len(by_machine) < self.plan.machines:
             self._explain("machines", f"--seatings-apart: this tournament needs workers on {self.plan.machines} "
                                       f"different machines, the cluster has {len(by_machine)}; waiting for more")
-        return machine, by_machine.get(machine, [])
+        return machine, by_machine.get(machine, []), partner
 
     def _explain(self, what: str, text: str) -> None:
         if what not in self.said:
@@ -364,9 +408,9 @@ class _Drive:
         entry = self.running.pop(future, None)
         if entry is None:  # a batch taken back from a machine that left (_release_stranded)
             return
-        index, batch, machine = entry
+        index, batch = entry.index, entry.batch
         if future.status == "finished":
-            self._accept(future.result(), index, batch, machine)
+            self._accept(future.result(), entry)
             return
         games = f"games {batch[0].game_id} to {batch[-1].game_id}"
         error = future.exception() if future.status == "error" else None
@@ -390,8 +434,9 @@ class _Drive:
         _say(f"{games} failed on the cluster ({why}); playing them again")
         self.todo.appendleft((index, batch))
 
-    def _accept(self, result: BatchResult, index: int, batch, machine: str | None) -> None:
+    def _accept(self, result: BatchResult, out: _Out) -> None:
         """A batch back: its records go to the writer, unless the worker ran another program for a bot."""
+        index, batch = out.index, out.batch
         if self.on_batch is not None:
             self.on_batch(self.client, result)
         records = [GameRecord.from_json(line) for line in result.records]
@@ -402,8 +447,10 @@ class _Drive:
             return
         for record in records:
             record.extra["worker"] = result.worker
-            if machine is not None:
-                record.extra["machine"] = machine
+            if out.machine is not None:
+                record.extra["machine"] = out.machine
+            if out.partner is not None:
+                record.extra["partner_machine"] = out.partner
             self.note_retirement(record, self.retired)
         _append_logs(self.logs / "cluster", result.worker, result.logs)
         back = {r.game_id for r in records}

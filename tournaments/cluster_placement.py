@@ -38,14 +38,15 @@ from .schedule import GameSpec
 Held = dict[tuple[int, str], frozenset[int]]  # (deal seed, bot) -> the seats whose hands it holds
 
 
-def hands_held(games: Sequence[GameSpec]) -> Held:
-    """(deal, bot) -> the seats whose hands that bot holds in ``games`` (two for partners who are one bot), for
-    games that agree; ValueError if they do not."""
+def hands_held(games: Sequence[GameSpec], only: Sequence[int] | None = None) -> Held:
+    """(deal, bot) -> the seats whose hands that bot holds in ``games`` (two for partners who are one bot), of the
+    seats ``only`` (default all), for games that agree; ValueError if they do not."""
     held: Held = {}
     for spec in games:
         seats: dict[tuple[int, str], set[int]] = {}
         for seat, bot in enumerate(spec.bots or spec.seating):
-            seats.setdefault((spec.seed, bot), set()).add(seat)
+            if only is None or seat in only:
+                seats.setdefault((spec.seed, bot), set()).add(seat)
         for key, found in seats.items():
             if held.setdefault(key, frozenset(found)) != frozenset(found):
                 raise ValueError(f"{spec.game_id} gives {key[1]} another hand of a deal of its unit")
@@ -63,65 +64,81 @@ class ApartPlan:
     batches: list[list[GameSpec]]
     colours: list[tuple[frozenset[int], int]]  # per batch: (the seeds of its block of groups, its colour)
     machines: int
+    # partners apart: per batch, the (block, colour) of the seats a seat host on another machine plays
+    partners: list[tuple[frozenset[int], int]] | None = None
 
     def only(self, game_ids: set[str]) -> ApartPlan:
         """The plan for the games of ``game_ids`` alone (the rest played already), with the colours the whole
         plan gave them, so that a resumed run's games go where their deals' first games went."""
-        kept = [([g for g in batch if g.game_id in game_ids], key) for batch, key in zip(self.batches, self.colours,
-                                                                                       strict=True)]
-        kept = [(batch, key) for batch, key in kept if batch]
-        return ApartPlan([b for b, _ in kept], [k for _, k in kept], self.machines)
+        partners = self.partners or [None] * len(self.batches)
+        kept = [([g for g in batch if g.game_id in game_ids], key, partner)
+                for batch, key, partner in zip(self.batches, self.colours, partners, strict=True)]
+        kept = [k for k in kept if k[0]]
+        return ApartPlan([b for b, _, _ in kept], [k for _, k, _ in kept], self.machines,
+                         None if self.partners is None else [p for _, _, p in kept])
 
-    def key_of(self) -> dict[str, tuple[frozenset[int], int]]:
-        """Game id -> its batch's (block, colour)."""
-        return {g.game_id: key for batch, key in zip(self.batches, self.colours, strict=True) for g in batch}
+    def key_of(self, partners: bool = False) -> dict[str, tuple[frozenset[int], int]]:
+        """Game id -> its batch's (block, colour); with ``partners``, those of its partner seats."""
+        keys = self.partners if partners else self.colours
+        if keys is None:
+            return {}
+        return {g.game_id: key for batch, key in zip(self.batches, keys, strict=True) for g in batch}
 
 
-def plan_apart(units: Sequence[list[GameSpec]], size: int) -> ApartPlan:
+def plan_apart(units: Sequence[list[GameSpec]], size: int, halves: tuple[tuple[int, ...], ...] | None = None
+               ) -> ApartPlan:
     """Colour ``units`` (games, or runs of boards, each played whole by one task), group by group, and cut the
     work into batches of one colour of a *block* of groups: as many successive groups as hold about ``size``
     games in all (at least one group; a batch never more than ``size`` games, but a run of boards stays whole).
     A block's colours are then its batches, each with the same groups, so pinning them never gets stuck, and
-    a block's colours, played one after another, are about one batch of work."""
+    a block's colours, played one after another, are about one batch of work.
+
+    With ``halves`` (partners apart: the seats the referee's machine plays, then the seats a seat host on
+    another machine plays), each half of a unit is coloured as a unit of its own, and a batch is one colour of
+    each half; the plan's ``partners`` give the second."""
+    parts = halves or (None,)
     group_of = _groups(units)
     by_group: dict[frozenset[int], list[int]] = {}
     for i, unit in enumerate(units):
         by_group.setdefault(group_of[unit[0].seed], []).append(i)
-    colour: dict[int, int] = {}
-    known: dict[tuple, list[int]] = {}  # a group's shape (who sits where in each unit) -> its colours
+    colour: dict[tuple[int, int], int] = {}  # (unit, part) -> its colour
+    known: dict[tuple, list[int]] = {}  # a group's shape (who sits where in each piece) -> its colours
     for members in by_group.values():
-        shape = tuple(tuple(spec.bots or spec.seating for spec in units[i]) for i in members)
+        pieces = [(i, p) for i in members for p in range(len(parts))]
+        shape = tuple((tuple(spec.bots or spec.seating for spec in units[i]), p) for i, p in pieces)
         if shape not in known:
-            held = [hands_held(units[i]) for i in members]
-            candidates = [_colour(held, order) for order in _orders(members, units)]
+            held = [hands_held(units[i], parts[p]) for i, p in pieces]
+            candidates = [_colour(held, order) for order in _orders([units[i] for i, _ in pieces])]
             candidates += [c for c in [_two_seat_codes(held)] if c is not None]
             known[shape] = min(candidates, key=max)
-        colour.update(zip(members, known[shape], strict=True))
+        colour.update(zip(pieces, known[shape], strict=True))
     largest = max(sum(len(units[i]) for i in members) for members in by_group.values())
     per_block = max(1, size // largest)  # a block's colours together: about one batch of games
     groups = list(by_group)
     block_of = {g: frozenset().union(*groups[b - b % per_block:b - b % per_block + per_block])
                 for b, g in enumerate(groups)}
     batches: list[list[GameSpec]] = []
-    colours: list[tuple[frozenset[int], int]] = []
-    open_batch: dict[tuple[frozenset[int], int], int] = {}  # (block, colour) -> its batch being filled
+    keys: list[tuple[frozenset[int], tuple[int, ...]]] = []
+    open_batch: dict[tuple, int] = {}  # (block, colour of each part) -> its batch being filled
     for i, unit in enumerate(units):
-        key = (block_of[group_of[unit[0].seed]], colour[i])
+        key = (block_of[group_of[unit[0].seed]], tuple(colour[i, p] for p in range(len(parts))))
         index = open_batch.get(key)
         if index is None or len(batches[index]) + len(unit) > size:
             open_batch[key] = index = len(batches)
             batches.append([])
-            colours.append(key)
+            keys.append(key)
         batches[index].extend(unit)
-    machines = 1 + max((c for _, c in colours), default=0)
-    return ApartPlan(batches, colours, machines)
+    machines = 1 + max((c for _, cs in keys for c in cs), default=0)
+    colours = [(block, cs[0]) for block, cs in keys]
+    partners = [(block, cs[1]) for block, cs in keys] if halves else None
+    return ApartPlan(batches, colours, machines, partners)
 
 
-def _orders(members: list[int], units: Sequence[list[GameSpec]]) -> list[list[int]]:
-    """Orders to colour a group's units in (positions in ``members``): as scheduled, and by who sits in the first
+def _orders(units: Sequence[list[GameSpec]]) -> list[list[int]]:
+    """Orders to colour a group's ``units`` in (positions in the list): as scheduled, and by who sits in the first
     seat (which gives a two-handed round robin of n bots n colours, where the schedule's order may need more)."""
-    positions = list(range(len(members)))
-    return [positions, sorted(positions, key=lambda p: tuple(s.bots or s.seating for s in units[members[p]]))]
+    positions = list(range(len(units)))
+    return [positions, sorted(positions, key=lambda p: tuple(s.bots or s.seating for s in units[p]))]
 
 
 def _colour(held: list[Held], order: list[int]) -> list[int]:

@@ -6,7 +6,9 @@ task plays its games one after another in one slot (:func:`tournaments.slot.play
 the same code as a slot on one machine: fresh processes, the jail, boards'
 one seating per process), and returns the records as JSON, with the bots'
 logs, to the client, which alone seals and writes them. A worker never sees
-the results' secret key.
+the results' secret key. With partners apart, a batch's partner seats are
+played by a seat host on another machine (:func:`remote_partners`,
+:mod:`tournaments.cluster_seats`).
 
 Paths differ between machines, so the client sends its paths with a note of
 what each is (:class:`PathMap`): its pinochle-arena installation (the sample
@@ -40,6 +42,7 @@ import attrs
 import trio
 
 from referee import installed_version
+from referee.bots.remote import RemoteSeat, SeatHostLost
 from referee.bots.samples import SAMPLES
 from referee.bots.sandbox import SandboxError
 from referee.bots.transport import STDERR_CAP, BotStartError
@@ -189,8 +192,11 @@ _checked: dict[str, str | None] = {}
 
 
 def play_batch(run: str, config: TournamentConfig, specs: list[GameSpec], retired: frozenset[str],
-               transcripts: bool, paths: PathMap, archives: dict[str, bytes], version: str) -> BatchResult:
-    """The task: play ``specs`` here, in order, and return their records. Runs in a Dask worker's thread."""
+               transcripts: bool, paths: PathMap, archives: dict[str, bytes], version: str,
+               partner: dict | None = None) -> BatchResult:
+    """The task: play ``specs`` here, in order, and return their records. Runs in a Dask worker's thread.
+    With ``partner`` (partners apart), every team's second member is played by that seat host on another
+    machine (:mod:`tournaments.cluster_seats`)."""
     from distributed import Event, get_worker
 
     worker = get_worker()
@@ -202,6 +208,8 @@ def play_batch(run: str, config: TournamentConfig, specs: list[GameSpec], retire
         _checked[run] = _problem(entrants, version)
     if _checked[run] is not None:
         raise CannotPlayHere(worker.address, _checked[run])
+    if partner is not None:
+        entrants = remote_partners(entrants, config, partner, worker)
     folder = home / "runs" / run / f"{threading.get_ident()}"
     shutil.rmtree(folder, ignore_errors=True)
     logs = folder / "logs"
@@ -228,6 +236,33 @@ def play_batch(run: str, config: TournamentConfig, specs: list[GameSpec], retire
         return BatchResult(worker.address, tuple(records), _read_logs(logs))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def remote_partners(entrants: dict[str, Entrant], config: TournamentConfig, partner: dict,
+                    dask_worker) -> dict[str, Entrant]:
+    """``entrants`` with every team's second member played by the seat host ``partner`` names
+    (``{"address": "HOST:PORT", "token": ...}``) over a link with this worker's TLS settings."""
+    ssl_context = dask_worker.security.get_connection_args("worker").get("ssl_context")
+    host, port = partner["address"].rsplit(":", 1)
+    out = dict(entrants)
+    for team in config.teams:
+        member = team.members()[1]
+        out[member] = attrs.evolve(entrants[member], connect=functools.partial(
+            _connect, host.strip("[]"), int(port), ssl_context, partner["token"], member))
+    return out
+
+
+async def _connect(host: str, port: int, ssl_context, token: str, member: str, nursery: trio.Nursery,
+                   stderr_path: Path | None) -> RemoteSeat:
+    try:
+        stream = await trio.open_tcp_stream(host, port)
+    except OSError as e:
+        raise SeatHostLost(f"cannot reach the seat host at {host}:{port}: {e}") from None
+    if ssl_context is not None:
+        stream = trio.SSLStream(stream, ssl_context, server_hostname=host)
+    return await RemoteSeat.open(nursery, stream, token, member, member, stderr_path)
+
+
 
 
 async def _watch(stop, cancel: trio.CancelScope) -> None:

@@ -95,7 +95,7 @@ class SeatLink:
         self._closed = True  # the page stays connected: the next game reopens the link and greets it again
         return 0
 
-    async def open(self) -> SeatLink:
+    async def open(self, nursery: trio.Nursery | None = None, log_path: Path | None = None) -> SeatLink:
         """The link for the next game (after a fault, the same page starts afresh): waits for a page."""
         if self._closed:
             self._closed, self._out, self._history = False, [], []

@@ -53,8 +53,10 @@ class Entrant:
     restart: Restart = Restart.ON_FAULT
     persist: bool = False
     options: tuple[tuple[str, str], ...] = ()  # protocol 3: values for options the bot declares (setoption)
-    # a player that is not a process: returns its line once it is there (a person's seat in a browser)
-    connect: Callable[[], Awaitable[Any]] | None = attrs.field(default=None, eq=False)
+    # a player that is not a process here: given the nursery its tasks may run in and the path of its stderr
+    # log, returns its line once it is there (a person's seat in a browser, a bot on another machine:
+    # referee.bots.remote)
+    connect: Callable[[trio.Nursery, Path | None], Awaitable[Any]] | None = attrs.field(default=None, eq=False)
 
 
 
@@ -122,8 +124,9 @@ class Player:
             client = None
             try:
                 if self.entrant.connect is not None:
-                    client = await BotClient.attach(await self.entrant.connect(), self.entrant.name,
-                                                    self.startup_timeout)
+                    link = await self.entrant.connect(nursery, self.log_path)
+                    self.program = getattr(link, "program", self.program)  # a remote bot's, as its host found it
+                    client = await BotClient.attach(link, self.entrant.name, self.startup_timeout)
                 else:
                     client = await BotClient.start(nursery, self.entrant.command, self.log_path,
                                                    self.startup_timeout, self.transcript_path, self.entrant.sandbox,

@@ -1,10 +1,12 @@
-"""Entrants never see each other: no bot may be shown another entrant's program, or a results folder.
+"""Entrants never see each other: no bot may be shown another entrant's program, a results folder, or the
+cluster's certificates.
 
 The jail shows a bot the folder of its program and of every file its
 command names. When two entrants' programs share a folder (the layout
 ``./mybot`` beside ``./otherbot``), or a results folder lies in one (an
-earlier event's ``secret.key``, seeds and records), the jail would show
-them. Such a layout is refused before any game, with how to lay the folders
+earlier event's ``secret.key``, seeds and records), or the cluster's
+certificates with their private keys (with which anyone joins the cluster,
+pinochle-arena cluster certs), the jail would show them. Such a layout is refused before any game, with how to lay the folders
 out. The sample bots are public and exempt: any bot may read them.
 """
 
@@ -20,6 +22,7 @@ from .sandbox import Isolation, Sandbox
 from .transport import BotCommand
 
 RESULTS_FILES = ("secret.key", "schedule.jsonl")  # what marks a results folder
+CA_FILE, KEY_SUFFIX = "ca.pem", "-key.pem"  # what marks a folder of the cluster's certificates
 MAX_LOOKED_AT = 20_000  # entries of a bot's shown folders looked at for a results folder
 
 
@@ -47,11 +50,14 @@ def exposures(specs: Mapping[str, JailSpec]) -> list[str]:
             else:
                 problems.append(f"bot {name} would be shown {other}'s program ({seen[0]}): give each bot a "
                                 "folder of its own (mybot/ and otherbot/, not side by side)")
-        found = _results_in(folders, specs[name].hidden)
-        if found is not None:
-            problems.append(f"bot {name} would be shown the results folder {found} (its key and seeds): keep "
+        found = _secrets_in(folders, specs[name].hidden)
+        if found is not None and found[1] == "results":
+            problems.append(f"bot {name} would be shown the results folder {found[0]} (its key and seeds): keep "
                             "results outside every bot's folder (give --out a folder elsewhere, or run from another "
                             "folder)")
+        elif found is not None:
+            problems.append(f"bot {name} would be shown the cluster's certificates in {found[0]} (their private keys "
+                            "let anyone join the cluster): keep them outside every bot's folder")
     return problems
 
 
@@ -72,8 +78,9 @@ def _files(spec: JailSpec) -> set[Path]:
     return files
 
 
-def _results_in(folders: list[Path], hidden: tuple[str, ...]) -> Path | None:
-    """A results folder inside ``folders`` that the jail would not cover (the run's own output is covered)."""
+def _secrets_in(folders: list[Path], hidden: tuple[str, ...]) -> tuple[Path, str] | None:
+    """A results folder, or a folder of the cluster's certificates, inside ``folders`` that the jail would not
+    cover (the run's own output is covered): (the folder, "results" or "certificates")."""
     covered = [Path(os.path.realpath(h)) for h in hidden]
     looked = 0
     for folder in folders:
@@ -84,7 +91,9 @@ def _results_in(folders: list[Path], hidden: tuple[str, ...]) -> Path | None:
                 dirs[:] = []
                 continue
             if any(name in files for name in RESULTS_FILES):
-                return Path(top)
+                return Path(top), "results"
+            if CA_FILE in files and any(name.endswith(KEY_SUFFIX) for name in files):
+                return Path(top), "certificates"
             looked += len(dirs) + len(files)
             if looked > MAX_LOOKED_AT:
                 break

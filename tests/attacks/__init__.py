@@ -19,7 +19,7 @@ test_unjailed.py, ``--isolation none``; "-": not run unjailed):
 | 11 | memory through the page cache: 24 system files stand for the 24 faces; each game asks which are cached (mincore, RWF_NOWAIT), evicts all (fadvise) and reads its hand's (page_cache.py) | asking refused (EPERM, ENOTSUP): found nothing | the second seating finds the first seating's hand, its opponent's |
 | 12 | a channel between running copies: a parent and its child (standing for two copies) try flock, fcntl and OFD locks on a system file, inotify, fanotify, io_uring (locks.py) | locks granted and unseen, asking refused, watches and io_uring ENOSYS | every lock seen, inotify and io_uring work |
 | 13 | spaces without a size: writes 1 MiB to the jail's own / and /dev, raises its core-size limit (spaces.py); and attack 2 also looks for OUT in every command line it can see (/proc/1/cmdline is bwrap's) | EROFS, EROFS, core 0:0 and not raised; OUT named by no command line | - |
-| 14 | entrants side by side: ./mybot beside ./otherbot, or a bot's folder holding an earlier results folder (test_jail.py) | refused before the first game, with how to lay the folders out; a folder per bot plays | - |
+| 14 | entrants side by side: ./mybot beside ./otherbot, or a bot's folder holding an earlier results folder or the cluster's certificates (test_jail.py) | refused before the first game, with how to lay the folders out; a folder per bot plays | - |
 | 10 | a stranger's ordinary bot: ``python3 bot.py``, ``node bot.js``, a ``cc``-built C bot, each reading weights.txt beside its program (test_strangers.py) | plays 2 games against random without a fault | - |
 
 Also: a bot that thinks 12 s on one move within its time is not cut short (slow.py).

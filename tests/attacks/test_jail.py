@@ -410,6 +410,16 @@ def test_entrants_side_by_side_or_beside_results_are_refused(tmp_path, mark):
     assert f"bot mybot would be shown the results folder {earlier}" in beside_results.stderr
 
     (earlier / "secret.key").unlink()
+    certs = apart_ / "mine" / "certs"  # pinochle-arena cluster certs, made in the bot's folder
+    certs.mkdir()
+    for name in ("ca.pem", "worker.pem", "worker-key.pem"):
+        (certs / name).write_text("-----BEGIN-----\n")
+    beside_certs = referee("match", "mine/mybot", "theirs/otherbot", "--games", "2", "--out", tmp_path / "r4",
+                           cwd=apart_)
+    assert beside_certs.returncode == 2
+    assert f"bot mybot would be shown the cluster's certificates in {certs}" in beside_certs.stderr
+    for name in ("ca.pem", "worker.pem", "worker-key.pem"):
+        (certs / name).unlink()
     played = referee("match", "mine/mybot", "theirs/otherbot", "--games", "2", "--option", "target=200",
                      "--out", tmp_path / "r3", cwd=apart_)
     assert played.returncode == 0, played.stderr

@@ -190,6 +190,7 @@ class _Out:
     batch: list[GameSpec]
     machine: str | None = None
     partner: str | None = None
+    workers: tuple[str, ...] | None = None  # the only workers it may run on (None: any)
 
 
 @attrs.define(eq=False)
@@ -326,11 +327,13 @@ class _Drive:
                                "(docs/cluster.md) or say --insecure on a network only you reach")
 
     def _release_stranded(self) -> None:
-        """Seatings apart: a batch pinned to a machine whose workers are all gone would wait for them for ever;
-        it goes back to the queue (not a failure of the batch) and is placed again."""
+        """A batch pinned to a machine whose workers are all gone (seatings apart), or allowed only workers that
+        are all gone (the others were refused), would wait for them for ever; it goes back to the queue (not a
+        failure of the batch) and is placed again."""
         live = set(self.members.machines.values())
         for future, out in list(self.running.items()):
-            if {out.machine, out.partner} - {None} - live:
+            if {out.machine, out.partner} - {None} - live or out.workers is not None and not (
+                    set(out.workers) & set(self.members.workers)):
                 del self.running[future]
                 self.client.cancel([future], force=True)
                 self.todo.appendleft((out.index, out.batch))
@@ -360,7 +363,7 @@ class _Drive:
                 machine, workers, partner = self._machine_for(index, usable)
                 if machine is None:
                     continue
-            elif self._clashes(index):
+            elif self._clashes(index) or workers == []:
                 continue
             self.todo.remove(entry)
             host = None if partner is None else {"address": self.seats.on_machines()[partner],
@@ -368,8 +371,8 @@ class _Drive:
             future = self.client.submit(play_batch, self.run_id, self.task_config, batch, frozenset(self.retired),
                                         self.transcripts, self.paths, self.shipped, VERSION, host,
                                         key=f"pinochle-arena-{self.run_id}-{next(self.keys)}", pure=False,
-                                        workers=workers, allow_other_workers=workers is not None and machine is None)
-            self.running[future] = _Out(index, batch, machine, partner)
+                                        workers=workers, allow_other_workers=False)
+            self.running[future] = _Out(index, batch, machine, partner, None if workers is None else tuple(workers))
             self.finishing.add(future)
 
     def _clashes(self, index: int) -> bool:
@@ -488,9 +491,10 @@ def _other_program(records: list[GameRecord], expected: dict[str, str]) -> str |
     for record in records:
         for seat in record.seats:
             mine = expected.get(seat.entrant, "")
-            if seat.program and mine and seat.program != mine:
-                return (f"runs another program for bot {seat.entrant!r} ({seat.program[:19]}... there, {mine[:19]}... "
-                        "here): its games are not counted")
+            if mine and seat.program != mine:  # (a record that names no program cannot vouch for one)
+                there = f"{seat.program[:19]}..." if seat.program else "none named"
+                return (f"runs another program for bot {seat.entrant!r} ({there} there, {mine[:19]}... here): its "
+                        "games are not counted")
     return None
 
 

@@ -17,7 +17,9 @@ from tqdm import tqdm
 
 
 class Progress:
-    def __init__(self, total: int, stream: TextIO | None = None, live: bool | None = None, start: int = 0):
+    """Games done of ``total`` (None: open-ended, as a league's run: the count and the rate, no ETA)."""
+
+    def __init__(self, total: int | None, stream: TextIO | None = None, live: bool | None = None, start: int = 0):
         self.total = total
         self.start = start  # games done before this run (a resume)
         self.done = start
@@ -29,7 +31,8 @@ class Progress:
             tty = self.stream.isatty()  # a terminal is measured as it changes; anything else by $COLUMNS
             self.bar = tqdm(total=total, initial=start, file=self.stream, unit=" games", smoothing=0.05,
                             dynamic_ncols=tty, ncols=None if tty else shutil.get_terminal_size().columns,
-                            bar_format="{n_fmt}/{total_fmt} {bar:10} {rate_fmt} ETA {remaining}{postfix}")
+                            bar_format=("{n_fmt} {rate_fmt}{postfix}" if total is None else
+                                        "{n_fmt}/{total_fmt} {bar:10} {rate_fmt} ETA {remaining}{postfix}"))
 
     def rate(self) -> float:
         """Games per second in this run."""
@@ -38,7 +41,7 @@ class Progress:
 
     def eta(self) -> str:
         rate = self.rate()
-        if rate <= 0 or self.done >= self.total:
+        if rate <= 0 or self.total is None or self.done >= self.total:
             return "-"
         return _duration((self.total - self.done) / rate)
 
@@ -56,7 +59,8 @@ class Progress:
             self.done = done
             return
         self.done = done
-        head = f"[{done}/{self.total}] {self.rate():.1f} games/s ETA {self.eta()}"
+        head = (f"[{done}] {self.rate():.1f} games/s" if self.total is None else
+                f"[{done}/{self.total}] {self.rate():.1f} games/s ETA {self.eta()}")
         self.stream.write((f"{head}  {note}" if note else head) + "\n")
         self.stream.flush()
 

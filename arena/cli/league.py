@@ -1,0 +1,362 @@
+"""``pinochle-arena league``: a ladder that plays itself while entrants join, send new versions and leave.
+
+``league init DIR`` makes a league (one folder: its database and the bots'
+logs); ``league add``, ``update``, ``remove`` and ``list`` change and show its
+entrants, also while ``league run DIR`` plays; ``league show DIR`` prints the
+ladder and the ratings' tables; ``league export DIR OUT`` writes its games as a
+results folder that ``replay``, ``ratings`` and ``report`` read. See
+docs/league.md.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from tabulate import tabulate
+
+from referee.bots.samples import SAMPLES, resolve_bot
+from referee.bots.transport import BotStartError
+from referee.rules.variants import parse_option_text
+
+from .args import (
+    UsageError,
+    add_bootstrap_argument,
+    add_time_arguments,
+    add_variant_arguments,
+    bots_with_options,
+    limits_from_args,
+    positive_int,
+    read_only_from_args,
+)
+from .progress import Progress
+from .running import check_apart, check_bots_start, check_out, run_trio
+
+NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("league", help="an open ladder: entrants join and send new versions while it plays",
+                       description="A league that plays itself: entrants are added, updated and removed while "
+                                   "'league run' plays, and it chooses each next table to learn the ranking in few "
+                                   "games. See docs/league.md.")
+    commands = p.add_subparsers(title="league commands", metavar="WHAT", required=True)
+
+    init = commands.add_parser("init", help="make a league in DIR (its database and the bots' logs)")
+    init.add_argument("folder", type=Path, metavar="DIR")
+    add_variant_arguments(init)
+    init.add_argument("--boards", action="store_true",
+                      help="play boards (one hand in every seating of a deal) instead of whole games")
+    add_time_arguments(init)
+    init.add_argument("--database", default=None, metavar="URL",
+                      help="keep the league in this database (postgresql://USER@HOST/NAME) instead of DIR/league.db")
+    init.set_defaults(handler=run_init)
+
+    for name, verb in (("add", "add an entrant, NAME, started as BOT"),
+                       ("update", "enter a new version of NAME (the old one stops playing; its games stay)")):
+        change = commands.add_parser(name, help=verb)
+        change.add_argument("name", metavar="NAME")
+        change.add_argument("bot", nargs="+", metavar="BOT",
+                            help="a sample bot's name or a command line (quoted), then its option.KEY=VALUE words")
+        add_league_argument(change)
+        change.set_defaults(handler=run_add if name == "add" else run_update)
+
+    remove = commands.add_parser("remove", help="take NAME off the ladder (its games and ratings stay)")
+    remove.add_argument("name", metavar="NAME")
+    add_league_argument(remove)
+    remove.set_defaults(handler=run_remove)
+
+    listing = commands.add_parser("list", help="the entrants, their versions and status")
+    listing.add_argument("folder", type=Path, nargs="?", default=Path("."), metavar="DIR")
+    listing.set_defaults(handler=run_list)
+
+    run = commands.add_parser("run", help="play until Ctrl-C (or --games, --until); restartable at any time")
+    run.add_argument("folder", type=Path, nargs="?", default=Path("."), metavar="DIR")
+    run.add_argument("--games", type=positive_int, default=None, help="stop after this many games")
+    run.add_argument("--until", default=None, metavar="WHEN",
+                     help="stop after this long (90s, 30m, 2h) or at this time of day (18:30)")
+    run.add_argument("--concurrency", type=positive_int, default=None, help="games at once (default: cores)")
+    run.add_argument("--processes", type=positive_int, default=None,
+                     help="referee processes to spread them over (default: cores)")
+    run.add_argument("--cluster", default=None, metavar="ADDRESS",
+                     help="play the games on the Dask cluster at ADDRESS (as tournament --cluster)")
+    run.add_argument("--cluster-certs", type=Path, default=None, metavar="DIR")
+    run.add_argument("--insecure", action="store_true", default=None)
+    run.add_argument("--seed", type=int, default=None, help="the matchmaker's seed (default: from the system)")
+    run.set_defaults(handler=run_run)
+
+    show = commands.add_parser("show", help="the ladder, and the ratings' tables of every version")
+    show.add_argument("folder", type=Path, nargs="?", default=Path("."), metavar="DIR")
+    add_bootstrap_argument(show)
+    show.set_defaults(handler=run_show)
+
+    export = commands.add_parser("export", help="write the league's games as a results folder (games.jsonl, "
+                                                "schedule.jsonl, secret.key) for replay, ratings and report")
+    export.add_argument("folder", type=Path, metavar="DIR")
+    export.add_argument("out", type=Path, metavar="OUT")
+    export.set_defaults(handler=run_export)
+
+
+def add_league_argument(p) -> None:
+    p.add_argument("--league", type=Path, default=Path("."), metavar="DIR",
+                   help="the league's folder (default: the current folder)")
+
+
+# ---------------------------------------------------------------------- opening
+
+def open_league(folder: Path):
+    from league.db import DEFAULT_FILE, URL_FILE, LeagueDB, LeagueError, database_url
+
+    if not (folder / DEFAULT_FILE).exists() and not (folder / URL_FILE).exists():
+        raise UsageError(f"{folder} holds no league (make one with: pinochle-arena league init {folder})")
+    try:
+        return LeagueDB.open(database_url(folder))
+    except LeagueError as e:
+        raise UsageError(str(e)) from None
+
+
+def run_init(args) -> int:
+    from league.db import DEFAULT_FILE, URL_FILE, LeagueDB, LeagueError
+    from tournaments.config import ConfigError, parse_config
+
+    folder = args.folder
+    check_out(folder, "DIR")
+    if (folder / DEFAULT_FILE).exists() or (folder / URL_FILE).exists():
+        raise UsageError(f"{folder} already holds a league: choose another folder")
+    settings = settings_from_args(args)
+    try:  # every setting checked as a tournament would check it, before anything is made
+        parse_config({**settings, "bot": [{"name": "x", "sample": "random"}, {"name": "y", "sample": "random"},
+                                          {"name": "z", "sample": "random"}, {"name": "w", "sample": "random"},
+                                          {"name": "v", "sample": "random"}]},
+                     folder / "league.toml", folder, where="league init")
+    except ConfigError as e:
+        raise UsageError(str(e)) from None
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    url = args.database or f"sqlite:///{(folder / DEFAULT_FILE).absolute()}"
+    try:
+        db = LeagueDB.create(url, settings)
+    except LeagueError as e:
+        raise UsageError(str(e)) from None
+    db.close()
+    if args.database:
+        named = folder / URL_FILE
+        named.write_text(args.database + "\n", encoding="utf-8")
+        named.chmod(0o600)
+    print(f"league in {folder}: {settings['tournament'].get('variant', 'two-handed')}"
+          f"{', boards' if args.boards else ''}; add entrants with: pinochle-arena league add NAME BOT --league "
+          f"{folder}")
+    return 0
+
+
+def settings_from_args(args) -> dict:
+    """The [tournament], [time] and [limits] tables every game of the league is played under."""
+    options = dict(parse_option_text(o) for o in args.option)
+    if args.boards:
+        options["max-hands"] = "1"
+    tournament: dict = {"variant": args.variant, "options": options, "isolation": args.isolation,
+                        "restart": args.restart}
+    if args.persist:
+        tournament["persist"] = True
+    if args.inherit_env:
+        tournament["clean_env"] = False
+    if args.read_only:
+        tournament["read_only"] = read_only_from_args(args)
+    time_table = {"move": args.time_per_move, "bank": args.time_bank, "increment": args.increment,
+                  "grace": args.grace}
+    settings = {"tournament": tournament, "time": time_table}
+    limits = limits_from_args(args)
+    if limits:
+        settings["limits"] = limits
+    return settings
+
+
+# ---------------------------------------------------------------------- entrants
+
+def run_add(args) -> int:
+    return _enter(args, new=True)
+
+
+def run_update(args) -> int:
+    return _enter(args, new=False)
+
+
+def _enter(args, new: bool) -> int:
+    """``league add`` and ``league update``: the bot checked as a tournament would (it starts, its jail shows it no
+    other entrant and no results), its fingerprint taken, then entered."""
+    from league.db import LeagueError, Version
+    from league.runner import league_config
+    from referee.bots.fingerprint import fingerprint
+    from tournaments.config import ConfigError
+
+    if not set(args.name) <= NAME_CHARS or not args.name:
+        raise UsageError(f"entrant name {args.name!r}: use letters, digits, '-' and '_' only")
+    db = open_league(args.league)
+    try:
+        bot = bot_table(args.bot)
+    except (UsageError, BotStartError) as e:
+        raise UsageError(f"{args.name}: {e}") from None
+
+    trial = Version(0, args.name, 1, bot, "")
+    others = [e.version for e in db.entrants() if e.name != args.name and e.status == "active"]
+    try:
+        config = league_config(db, args.league, [trial, *others])
+    except ConfigError as e:  # the bot's words cannot make a bot
+        raise UsageError(f"{args.name}: " + str(e).removeprefix(f"league {args.league}: ")) from None
+    check_apart(config.entrants, args.league)
+    check_bots_start(config.entrants[:1], args.league / "logs", 10.0)
+    program = fingerprint(config.entrants[0].command)
+    try:
+        version = db.add(args.name, bot, program) if new else db.update(args.name, bot, program)
+    except LeagueError as e:
+        raise UsageError(str(e)) from None
+    print(f"{'added' if new else 'updated'} {args.name}: version {version.number} ({program[:19]}...)")
+    return 0
+
+
+def bot_table(words: list[str]) -> dict:
+    """``BOT [option.KEY=VALUE ...]`` -> a [[bot]] table (a command's paths made absolute: they mean this folder)."""
+    grouped = bots_with_options(words)
+    if len(grouped) != 1:
+        raise UsageError(f"{' '.join(words)}: one bot (quote a command line with spaces: 'mine/bot --fast')")
+    (text, options), = grouped
+    table: dict = {"sample": text} if text in SAMPLES else {"command": resolve_bot(text)[1].to_text()}
+    if options:
+        table["options"] = dict(options)
+    return table
+
+
+def run_remove(args) -> int:
+    from league.db import LeagueError
+
+    db = open_league(args.league)
+    try:
+        db.set_status(args.name, "removed")
+    except LeagueError as e:
+        raise UsageError(str(e)) from None
+    print(f"removed {args.name}: it plays no more; its games and ratings stay")
+    return 0
+
+
+def run_list(args) -> int:
+    db = open_league(args.folder)
+    played = _games_by_entrant(db)
+    rows = [[e.name, e.version.number, e.status + (f": {e.note}" if e.note else ""), played.get(e.name, 0),
+             _command_text(e.version.bot)] for e in db.entrants()]
+    if not rows:
+        print(f"no entrants yet: pinochle-arena league add NAME BOT --league {args.folder}")
+        return 0
+    print(tabulate(rows, headers=["entrant", "version", "status", "games", "bot"], tablefmt="github"))
+    return 0
+
+
+def _command_text(bot: dict) -> str:
+    return bot.get("sample") or bot.get("command", "")
+
+
+def _games_by_entrant(db) -> dict[str, int]:
+    versions = db.versions()
+    games: dict[str, set[int]] = {}
+    for game, _seat, version, _share in db.results():
+        games.setdefault(versions[version].entrant, set()).add(game)
+    return {name: len(ids) for name, ids in games.items()}
+
+
+# ---------------------------------------------------------------------- playing
+
+def run_run(args) -> int:
+    import random
+
+    from league.runner import LeagueRunner
+    from referee.records.record import GameRecord
+
+    from .printing import game_line
+
+    db = open_league(args.folder)
+    until = until_time(args.until)
+    overrides = run_overrides(args)
+    progress = Progress(args.games, live=None)
+    count = 0
+
+    def on_game(record: GameRecord) -> None:
+        nonlocal count
+        count += 1
+        progress.update(count, f"last: {game_line(record)}")
+
+    runner = LeagueRunner(args.folder, db, overrides, random.Random(args.seed),
+                          say=progress.interject, on_game=on_game)
+    print(f"league {args.folder}: playing until "
+          + (f"{args.games} games" if args.games else "") + (" or " if args.games and until else "")
+          + (time.strftime("%H:%M:%S", time.localtime(until)) if until else "") + ("Ctrl-C" if not (args.games or until)
+                                                                                   else ""))
+    try:
+        played = run_trio(runner.run, args.games, until)
+    except KeyboardInterrupt:
+        progress.close()
+        print(f"\nstopped: {count} games saved this run; start again with: pinochle-arena league run {args.folder}",
+              file=sys.stderr)
+        return 130
+    progress.close()
+    print(f"{played} games played; the ladder: pinochle-arena league show {args.folder}")
+    return 0
+
+
+def run_overrides(args) -> dict:
+    tournament = {k: v for k, v in (("concurrency", args.concurrency), ("processes", args.processes))
+                  if v is not None}
+    cluster = {}
+    if args.cluster is not None and args.cluster != "none":
+        cluster = {"address": args.cluster}
+        if args.cluster_certs is not None:
+            cluster["certs"] = str(args.cluster_certs.absolute())
+        if args.insecure:
+            cluster["insecure"] = True
+    return {"tournament": tournament, "cluster": cluster}
+
+
+def until_time(text: str | None) -> float | None:
+    """``--until``: a duration (90s, 30m, 2h) from now, or a time of day (18:30) today or, if past, tomorrow."""
+    if text is None:
+        return None
+    units = {"s": 1, "m": 60, "h": 3600}
+    if text[-1:] in units and text[:-1].replace(".", "", 1).isdigit():
+        return time.time() + float(text[:-1]) * units[text[-1]]
+    try:
+        clock = time.strptime(text, "%H:%M")
+    except ValueError:
+        raise UsageError(f"--until {text!r}: give a duration (90s, 30m, 2h) or a time of day (18:30)") from None
+    now = time.localtime()
+    target = time.mktime((now.tm_year, now.tm_mon, now.tm_mday, clock.tm_hour, clock.tm_min, 0, 0, 0, -1))
+    return target if target > time.time() else target + 86400
+
+
+# ---------------------------------------------------------------------- results
+
+def run_show(args) -> int:
+    from league.ladder import ladder_rows
+    from referee.records.record import GameRecord
+
+    from .printing import print_report
+
+    db = open_league(args.folder)
+    rows = ladder_rows(db)
+    if not rows:
+        print("no games yet: pinochle-arena league run " + str(args.folder))
+        return 0
+    print(tabulate(rows, headers=["rank", "entrant", "version", "Elo", "+/-", "games", ""], tablefmt="github"))
+    print("* provisional: fewer games than the ladder needs to place a version")
+    records = [GameRecord.from_json(line) for line in db.records()]
+    print_report(records, None, None, args.bootstrap, title=f"\nevery version: {len(records)} games")
+    return 0
+
+
+def run_export(args) -> int:
+    from league.export import export
+
+    db = open_league(args.folder)
+    check_out(args.out, "OUT")
+    if args.out.exists() and any(args.out.iterdir()):
+        raise UsageError(f"OUT {args.out} is not empty: export into a new folder")
+    written = export(db, args.out)
+    print(f"exported {written} games to {args.out}: pinochle-arena replay {args.out}")
+    return 0

@@ -1,0 +1,18 @@
+"""The league: an open ladder that plays itself.
+
+Entrants join, send new versions and leave while it runs; the league keeps
+choosing the next table to learn the most about the ranking, plays it as a
+tournament plays its games (the same referee, jail and cluster), and keeps
+every game in one database.
+
+* :mod:`league.db`: the database (SQLite by default, PostgreSQL by URL),
+  through SQLAlchemy Core: settings, entrants and their versions, games.
+* :mod:`league.matchmaking`: which table to play next (pure).
+* :mod:`league.ratings`: the ladder's ratings, quick enough to ask before
+  every table (the full tables with their bootstrap are ``ratings``'s).
+* :mod:`league.runner`: ``league run``, the loop that plays.
+* :mod:`league.export`: a league as a results folder that ``replay``,
+  ``ratings`` and ``report`` read.
+
+The command line is :mod:`arena.cli.league`.
+"""

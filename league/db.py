@@ -1,0 +1,401 @@
+"""A league's database: one SQLite file by default, or a PostgreSQL server by URL, through SQLAlchemy Core.
+
+What it keeps:
+
+* ``league_meta``: what makes it a league of ours (``kind``), its schema
+  version, its settings (the [tournament], [time] and [limits] tables of a
+  tournament configuration, which every game is played under), its secret
+  seed and the key that seals its records;
+* ``entrants`` (a name, active, paused with a note, or removed) and their
+  ``versions`` (the [[bot]] table it is started from, and the fingerprint of
+  its program files when it was added); an entrant plays its newest version;
+* ``units``: a table of versions and the deal they play (a duplicate deal in
+  every seating, or a board), allocated before its games start so that a
+  league stopped in the middle finishes it with the same cards;
+* ``games``: every finished game's record, sealed as in a results folder, and
+  ``game_seats``: who sat where and their share, for the ratings.
+
+Every change is one transaction; SQLite runs in WAL mode with full
+synchronisation, so a league killed at any moment keeps every game it saved
+and nothing half-written. A writer takes the lock when it begins (``BEGIN
+IMMEDIATE``), so ``league add`` while ``league run`` saves a game waits its
+turn rather than failing. A file that is not a league, or a league made by a
+newer version, is refused with one line (:class:`LeagueError`); an older one
+is upgraded in place (``UPGRADES``).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import attrs
+import sqlalchemy as sa
+from sqlalchemy import exc
+
+from referee.rules.dealing import derive_seed
+
+KIND = "pinochle-arena league"
+SCHEMA_VERSION = 2
+DEFAULT_FILE = "league.db"
+URL_FILE = "database.url"  # in a league's folder when its database is elsewhere (PostgreSQL)
+STATUSES = ("active", "paused", "removed")
+
+metadata = sa.MetaData()
+league_meta = sa.Table(
+    "league_meta", metadata,
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+entrants = sa.Table(
+    "entrants", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False, unique=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("note", sa.Text, nullable=False, default=""),
+    sa.Column("created", sa.Float, nullable=False),
+)
+versions = sa.Table(
+    "versions", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("entrant_id", sa.Integer, sa.ForeignKey("entrants.id"), nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("bot", sa.Text, nullable=False),  # its [[bot]] table, as JSON
+    sa.Column("program", sa.String(80), nullable=False),  # referee.bots.fingerprint when it was added
+    sa.Column("created", sa.Float, nullable=False),
+    sa.UniqueConstraint("entrant_id", "number"),
+)
+units = sa.Table(
+    "units", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("versions", sa.Text, nullable=False),  # JSON: the version ids at the table, in table order
+    sa.Column("seed", sa.BigInteger, nullable=True),  # its deal's seed (derived from the league's and its id)
+    sa.Column("games", sa.Integer, nullable=False),  # games it plays: every seating of its deal
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("finished", sa.Float, nullable=True),
+)
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("unit_id", sa.Integer, sa.ForeignKey("units.id"), nullable=False),
+    sa.Column("game_id", sa.String(96), nullable=False, unique=True),
+    sa.Column("record", sa.Text, nullable=False),  # the sealed JSON line, as in games.jsonl
+    sa.Column("finished", sa.Float, nullable=False),
+)
+game_seats = sa.Table(
+    "game_seats", metadata,
+    sa.Column("game", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("version_id", sa.Integer, sa.ForeignKey("versions.id"), nullable=False),
+    sa.Column("share", sa.Float, nullable=False),
+)
+SEATS_BY_VERSION = sa.Index("game_seats_by_version", game_seats.c.version_id)  # schema 2
+
+
+class LeagueError(Exception):
+    """A league that cannot be made, opened or changed as asked; the message is one line that says why."""
+
+
+@attrs.frozen
+class Version:
+    id: int
+    entrant: str
+    number: int
+    bot: dict  # its [[bot]] table
+    program: str
+
+    @property
+    def label(self) -> str:
+        """Its name in records and tables: the entrant's name, and the version from the second on."""
+        return self.entrant if self.number == 1 else f"{self.entrant}.v{self.number}"
+
+
+@attrs.frozen
+class Entrant:
+    name: str
+    status: str
+    note: str
+    version: Version  # the newest
+
+
+@attrs.frozen
+class Unit:
+    id: int
+    version_ids: tuple[int, ...]
+    seed: int
+    games: int
+    played: frozenset[str]  # game ids with a record
+
+
+def database_url(folder: Path) -> str:
+    """The database of the league in ``folder``: the URL its folder names, else its SQLite file."""
+    named = folder / URL_FILE
+    if named.exists():
+        return named.read_text(encoding="utf-8").strip()
+    return f"sqlite:///{(folder / DEFAULT_FILE).absolute()}"
+
+
+def engine_for(url: str) -> sa.Engine:
+    """An engine for ``url``; SQLite in WAL mode, fully synchronised, writers locking as they begin."""
+    if not url.startswith("sqlite"):
+        try:
+            return sa.create_engine(url, pool_pre_ping=True)
+        except (exc.ArgumentError, exc.NoSuchModuleError, ImportError) as e:
+            raise LeagueError(f"database {_safe(url)}: {e}") from None
+    engine = sa.create_engine(url, connect_args={"timeout": 30})
+
+    @sa.event.listens_for(engine, "connect")
+    def _connect(dbapi_connection, _record) -> None:
+        dbapi_connection.isolation_level = None  # SQLAlchemy says when a transaction begins (below)
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA busy_timeout = 30000")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = FULL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(connection) -> None:
+        connection.exec_driver_sql(connection.get_execution_options().get("sqlite_begin", "BEGIN"))
+
+    return engine
+
+
+def _safe(url: str) -> str:
+    """``url`` without its password, for messages."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except exc.ArgumentError:
+        return "(an unreadable URL)"
+
+
+@attrs.define
+class LeagueDB:
+    engine: sa.Engine
+    url: str
+
+    # ------------------------------------------------------------------ making and opening
+    @classmethod
+    def create(cls, url: str, settings: dict) -> LeagueDB:
+        """A new league in an empty database; LeagueError if it holds anything."""
+        db = cls(engine_for(url), url)
+        try:
+            with db._write() as c:
+                if sa.inspect(c).get_table_names():
+                    raise LeagueError(f"database {_safe(url)} is not empty: a league needs a database of its own")
+                metadata.create_all(c)
+                SEATS_BY_VERSION.create(c, checkfirst=True)
+                c.execute(league_meta.insert(), [
+                    {"key": "kind", "value": KIND},
+                    {"key": "schema", "value": str(SCHEMA_VERSION)},
+                    {"key": "settings", "value": json.dumps(settings)},
+                    {"key": "seed", "value": str(secrets.randbits(128))},
+                    {"key": "key", "value": secrets.token_hex(32)},
+                    {"key": "created", "value": str(time.time())},
+                ])
+        except exc.SQLAlchemyError as e:
+            raise LeagueError(f"database {_safe(url)}: {_reason(e)}") from None
+        return db
+
+    @classmethod
+    def open(cls, url: str) -> LeagueDB:
+        """The league in ``url``, upgraded to this version's schema; LeagueError (one line) if it is none."""
+        db = cls(engine_for(url), url)
+        try:
+            with db.engine.connect() as c:
+                tables = set(sa.inspect(c).get_table_names())
+                kind = c.execute(sa.select(league_meta.c.value).where(league_meta.c.key == "kind")).scalar() \
+                    if "league_meta" in tables else None
+                schema = c.execute(sa.select(league_meta.c.value).where(league_meta.c.key == "schema")).scalar() \
+                    if kind == KIND else None
+        except exc.SQLAlchemyError as e:
+            raise LeagueError(f"{_safe(url)} is not a league's database ({_reason(e)})") from None
+        if kind != KIND or schema is None or not schema.isdigit():
+            raise LeagueError(f"{_safe(url)} is not a pinochle-arena league's database")
+        if int(schema) > SCHEMA_VERSION:
+            raise LeagueError(f"{_safe(url)} was made by a newer pinochle-arena (league schema {schema}, this one "
+                              f"reads up to {SCHEMA_VERSION}): upgrade pinochle-arena")
+        if int(schema) < SCHEMA_VERSION:
+            db._upgrade(int(schema))
+        return db
+
+    def _upgrade(self, schema: int) -> None:
+        with self._write() as c:
+            for version in range(schema + 1, SCHEMA_VERSION + 1):
+                UPGRADES[version](c)
+            c.execute(league_meta.update().where(league_meta.c.key == "schema").values(value=str(SCHEMA_VERSION)))
+
+    @contextmanager
+    def _write(self) -> Iterator[sa.Connection]:
+        """One transaction that writes (on SQLite, holding the write lock from its start)."""
+        with self.engine.execution_options(sqlite_begin="BEGIN IMMEDIATE").begin() as c:
+            yield c
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ what the league is
+    def meta(self, key: str) -> str:
+        with self.engine.connect() as c:
+            return c.execute(sa.select(league_meta.c.value).where(league_meta.c.key == key)).scalar_one()
+
+    def settings(self) -> dict:
+        return json.loads(self.meta("settings"))
+
+    def key(self) -> bytes:
+        return bytes.fromhex(self.meta("key"))
+
+    def seed(self) -> int:
+        return int(self.meta("seed"))
+
+    # ------------------------------------------------------------------ entrants and versions
+    def add(self, name: str, bot: dict, program: str) -> Version:
+        """A new entrant with its first version; LeagueError if the name is taken."""
+        with self._write() as c:
+            if c.execute(sa.select(entrants.c.id).where(entrants.c.name == name)).first() is not None:
+                raise LeagueError(f"there is already an entrant {name!r}: 'league update {name} COMMAND' gives it a "
+                                  "new version")
+            entrant = c.execute(entrants.insert().values(name=name, status="active", note="",
+                                                         created=time.time())).inserted_primary_key[0]
+            return self._new_version(c, entrant, name, 1, bot, program)
+
+    def update(self, name: str, bot: dict, program: str) -> Version:
+        """A new version of ``name`` (active again if it was paused); its older versions stop playing."""
+        with self._write() as c:
+            row = self._entrant_row(c, name)
+            number = c.execute(sa.select(sa.func.max(versions.c.number))
+                               .where(versions.c.entrant_id == row.id)).scalar_one() + 1
+            c.execute(entrants.update().where(entrants.c.id == row.id).values(status="active", note=""))
+            return self._new_version(c, row.id, name, number, bot, program)
+
+    def set_status(self, name: str, status: str, note: str = "") -> None:
+        """Pause (with why), remove or restore an entrant; its games and ratings stay."""
+        assert status in STATUSES
+        with self._write() as c:
+            row = self._entrant_row(c, name)
+            c.execute(entrants.update().where(entrants.c.id == row.id).values(status=status, note=note))
+
+    def _new_version(self, c, entrant: int, name: str, number: int, bot: dict, program: str) -> Version:
+        version = c.execute(versions.insert().values(entrant_id=entrant, number=number, bot=json.dumps(bot),
+                                                     program=program, created=time.time())).inserted_primary_key[0]
+        return Version(version, name, number, bot, program)
+
+    def _entrant_row(self, c, name: str):
+        row = c.execute(sa.select(entrants).where(entrants.c.name == name)).first()
+        if row is None:
+            raise LeagueError(f"no entrant {name!r} in this league ('league list' shows them)")
+        return row
+
+    def entrants(self) -> list[Entrant]:
+        """Every entrant, in the order they joined, with its newest version."""
+        newest = (sa.select(versions.c.entrant_id, sa.func.max(versions.c.number).label("number"))
+                  .group_by(versions.c.entrant_id).subquery())
+        query = (sa.select(entrants, versions.c.id.label("version_id"), versions.c.number, versions.c.bot,
+                           versions.c.program)
+                 .join(newest, newest.c.entrant_id == entrants.c.id)
+                 .join(versions, (versions.c.entrant_id == entrants.c.id) & (versions.c.number == newest.c.number))
+                 .order_by(entrants.c.id))
+        with self.engine.connect() as c:
+            return [Entrant(r.name, r.status, r.note, Version(r.version_id, r.name, r.number, json.loads(r.bot),
+                                                              r.program))
+                    for r in c.execute(query)]
+
+    def versions(self) -> dict[int, Version]:
+        """Every version ever entered, by id."""
+        query = sa.select(versions, entrants.c.name).join(entrants, entrants.c.id == versions.c.entrant_id)
+        with self.engine.connect() as c:
+            return {r.id: Version(r.id, r.name, r.number, json.loads(r.bot), r.program) for r in c.execute(query)}
+
+    # ------------------------------------------------------------------ units and games
+    def new_unit(self, version_ids: Sequence[int], games_per_unit: int) -> Unit:
+        """Allocate the next table: its versions and its deal (from the league's seed and the unit's number)."""
+        seed = self.seed()
+        with self._write() as c:
+            unit = c.execute(units.insert().values(versions=json.dumps(list(version_ids)), games=games_per_unit,
+                                                   created=time.time())).inserted_primary_key[0]
+            deal = derive_seed(seed, "league-unit", unit)
+            c.execute(units.update().where(units.c.id == unit).values(seed=deal))
+        return Unit(unit, tuple(version_ids), deal, games_per_unit, frozenset())
+
+    def unfinished_units(self) -> list[Unit]:
+        """The units begun and not finished (a league stopped in the middle of them), oldest first."""
+        with self.engine.connect() as c:
+            rows = list(c.execute(sa.select(units).where(units.c.finished.is_(None)).order_by(units.c.id)))
+            played: dict[int, set[str]] = {}
+            for unit_id, game_id in c.execute(sa.select(games.c.unit_id, games.c.game_id)
+                                              .where(games.c.unit_id.in_([r.id for r in rows]))):
+                played.setdefault(unit_id, set()).add(game_id)
+        return [Unit(r.id, tuple(json.loads(r.versions)), r.seed, r.games, frozenset(played.get(r.id, ())))
+                for r in rows]
+
+    def save_game(self, unit: int, game_id: str, line: str, seats: Sequence[tuple[int, int, float]]) -> None:
+        """One finished game, in one transaction: its sealed record and who sat where ((seat, version id,
+        share) each); the unit is finished with its last game."""
+        with self._write() as c:
+            game = c.execute(games.insert().values(unit_id=unit, game_id=game_id, record=line,
+                                                   finished=time.time())).inserted_primary_key[0]
+            c.execute(game_seats.insert(), [{"game": game, "seat": s, "version_id": v, "share": share}
+                                            for s, v, share in seats])
+            done = c.execute(sa.select(sa.func.count()).where(games.c.unit_id == unit)).scalar_one()
+            planned = c.execute(sa.select(units.c.games).where(units.c.id == unit)).scalar_one()
+            if done >= planned:
+                c.execute(units.update().where(units.c.id == unit).values(finished=time.time()))
+
+    def abandon(self, unit: int) -> None:
+        """Finish a unit without its remaining games (a version at its table no longer plays); its games stay."""
+        with self._write() as c:
+            c.execute(units.update().where(units.c.id == unit).values(finished=time.time()))
+
+    def tables(self) -> list[tuple[int, ...]]:
+        """The versions at every table allocated so far."""
+        with self.engine.connect() as c:
+            return [tuple(json.loads(v)) for v in c.execute(sa.select(units.c.versions).order_by(units.c.id))
+                    .scalars()]
+
+    def records(self) -> list[str]:
+        """Every game's sealed record line, in the order they finished."""
+        with self.engine.connect() as c:
+            return list(c.execute(sa.select(games.c.record).order_by(games.c.id)).scalars())
+
+    def results(self) -> list[tuple[int, int, int, float]]:
+        """(game, seat, version id, share) of every seat of every game, for the ratings."""
+        with self.engine.connect() as c:
+            return [tuple(r) for r in c.execute(sa.select(game_seats.c.game, game_seats.c.seat,
+                                                          game_seats.c.version_id, game_seats.c.share)
+                                                .order_by(game_seats.c.game, game_seats.c.seat))]
+
+    def game_count(self) -> int:
+        with self.engine.connect() as c:
+            return c.execute(sa.select(sa.func.count()).select_from(games)).scalar_one()
+
+
+def _reason(error: exc.SQLAlchemyError) -> str:
+    """The database's own words, on one line."""
+    original = getattr(error, "orig", None)
+    return " ".join(str(original or error).split())[:200]
+
+
+def _upgrade_to_2(c: sa.Connection) -> None:
+    """Schema 2: an index of the seats by version (a version's games, asked for by every rating)."""
+    SEATS_BY_VERSION.create(c, checkfirst=True)
+
+
+UPGRADES = {2: _upgrade_to_2}  # schema version -> the step from the one before
+
+
+__all__ = [
+    "DEFAULT_FILE",
+    "SCHEMA_VERSION",
+    "URL_FILE",
+    "Entrant",
+    "LeagueDB",
+    "LeagueError",
+    "Unit",
+    "Version",
+    "database_url",
+    "engine_for",
+]

@@ -1,0 +1,103 @@
+"""Which table the league plays next: the one expected to teach it the most about the ranking.
+
+A table is a duplicate deal (or a board) in every seating, so luck cancels
+within it as in a tournament. The choice, for a table of ``seats``:
+
+1. **Placement.** A version with fewer than ``PLACEMENT`` tables plays first,
+   against the opponents it has met least: first the one rated nearest to
+   it, then each time the one rated farthest from all it has met, so a new
+   version meets the whole spread of the ladder before it is ranked.
+2. **Exploration.** With probability ``EXPLORE``, the pair that has met
+   least plays (ties at random), so no pair is starved however sure the
+   ratings look.
+3. **Information.** Otherwise the pair whose game says most: the expected
+   information of one result, ``p (1 - p)`` (largest between equals), times
+   how unsure their difference is, ``sigma_a^2 + sigma_b^2``, discounted by
+   how often they have met already (``(1 + meetings / (1 + average))^2``), so the
+   close pairs at the top of an uncertain ladder are played most and no pair
+   runs away from the others. Tables of three to five seats grow from the
+   best pair by the entrant that adds most information with those seated.
+
+Pure: the league's runner gives it the ratings and the meetings so far.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Mapping, Sequence
+
+import attrs
+
+from .ratings import SCALE
+
+PLACEMENT = 4  # tables a version plays before the information rule chooses for it
+EXPLORE = 0.1  # the share of tables given to the pairs that have met least
+
+
+@attrs.frozen
+class Candidate:
+    id: int
+    rating: float  # Elo
+    sigma: float  # Elo
+    tables: int  # tables played so far (this version)
+
+
+Meetings = Mapping[frozenset[int], int]  # {a, b} -> tables at which a and b have met
+
+
+def next_table(candidates: Sequence[Candidate], meetings: Meetings, seats: int, rng: random.Random,
+               placement: int = PLACEMENT, explore: float = EXPLORE) -> tuple[int, ...] | None:
+    """The ids of the versions to seat at the next table (None: fewer candidates than seats)."""
+    if len(candidates) < seats:
+        return None
+    new = [c for c in candidates if c.tables < placement]
+    if new:
+        first = min(new, key=lambda c: (c.tables, c.id))
+        return _grow([first], candidates, lambda table, c: _placement_score(table, c, meetings, candidates), seats)
+    if rng.random() < explore:
+        pair = min(_pairs(candidates), key=lambda p: (meetings.get(frozenset((p[0].id, p[1].id)), 0), rng.random()))
+    else:
+        average = sum(meetings.values()) / max(len(list(_pairs(candidates))), 1)
+        pair = max(_pairs(candidates), key=lambda p: (_information(p[0], p[1], meetings, average), rng.random()))
+    average = sum(meetings.values()) / max(len(list(_pairs(candidates))), 1)
+    return _grow(list(pair), candidates,
+                 lambda table, c: sum(_information(t, c, meetings, average) for t in table), seats)
+
+
+def _pairs(candidates: Sequence[Candidate]):
+    return itertools.combinations(candidates, 2)
+
+
+def information(a: Candidate, b: Candidate) -> float:
+    """The expected information a result between ``a`` and ``b`` gives about their difference (Elo^2 units)."""
+    p = 1 / (1 + math.exp((b.rating - a.rating) / SCALE))
+    return p * (1 - p) * (a.sigma ** 2 + b.sigma ** 2)
+
+
+def _information(a: Candidate, b: Candidate, meetings: Meetings, average: float) -> float:
+    return information(a, b) / (1 + meetings.get(frozenset((a.id, b.id)), 0) / (1 + average)) ** 2
+
+
+def _placement_score(table: list[Candidate], c: Candidate, meetings: Meetings,
+                     candidates: Sequence[Candidate]) -> tuple:
+    """For a placement seat: fewest meetings with those seated first; then, for the newcomer's first opponent,
+    the nearest rating to its own, and after that the rating farthest from every opponent it has met (so its
+    opponents spread over the ladder); then the lowest id (a fixed order)."""
+    first = table[0]
+    met = sum(meetings.get(frozenset((t.id, c.id)), 0) for t in table)
+    faced = [o.rating for o in candidates if o.id != first.id and meetings.get(frozenset((first.id, o.id)), 0)]
+    spread = min(abs(c.rating - r) for r in faced) if faced else -abs(c.rating - first.rating)
+    return (-met, spread, -c.id)
+
+
+def _grow(table: list[Candidate], candidates: Sequence[Candidate], score, seats: int) -> tuple[int, ...]:
+    """Add the best-scoring candidate, one seat at a time, until the table is full."""
+    while len(table) < seats:
+        seated = {t.id for t in table}
+        table.append(max((c for c in candidates if c.id not in seated), key=lambda c: score(table, c)))
+    return tuple(c.id for c in table)
+
+
+__all__ = ["EXPLORE", "PLACEMENT", "Candidate", "information", "next_table"]

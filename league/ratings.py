@@ -1,0 +1,129 @@
+"""The ladder's working ratings: a Bradley-Terry (logistic Elo) fit with an uncertainty per version, quick
+enough to be asked before every table the league chooses.
+
+Every game counts as comparisons between its seats: in a game of two, the
+one result; in a game of more, every pair of seats (the higher share ahead,
+equal shares a draw), each weighted ``1 / (seats - 1)`` so a game weighs as
+much as a game of two. A weak prior (a normal of ``PRIOR`` Elo around 0)
+keeps the fit finite for a version that has won or lost everything, and
+the uncertainty of each rating is the Laplace approximation: the inverse of
+the curvature of the log-likelihood at its peak.
+
+This is for choosing tables and for the live ladder; the tables ``league
+show`` prints are those of ``ratings`` (the pool's maximum likelihood with a
+bootstrap over deals), from the same games.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+SCALE = 400 / math.log(10)  # Elo points per natural unit of the logistic
+PRIOR = 350.0  # Elo: the spread of ratings assumed before any game
+ITERATIONS = 50
+
+
+@attrs.frozen
+class Estimate:
+    rating: float  # Elo, the pool's average near 0
+    sigma: float  # Elo, its standard error
+    games: int
+
+
+def comparisons(seatings: Iterable[Sequence[tuple[int, float]]]) -> dict[tuple[int, int], list[float]]:
+    """(a, b) with a < b -> [a's points, weight of the comparisons] over games given as [(version, share)] per
+    seat."""
+    out: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for seats in seatings:
+        weight = 1 / max(len(seats) - 1, 1)
+        for i, (a, share_a) in enumerate(seats):
+            for b, share_b in seats[i + 1:]:
+                if a == b:
+                    continue
+                score = 1.0 if share_a > share_b else 0.0 if share_a < share_b else 0.5
+                key, score = ((a, b), score) if a < b else ((b, a), 1 - score)
+                out[key][0] += weight * score
+                out[key][1] += weight
+    return dict(out)
+
+
+def fit(seatings: Iterable[Sequence[tuple[int, float]]], players: Iterable[int] = ()) -> dict[int, Estimate]:
+    """Ratings of every version that played (and of ``players``, at the prior if they have not)."""
+    seatings = list(seatings)
+    pairs = comparisons(seatings)
+    games: dict[int, int] = defaultdict(int)
+    for seats in seatings:
+        for version in {v for v, _ in seats}:
+            games[version] += 1
+    ids = sorted({p for pair in pairs for p in pair} | set(players))
+    index = {v: i for i, v in enumerate(ids)}
+    r = [0.0] * len(ids)  # natural units
+    prior = (PRIOR / SCALE) ** -2
+    for _ in range(ITERATIONS):
+        grad, hess = _derivatives(r, pairs, index, prior)
+        step = _solve(hess, grad)
+        r = [x - s for x, s in zip(r, step, strict=True)]
+        if max((abs(s) for s in step), default=0.0) < 1e-9:
+            break
+    _, hess = _derivatives(r, pairs, index, prior)
+    pool = [index[v] for v in ids if games.get(v)] or list(range(len(ids)))  # the average is of those who played
+    variances = _relative_variances(hess, pool)
+    mean = sum(r[k] for k in pool) / len(pool) if pool else 0.0
+    return {v: Estimate((r[index[v]] - mean) * SCALE, math.sqrt(max(variances[index[v]], 0.0)) * SCALE,
+                        games.get(v, 0)) for v in ids}
+
+
+def _derivatives(r, pairs, index, prior):
+    """The gradient and Hessian of the log-posterior at ``r``."""
+    n = len(r)
+    grad = [-prior * x for x in r]
+    hess = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        hess[i][i] = -prior
+    for (a, b), (points, weight) in pairs.items():
+        i, j = index[a], index[b]
+        p = 1 / (1 + math.exp(r[j] - r[i]))
+        g = points - weight * p
+        grad[i] += g
+        grad[j] -= g
+        h = weight * p * (1 - p)
+        hess[i][i] -= h
+        hess[j][j] -= h
+        hess[i][j] += h
+        hess[j][i] += h
+    return grad, hess
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """x with ``matrix`` x = ``vector`` (Gaussian elimination with partial pivoting)."""
+    n = len(vector)
+    m = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda k: abs(m[k][col]))
+        m[col], m[pivot] = m[pivot], m[col]
+        for k in range(col + 1, n):
+            f = m[k][col] / m[col][col]
+            if f:
+                for c in range(col, n + 1):
+                    m[k][c] -= f * m[col][c]
+    x = [0.0] * n
+    for k in range(n - 1, -1, -1):
+        x[k] = (m[k][n] - sum(m[k][c] * x[c] for c in range(k + 1, n))) / m[k][k]
+    return x
+
+
+def _relative_variances(hess: list[list[float]], pool: list[int]) -> list[float]:
+    """The variance of each rating less the average of ``pool``, from the covariance (the negated Hessian's
+    inverse): the level of the ratings as a whole is known only from the prior, and no comparison depends on it."""
+    n = len(hess)
+    cov = [_solve([[-x for x in row] for row in hess], [1.0 if k == i else 0.0 for k in range(n)]) for i in range(n)]
+    to_pool = [sum(cov[i][k] for k in pool) / len(pool) for i in range(n)]
+    within = sum(to_pool[k] for k in pool) / len(pool)
+    return [cov[i][i] - 2 * to_pool[i] + within for i in range(n)]
+
+
+__all__ = ["Estimate", "comparisons", "fit"]

@@ -1,0 +1,236 @@
+"""``league run``: the loop that plays the league, table after table, until it is told to stop.
+
+Each round reads the entrants afresh (so an entrant added, updated, paused or
+removed while it runs is taken up within one round), checks that every
+active version's files are still the ones it was entered with (a changed
+file pauses the entrant, with why: its games would otherwise be rated under
+a program that is not the one entered), asks the matchmaker for a round of
+tables (one per concurrent slot) from the working ratings, allocates them
+in the database, and plays them as a tournament plays its games
+(:func:`tournaments.runner.run_games`: the referee, jail, fresh processes,
+several referee processes, or the Dask cluster). Every game is saved, sealed,
+in a transaction of its own as it finishes; a unit begun and not finished
+(the league was stopped) is finished first on the next run, with its own
+deal.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import attrs
+import trio
+
+from referee.bots.fingerprint import fingerprint
+from referee.records.record import GameRecord
+from referee.records.seals import seal
+from tournaments.config import TournamentConfig, parse_config
+from tournaments.runner import run_games
+from tournaments.schedule import GameSpec, seatings
+
+from .db import LeagueDB, Unit, Version
+from .matchmaking import Candidate, next_table
+from .ratings import fit
+
+
+def league_config(db: LeagueDB, folder: Path, versions: list[Version], overrides: dict | None = None
+                  ) -> TournamentConfig:
+    """The configuration the league's games are played under, with ``versions`` as its bots (named by their
+    labels; fewer than a table's seats are filled in with sample bots that play no game); ``overrides`` set keys
+    of the [tournament] and [cluster] tables (how it runs: concurrency...)."""
+    settings = db.settings()
+    overrides = overrides or {}
+    tournament = {**settings.get("tournament", {}), **overrides.get("tournament", {}), "name": "league",
+                  "seed": db.seed(), "games_per_pairing": games_per_unit(settings)}
+    tournament.pop("boards", None)
+    bots = [{**v.bot, "name": v.label} for v in versions]
+    bots += [{"name": f"seat-filler-{i}", "sample": "random"} for i in range(len(bots), SEATS_CHECKED)]
+    data = {"tournament": tournament, "bot": bots}
+    for table in ("time", "limits"):
+        if settings.get(table):
+            data[table] = settings[table]
+    if overrides.get("cluster"):
+        data["cluster"] = overrides["cluster"]
+    return parse_config(data, folder / "league.toml", folder, where=f"league {folder}")
+
+
+SEATS_CHECKED = 5  # bots a configuration is checked with at least (the most seats of a variant): the rest fill in
+
+
+def games_per_unit(settings: dict) -> int:
+    """Games at one table: every seating of one deal (two seats: 2; three: 6; call-for-partner: 5)."""
+    from referee.rules import get_variant
+
+    variant = get_variant(settings.get("tournament", {}).get("variant", "two-handed"))
+    return {3: 6, 5: 5}.get(variant.players, 2)
+
+
+def unit_games(config: TournamentConfig, unit: Unit, labels: tuple[str, ...]) -> list[GameSpec]:
+    """A unit's games: its deal in every seating of its table (``labels``: the versions, in table order)."""
+    bot_of = {m: bot for t in config.teams for m, bot in zip(t.members(), t.bots, strict=True)}
+    return [GameSpec(f"u{unit.id}{chr(97 + i)}", seats, unit.seed, labels, unit.id, sides,
+                     tuple(bot_of.get(x, x) for x in seats), turn=i)
+            for i, (seats, sides) in enumerate(seatings(config, labels))]
+
+
+@attrs.define
+class _LeagueStore:
+    """What :func:`tournaments.runner.run_games` writes to: each record sealed and saved in the database in a
+    transaction of its own, with who sat where; a record whose seat ran another program than its version's is
+    not saved, and its entrant is paused."""
+
+    directory: Path
+    db: LeagueDB
+    key: bytes
+    unit_of: dict[str, int]  # game id -> unit
+    version_of: dict[str, Version]  # seat entrant (a label, or a team member's name) -> its version
+    say: Callable[[str], None]
+    saved: list[GameRecord] = attrs.Factory(list)
+
+    def append_many(self, records: list[GameRecord]) -> None:
+        for record in records:
+            changed = [(s.entrant, s.program) for s in record.seats
+                       if s.program and s.program != self.version_of[s.entrant].program]
+            if changed:
+                version = self.version_of[changed[0][0]]
+                _pause_changed(self.db, version, self.say)
+                continue
+            seats = [(i, self.version_of[s.entrant].id, share)
+                     for i, (s, share) in enumerate(zip(record.seats, record.result, strict=True))]
+            self.db.save_game(self.unit_of[record.game_id], record.game_id, seal(record.to_json(), self.key), seats)
+            self.saved.append(record)
+
+
+def _pause_changed(db: LeagueDB, version: Version, say: Callable[[str], None]) -> None:
+    note = (f"its program's files changed since version {version.number} was entered; enter them as a new "
+            f"version: pinochle-arena league update {version.entrant} COMMAND")
+    db.set_status(version.entrant, "paused", note)
+    say(f"paused {version.entrant}: {note}")
+
+
+@attrs.define
+class LeagueRunner:
+    folder: Path
+    db: LeagueDB
+    overrides: dict = attrs.Factory(dict)  # [tournament] concurrency, processes...; [cluster]
+    rng: random.Random = attrs.Factory(random.Random)
+    say: Callable[[str], None] = print
+    on_game: Callable[[GameRecord], None] | None = None
+    _checked: dict[int, float] = attrs.Factory(dict)  # version id -> when its files were last found unchanged
+
+    async def run(self, games: int | None = None, until: float | None = None) -> int:
+        """Play until ``games`` more games are saved or the clock passes ``until`` (time.time()), or for ever;
+        returns the games saved."""
+        played = 0
+        while (games is None or played < games) and (until is None or time.time() < until):
+            left = None if games is None else games - played
+            round_ = await trio.to_thread.run_sync(self._next_round, left)
+            if round_ is None:
+                await trio.sleep(WAIT)  # too few entrants: wait for more
+                continue
+            config, specs, store = round_
+            await run_games(config, specs, store, self.on_game)
+            played += len(store.saved)
+        return played
+
+    def _next_round(self, left: int | None):
+        """(config, games, store) for the next round of tables (as many as games are ``left`` for, at most one per
+        concurrent slot), or None when too few entrants can play."""
+        active = [e.version for e in self.db.entrants() if e.status == "active"]
+        active = [v for v in active if self._unchanged(v)]
+        overrides = {**self.overrides, "tournament": {**self.overrides.get("tournament", {})}}
+        config = league_config(self.db, self.folder, active, overrides) if active else None
+        seats = 2 if config is None or config.partnership else config.variant.players
+        units = self._resume_units(active) or self._new_units(active, seats, config, left)
+        if not units:
+            return None
+        versions = self.db.versions()
+        needed = sorted({vid for unit in units for vid in unit.version_ids})
+        config = league_config(self.db, self.folder, [versions[v] for v in needed], overrides)
+        specs, unit_of, version_of = [], {}, {}
+        for unit in units:
+            labels = tuple(versions[v].label for v in unit.version_ids)
+            for spec in unit_games(config, unit, labels):
+                if spec.game_id not in unit.played:
+                    specs.append(spec)
+                    unit_of[spec.game_id] = unit.id
+        for v in needed:
+            version_of[versions[v].label] = versions[v]
+        for team in config.teams:
+            for member in team.members():
+                version_of[member] = version_of[team.bots[0]]
+        store = _LeagueStore(self.folder, self.db, self.db.key(), unit_of, version_of, self.say)
+        return config, specs, store
+
+    def _unchanged(self, version: Version) -> bool:
+        """Whether ``version``'s files are still those it was entered with (checked at most every few seconds);
+        if not, its entrant is paused."""
+        if time.monotonic() - self._checked.get(version.id, -1e9) < RECHECK:
+            return True
+        config = league_config(self.db, self.folder, [version])
+        now = fingerprint(config.entrants[0].command)
+        if now != version.program:
+            _pause_changed(self.db, version, self.say)
+            return False
+        self._checked[version.id] = time.monotonic()
+        return True
+
+    def _resume_units(self, active: list[Version]) -> list[Unit]:
+        """The units a stopped league left unfinished whose versions all still play (others are dropped)."""
+        playing = {v.id for v in active}
+        kept = []
+        for unit in self.db.unfinished_units():
+            if set(unit.version_ids) <= playing:
+                kept.append(unit)
+            else:
+                self.db.abandon(unit.id)
+        return kept
+
+    def _new_units(self, active: list[Version], seats: int, config: TournamentConfig | None,
+                   left: int | None) -> list[Unit]:
+        if config is None or len(active) < seats:
+            return []
+        per_unit = games_per_unit(self.db.settings())
+        count = config.concurrency if left is None else min(config.concurrency, -(-left // per_unit))
+        estimates = fit(self._seatings(), [v.id for v in active])
+        tables, meetings = self._history()
+        candidates = [Candidate(v.id, estimates[v.id].rating, estimates[v.id].sigma, tables[v.id]) for v in active]
+        units = []
+        for _ in range(count):
+            table = next_table(candidates, meetings, seats, self.rng)
+            units.append(self.db.new_unit(table, per_unit))
+            for a in table:  # the round's later tables see this one as played
+                tables[a] += 1
+                for b in table:
+                    if a < b:
+                        meetings[frozenset((a, b))] += 1
+            candidates = [attrs.evolve(c, tables=tables[c.id]) for c in candidates]
+        return units
+
+    def _seatings(self) -> list[list[tuple[int, float]]]:
+        games: dict[int, list[tuple[int, float]]] = {}
+        for game, _seat, version, share in self.db.results():
+            games.setdefault(game, []).append((version, share))
+        return list(games.values())
+
+    def _history(self) -> tuple[Counter, Counter]:
+        """(tables per version, tables per pair of versions) of the units so far."""
+        tables: Counter = Counter()
+        meetings: Counter = Counter()
+        for unit in self.db.tables():
+            for a in set(unit):
+                tables[a] += 1
+            for pair in {frozenset((a, b)) for a in unit for b in unit if a != b}:
+                meetings[pair] += 1
+        return tables, meetings
+
+
+RECHECK = 5.0  # seconds between two looks at a version's files
+WAIT = 2.0  # seconds between two looks for entrants, while too few can play
+
+
+__all__ = ["LeagueRunner", "games_per_unit", "league_config", "unit_games"]

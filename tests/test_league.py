@@ -1,0 +1,261 @@
+"""The league: entrants join, send new versions and leave while it plays; it survives SIGKILL; a changed program
+pauses its entrant; its games export as a results folder that replay verifies; the matchmaker spreads its
+tables; and its database is one SQLite file (or PostgreSQL) that refuses what is not a league."""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from helpers import ROOT, arena
+
+from league.db import SCHEMA_VERSION, LeagueDB, LeagueError
+from league.matchmaking import Candidate, next_table
+
+FAST = ("--boards", "--time-per-move", "5000")
+
+
+def league_folder(tmp_path, *flags) -> object:
+    folder = tmp_path / "league"
+    made = arena("league", "init", folder, *(flags or FAST))
+    assert made.returncode == 0, made.stderr
+    return folder
+
+
+def add(folder, name, *bot):
+    added = arena("league", "add", name, *bot, "--league", folder)
+    assert added.returncode == 0, added.stderr
+    return added
+
+
+def games_of(folder) -> list[dict]:
+    with sqlite3.connect(folder / "league.db") as c:
+        return [json.loads(line) for (line,) in c.execute("select record from games order by id")]
+
+
+def entrants_in(records) -> collections.Counter:
+    return collections.Counter(s["entrant"] for r in records for s in r["seats"])
+
+
+def wait_for(condition, what: str, deadline: float = 240) -> None:
+    """Wait until ``condition()`` (a deadline against a hang, not a measure of speed)."""
+    end = time.monotonic() + deadline
+    while not condition():
+        assert time.monotonic() < end, f"never: {what}"
+        time.sleep(0.2)
+
+
+# ------------------------------------------------------------------ the whole flow
+
+def test_a_league_of_a_python_a_node_and_a_c_bot_plays_shows_and_exports(tmp_path):
+    folder = league_folder(tmp_path)
+    for name in ("greedy", "tactician", "first-legal"):
+        add(folder, name, name)
+    run = arena("league", "run", folder, "--games", "12", "--concurrency", "2", "--seed", "3")
+    assert run.returncode == 0, run.stderr
+    records = games_of(folder)
+    assert len(records) >= 12
+    assert set(entrants_in(records)) == {"greedy", "tactician", "first-legal"}
+    listing = arena("league", "list", folder)
+    assert listing.returncode == 0 and "tactician" in listing.stdout and "active" in listing.stdout
+    show = arena("league", "show", folder, "--bootstrap", "0")
+    assert show.returncode == 0, show.stderr
+    assert "| rank" in show.stdout and "greedy" in show.stdout and "every version" in show.stdout
+    out = tmp_path / "export"
+    exported = arena("league", "export", folder, out)
+    assert exported.returncode == 0, exported.stderr
+    replay = arena("replay", out)
+    assert replay.returncode == 0 and f"replayed {len(records)} game(s): {len(records)} consistent" in replay.stdout
+    assert arena("ratings", out, "--bootstrap", "0").returncode == 0
+
+
+def test_entrants_added_updated_and_removed_while_it_runs_are_taken_up(tmp_path):
+    folder = league_folder(tmp_path)
+    add(folder, "greedy", "greedy")
+    add(folder, "random", "random")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    running = subprocess.Popen([sys.executable, "-m", "arena", "league", "run", str(folder), "--concurrency", "1"],
+                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: len(games_of(folder)) >= 2, "the first games")
+        add(folder, "late", "first-legal")
+        wait_for(lambda: entrants_in(games_of(folder))["late"] >= 2, "games of the entrant added while it runs")
+        updated = arena("league", "update", "random", "tactician", "--league", folder)
+        assert updated.returncode == 0 and "version 2" in updated.stdout, updated.stderr
+        wait_for(lambda: entrants_in(games_of(folder))["random.v2"] >= 2, "games of the new version")
+        assert arena("league", "remove", "late", "--league", folder).returncode == 0
+        time.sleep(0)  # (no timing: what is asserted below is what a removal means, whenever it is taken up)
+        wait_for(lambda: _games_after_last(folder, "late") >= 6, "games after the removal was taken up")
+    finally:
+        running.send_signal(signal.SIGINT)
+        running.wait(timeout=120)
+    records = games_of(folder)
+    old = [r for r in records if "random" in entrants_in([r])]
+    newer = [r for r in records if "random.v2" in entrants_in([r])]
+    assert old and newer and records.index(old[-1]) < records.index(newer[0])  # the old version stopped playing
+    listing = arena("league", "list", folder)
+    assert "removed" in listing.stdout and "late" in listing.stdout
+
+
+def _games_after_last(folder, entrant: str) -> int:
+    records = games_of(folder)
+    last = max((i for i, r in enumerate(records) if entrant in entrants_in([r])), default=-1)
+    return len(records) - 1 - last
+
+
+def test_a_league_killed_with_sigkill_keeps_every_saved_game_and_goes_on(tmp_path):
+    folder = league_folder(tmp_path)
+    add(folder, "greedy", "greedy")
+    add(folder, "random", "random")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    running = subprocess.Popen([sys.executable, "-m", "arena", "league", "run", str(folder), "--concurrency", "2"],
+                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: len(games_of(folder)) >= 5, "five saved games")
+    finally:
+        os.kill(running.pid, signal.SIGKILL)
+        running.wait(timeout=60)
+    saved = games_of(folder)
+    with sqlite3.connect(folder / "league.db") as c:
+        assert c.execute("pragma integrity_check").fetchone() == ("ok",)
+    again = arena("league", "run", folder, "--games", "4", "--concurrency", "1")
+    assert again.returncode == 0, again.stderr
+    after = games_of(folder)
+    assert after[:len(saved)] == saved  # nothing saved was lost or changed
+    ids = [r["game_id"] for r in after]
+    assert len(ids) == len(set(ids))
+    out = tmp_path / "export"
+    assert arena("league", "export", folder, out).returncode == 0
+    assert arena("replay", out).returncode == 0
+
+
+def test_a_program_changed_behind_the_leagues_back_pauses_its_entrant(tmp_path):
+    bot = tmp_path / "mine" / "bot.py"
+    bot.parent.mkdir()
+    bot.write_text((ROOT / "sample_bots" / "random_bot.py").read_text())
+    folder = league_folder(tmp_path)
+    add(folder, "mine", f"{sys.executable} {bot}")
+    add(folder, "greedy", "greedy")
+    add(folder, "random", "random")
+    bot.write_text(bot.read_text() + "\n# a change nobody entered\n")
+    run = arena("league", "run", folder, "--games", "4", "--concurrency", "1")
+    assert run.returncode == 0, run.stderr
+    assert "paused mine: its program's files changed since version 1" in run.stdout + run.stderr
+    assert "mine" not in entrants_in(games_of(folder))
+    listing = arena("league", "list", folder)
+    assert "paused: its program's files changed" in listing.stdout
+    again = arena("league", "update", "mine", f"{sys.executable} {bot}", "--league", folder)
+    assert again.returncode == 0 and "version 2" in again.stdout
+
+
+# ------------------------------------------------------------------ the command line's errors
+
+def test_league_commands_say_what_is_wrong_in_one_line(tmp_path):
+    nothing = arena("league", "list", tmp_path)
+    assert nothing.returncode == 2 and "holds no league" in nothing.stderr
+    folder = league_folder(tmp_path)
+    again = arena("league", "init", folder)
+    assert again.returncode == 2 and "already holds a league" in again.stderr
+    add(folder, "greedy", "greedy")
+    twice = arena("league", "add", "greedy", "random", "--league", folder)
+    assert twice.returncode == 2 and "already an entrant 'greedy'" in twice.stderr
+    ghost = arena("league", "add", "ghost", str(tmp_path / "no-such-bot"), "--league", folder)
+    assert ghost.returncode == 2 and "ghost" in ghost.stderr
+    unknown = arena("league", "remove", "nobody", "--league", folder)
+    assert unknown.returncode == 2 and "no entrant 'nobody'" in unknown.stderr
+    bad = arena("league", "init", tmp_path / "other", "--variant", "nine-handed")
+    assert bad.returncode == 2 and not (tmp_path / "other").exists()
+    for run in (nothing, again, twice, ghost, unknown, bad):
+        assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
+
+
+def test_a_file_that_is_no_league_is_refused_in_one_line(tmp_path):
+    folder = tmp_path / "league"
+    folder.mkdir()
+    (folder / "league.db").write_text("not a database at all\n" * 100)
+    damaged = arena("league", "list", folder)
+    assert damaged.returncode == 2 and "is not a league's database" in damaged.stderr
+    (folder / "league.db").unlink()
+    with sqlite3.connect(folder / "league.db") as c:
+        c.execute("create table something (x)")
+    foreign = arena("league", "list", folder)
+    assert foreign.returncode == 2 and "is not a pinochle-arena league's database" in foreign.stderr
+
+
+# ------------------------------------------------------------------ the database
+
+def test_an_older_league_is_upgraded_and_a_newer_one_refused(tmp_path):
+    url = f"sqlite:///{tmp_path / 'l.db'}"
+    LeagueDB.create(url, {"tournament": {}}).close()
+    with sqlite3.connect(tmp_path / "l.db") as c:  # as schema 1 left it: no index of the seats by version
+        c.execute("drop index game_seats_by_version")
+        c.execute("update league_meta set value = '1' where key = 'schema'")
+    LeagueDB.open(url).close()
+    with sqlite3.connect(tmp_path / "l.db") as c:
+        assert c.execute("select value from league_meta where key = 'schema'").fetchone() == (str(SCHEMA_VERSION),)
+        assert c.execute("select count(*) from sqlite_master where name = 'game_seats_by_version'").fetchone() == (1,)
+        c.execute("update league_meta set value = ? where key = 'schema'", (str(SCHEMA_VERSION + 1),))
+    with pytest.raises(LeagueError, match="made by a newer pinochle-arena"):
+        LeagueDB.open(url)
+
+
+def test_the_database_runs_in_wal_mode_with_its_writers_waiting_their_turn(tmp_path):
+    url = f"sqlite:///{tmp_path / 'l.db'}"
+    db = LeagueDB.create(url, {"tournament": {}})
+    with db.engine.connect() as c:
+        assert c.exec_driver_sql("pragma journal_mode").scalar() == "wal"
+        assert c.exec_driver_sql("pragma synchronous").scalar() == 2  # FULL
+    other = LeagueDB.open(url)
+    db.add("a", {"sample": "random"}, "sha256:a")
+    other.add("b", {"sample": "random"}, "sha256:b")
+    assert [e.name for e in db.entrants()] == ["a", "b"]
+
+
+# ------------------------------------------------------------------ matchmaking
+
+@pytest.mark.parametrize("seed", range(5))
+def test_matchmaking_never_plays_a_pair_far_more_than_the_others(seed):
+    """However the ratings fall, the pairs' meetings stay within a few times the average (no pair runs away, none
+    is starved), and every version is placed against several opponents first."""
+    from league.ratings import fit
+
+    rng = random.Random(seed)
+    true = {i: rng.gauss(0, 250) for i in range(8)}
+    games, meetings, tables = [], collections.Counter(), collections.Counter()
+    for _ in range(400):
+        estimates = fit(games, list(true))
+        candidates = [Candidate(i, estimates[i].rating, estimates[i].sigma, tables[i]) for i in true]
+        a, b = next_table(candidates, meetings, 2, rng)
+        meetings[frozenset((a, b))] += 1
+        tables[a] += 1
+        tables[b] += 1
+        p = 1 / (1 + 10 ** ((true[b] - true[a]) / 400))
+        for _ in range(2):
+            won = 1.0 if rng.random() < p else 0.0
+            games.append([(a, won), (b, 1 - won)])
+    counts = [meetings[frozenset((a, b))] for a in true for b in true if a < b]
+    average = sum(counts) / len(counts)
+    assert min(counts) >= 1 and max(counts) <= 4 * average, sorted(counts)
+
+
+def test_a_new_version_is_placed_against_the_spread_before_it_is_ranked():
+    candidates = [Candidate(i, 100.0 * i, 30.0, 20) for i in range(6)] + [Candidate(9, 0.0, 300.0, 0)]
+    meetings: collections.Counter = collections.Counter()
+    met = []
+    for _ in range(4):
+        table = next_table(candidates, meetings, 2, random.Random(1))
+        assert 9 in table
+        other = table[1] if table[0] == 9 else table[0]
+        met.append(other)
+        meetings[frozenset(table)] += 1
+        candidates = [c if c.id != 9 else Candidate(9, 0.0, 300.0, c.tables + 1) for c in candidates]
+    assert len(set(met)) == 4  # four different opponents, spread over the ladder (ratings 100 x id)
+    assert max(met) - min(met) >= 3

@@ -112,6 +112,17 @@ def _pause_changed(db: LeagueDB, version: Version, say: Callable[[str], None]) -
     say(f"paused {version.entrant}: {note}")
 
 
+@attrs.frozen
+class Round:
+    """The next tables: the configuration to play them under, their games, and what the store needs to know."""
+
+    config: TournamentConfig
+    specs: list[GameSpec]
+    unit_of: dict[str, int]
+    version_of: dict[str, Version]
+    active: frozenset[int]  # the versions that could play when it was chosen
+
+
 @attrs.define
 class LeagueRunner:
     folder: Path
@@ -124,47 +135,65 @@ class LeagueRunner:
 
     async def run(self, games: int | None = None, until: float | None = None) -> int:
         """Play until ``games`` more games are saved or the clock passes ``until`` (time.time()), or for ever;
-        returns the games saved."""
+        returns the games saved.
+
+        One call of :func:`tournaments.runner.run_games` plays round after round, its referee processes kept,
+        until the entrants that can play change; then it ends once the games in play are over, and the next
+        call plays under the new configuration. (On a cluster, each round is a call of its own.)"""
         played = 0
         while (games is None or played < games) and (until is None or time.time() < until):
-            left = None if games is None else games - played
-            round_ = await trio.to_thread.run_sync(self._next_round, left)
-            if round_ is None:
+            first = await trio.to_thread.run_sync(self._next_round, None if games is None else games - played, True)
+            if first is None:
                 await trio.sleep(WAIT)  # too few entrants: wait for more
                 continue
-            config, specs, store = round_
-            await run_games(config, specs, store, self.on_game)
+            store = _LeagueStore(self.folder, self.db, self.db.key(), dict(first.unit_of), dict(first.version_of),
+                                 self.say)
+            handed = len(first.specs)
+
+            async def more() -> list[GameSpec]:
+                nonlocal handed
+                left = None if games is None else games - played - handed
+                if left is not None and left <= 0 or until is not None and time.time() >= until:
+                    return []
+                after = await trio.to_thread.run_sync(self._next_round, left, False)
+                if after is None or after.active != first.active:
+                    return []  # the entrants changed: this configuration's games end here
+                store.unit_of.update(after.unit_of)
+                handed += len(after.specs)
+                return after.specs
+
+            feed = more if first.config.cluster is None else None
+            await run_games(first.config, first.specs, store, self.on_game, more=feed)
             played += len(store.saved)
         return played
 
-    def _next_round(self, left: int | None):
-        """(config, games, store) for the next round of tables (as many as games are ``left`` for, at most one per
-        concurrent slot), or None when too few entrants can play."""
+    def _next_round(self, left: int | None, resume: bool) -> Round | None:
+        """The next round of tables (as many as games are ``left`` for, at most one per concurrent slot), or None
+        when too few entrants can play. With ``resume``, the units left unfinished (by a league stopped in the
+        middle of them) come first; without, they are in play."""
         active = [e.version for e in self.db.entrants() if e.status == "active"]
         active = [v for v in active if self._unchanged(v)]
         overrides = {**self.overrides, "tournament": {**self.overrides.get("tournament", {})}}
         config = league_config(self.db, self.folder, active, overrides) if active else None
         seats = 2 if config is None or config.partnership else config.variant.players
-        units = self._resume_units(active) or self._new_units(active, seats, config, left)
+        units = (resume and self._resume_units(active)) or self._new_units(active, seats, config, left)
         if not units:
             return None
         versions = self.db.versions()
-        needed = sorted({vid for unit in units for vid in unit.version_ids})
-        config = league_config(self.db, self.folder, [versions[v] for v in needed], overrides)
-        specs, unit_of, version_of = [], {}, {}
+        playing = sorted({v.id for v in active} | {vid for unit in units for vid in unit.version_ids})
+        config = league_config(self.db, self.folder, [versions[v] for v in playing], overrides)
+        specs, unit_of = [], {}
         for unit in units:
             labels = tuple(versions[v].label for v in unit.version_ids)
             for spec in unit_games(config, unit, labels):
                 if spec.game_id not in unit.played:
                     specs.append(spec)
                     unit_of[spec.game_id] = unit.id
-        for v in needed:
-            version_of[versions[v].label] = versions[v]
+        version_of = {versions[v].label: versions[v] for v in playing}
         for team in config.teams:
             for member in team.members():
                 version_of[member] = version_of[team.bots[0]]
-        store = _LeagueStore(self.folder, self.db, self.db.key(), unit_of, version_of, self.say)
-        return config, specs, store
+        return Round(config, specs, unit_of, version_of, frozenset(v.id for v in active))
 
     def _unchanged(self, version: Version) -> bool:
         """Whether ``version``'s files are still those it was entered with (checked at most every few seconds);

@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import math
 import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import attrs
@@ -79,6 +80,7 @@ async def run_games(
     hooks: WorkerHooks = WorkerHooks(),
     planned: Sequence[GameSpec] = (),
     played: Sequence[GameRecord] = (),
+    more: Callable[[], Awaitable[list[GameSpec]]] | None = None,
 ) -> None:
     """Play ``games`` (the ones not yet in the store) with ``config.concurrency`` games at once.
 
@@ -88,20 +90,28 @@ async def run_games(
     run's games, played or not) and ``played`` (the records of a resumed run)
     keep seatings apart where the run started them (see
     :func:`tournaments.cluster.run_on_cluster`).
+
+    With ``more`` (a league: on this machine), the games do not end with
+    ``games``: whenever fewer games wait than there are slots, ``more()`` is
+    asked for the next ones, and the run ends once it returns none and the
+    games in play are over. The same referee processes play them all.
     """
     if config.boards:
         games = board_runs(games, board_and_seating)
         planned = board_runs(planned, board_and_seating) if planned else planned
-    slots = min(config.concurrency, max(len(games), 1))
+    slots = config.concurrency if more is not None else min(config.concurrency, max(len(games), 1))
     processes = min(config.referee_processes, slots)
+    apart = SeatingsApart(collections.deque(games), open=more is not None)
     logs = store.directory / "logs"
-    send, receive = trio.open_memory_channel(max(len(games), 1))
+    send, receive = trio.open_memory_channel(max(len(games), 1) if more is None else math.inf)
 
     async def finished(record: GameRecord) -> None:
         await send.send(record)
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_write_results, receive, store, on_game)
+        if more is not None:
+            nursery.start_soon(_feed, apart, more, slots)
         async with send:
             if config.cluster is not None:
                 from .cluster import run_on_cluster
@@ -111,9 +121,21 @@ async def run_games(
                                      lambda record, retired: note_retirement(record, entrants, retired),
                                      hooks.on_batch, planned, played)
             elif processes <= 1:
-                await _run_here(config, games, slots, logs, finished, transcripts)
+                await _run_here(config, apart, slots, logs, finished, transcripts)
             else:
-                await _run_in_workers(config, games, slots, processes, logs, finished, transcripts, hooks)
+                await _run_in_workers(config, apart, slots, processes, logs, finished, transcripts, hooks)
+
+
+async def _feed(apart: SeatingsApart, more: Callable[[], Awaitable[list[GameSpec]]], low: int) -> None:
+    """Keep at least ``low`` games waiting, from ``more()``, until it has no more; then close the queue."""
+    while True:
+        while len(apart.todo) >= low:
+            await apart.freed.wait()
+        found = await more()
+        if not found:
+            apart.close()
+            return
+        apart.add(found)
 
 
 async def _write_results(queue: trio.MemoryReceiveChannel, store: ResultStore,
@@ -154,7 +176,8 @@ class SeatingsApart:
 
     todo: collections.deque
     running: dict[str, GameSpec] = attrs.Factory(dict)
-    freed: trio.Event = attrs.Factory(trio.Event)
+    freed: trio.Event = attrs.Factory(trio.Event)  # set (and made anew) when a game ends, or games come or stop
+    open: bool = False  # more games may come (run_games's ``more``): an empty queue is not the end
 
     def take(self) -> GameSpec | None:
         """The first game of the queue that may start now (None: none may), marked as in play."""
@@ -168,12 +191,30 @@ class SeatingsApart:
 
     def done(self, game_id: str) -> None:
         self.running.pop(game_id, None)
+        self._wake()
+
+    def add(self, games: Sequence[GameSpec]) -> None:
+        self.todo.extend(games)
+        self._wake()
+
+    def close(self) -> None:
+        """No more games will come."""
+        self.open = False
+        self._wake()
+
+    def _wake(self) -> None:
         self.freed.set()
         self.freed = trio.Event()
 
+    @property
+    def over(self) -> bool:
+        """Nothing waits and nothing more will come."""
+        return not self.todo and not self.open
+
     async def next(self) -> GameSpec | None:
-        """The next game that may start, waiting for games in play to end; None when the queue is empty."""
-        while self.todo:
+        """The next game that may start, waiting for games in play to end (or for more to come); None when the
+        queue is empty and closed."""
+        while not self.over:
             spec = self.take()
             if spec is not None:
                 return spec
@@ -181,9 +222,8 @@ class SeatingsApart:
         return None
 
 
-async def _run_here(config, games, slots, logs, finished, transcripts) -> None:
+async def _run_here(config, apart: SeatingsApart, slots, logs, finished, transcripts) -> None:
     entrants = config.seat_entrants()
-    apart = SeatingsApart(collections.deque(games))
     send, receive = trio.open_memory_channel(0)  # a game is handed out only when a slot is free
 
     async def done(record: GameRecord) -> None:
@@ -218,8 +258,9 @@ class _Session:
     exit: str = ""
 
 
-async def _run_in_workers(config, games, slots, processes, logs, finished, transcripts, hooks: WorkerHooks) -> None:
-    apart = SeatingsApart(collections.deque(games))  # shared by the workers: a deal's seatings never at once
+async def _run_in_workers(config, apart: SeatingsApart, slots, processes, logs, finished, transcripts,
+                          hooks: WorkerHooks) -> None:
+    """``apart`` is shared by the workers: a deal's seatings never at once."""
     shares = [slots // processes + (1 if i < slots % processes else 0) for i in range(processes)]
     entrants = config.seat_entrants()
     retired: set[str] = set()  # sent with every game, so a 'never' entrant's fault in one worker retires it in all
@@ -251,8 +292,8 @@ async def _run_in_workers(config, games, slots, processes, logs, finished, trans
                                "logs": logs, "transcripts": transcripts}))
             await fill()
             async with contextlib.aclosing(read_lines(process.stdout)) as lines:
-                while session.in_flight or apart.todo:
-                    if not session.in_flight:  # every game left waits for one in play elsewhere
+                while session.in_flight or not apart.over:
+                    if not session.in_flight:  # every game left waits for one in play elsewhere (or for more)
                         await apart.freed.wait()
                         await fill()
                         continue

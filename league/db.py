@@ -96,6 +96,16 @@ game_seats = sa.Table(
 SEATS_BY_VERSION = sa.Index("game_seats_by_version", game_seats.c.version_id)  # schema 2
 
 
+# The statements saving a game, made once (building a statement costs more than running it).
+_INSERT_GAMES = games.insert().returning(games.c.id, sort_by_parameter_order=True)
+_INSERT_SEATS = game_seats.insert()
+_FINISH_UNIT = (units.update()
+                .where((units.c.id == sa.bindparam("unit"))
+                       & (sa.select(sa.func.count()).where(games.c.unit_id == units.c.id).correlate(units)
+                          .scalar_subquery() >= units.c.games))
+                .values(finished=sa.bindparam("now")))
+
+
 class LeagueError(Exception):
     """A league that cannot be made, opened or changed as asked; the message is one line that says why."""
 
@@ -177,6 +187,7 @@ def _safe(url: str) -> str:
 class LeagueDB:
     engine: sa.Engine
     url: str
+    _fixed: dict[str, str] = attrs.Factory(dict)  # meta values that never change once made (settings, seed, key)
 
     # ------------------------------------------------------------------ making and opening
     @classmethod
@@ -240,8 +251,11 @@ class LeagueDB:
 
     # ------------------------------------------------------------------ what the league is
     def meta(self, key: str) -> str:
-        with self.engine.connect() as c:
-            return c.execute(sa.select(league_meta.c.value).where(league_meta.c.key == key)).scalar_one()
+        if key not in self._fixed:
+            with self.engine.connect() as c:
+                self._fixed[key] = c.execute(sa.select(league_meta.c.value)
+                                             .where(league_meta.c.key == key)).scalar_one()
+        return self._fixed[key]
 
     def settings(self) -> dict:
         return json.loads(self.meta("settings"))
@@ -311,15 +325,20 @@ class LeagueDB:
             return {r.id: Version(r.id, r.name, r.number, json.loads(r.bot), r.program) for r in c.execute(query)}
 
     # ------------------------------------------------------------------ units and games
-    def new_unit(self, version_ids: Sequence[int], games_per_unit: int) -> Unit:
-        """Allocate the next table: its versions and its deal (from the league's seed and the unit's number)."""
+    def new_units(self, tables: Sequence[Sequence[int]], games_per_unit: int) -> list[Unit]:
+        """Allocate the next tables (in one transaction): each its versions and its deal (from the league's seed
+        and the unit's number)."""
+        if not tables:
+            return []
         seed = self.seed()
+        rows = [{"versions": json.dumps(list(t)), "games": games_per_unit, "created": time.time()} for t in tables]
         with self._write() as c:
-            unit = c.execute(units.insert().values(versions=json.dumps(list(version_ids)), games=games_per_unit,
-                                                   created=time.time())).inserted_primary_key[0]
-            deal = derive_seed(seed, "league-unit", unit)
-            c.execute(units.update().where(units.c.id == unit).values(seed=deal))
-        return Unit(unit, tuple(version_ids), deal, games_per_unit, frozenset())
+            ids = c.execute(units.insert().returning(units.c.id, sort_by_parameter_order=True), rows).scalars().all()
+            deals = [derive_seed(seed, "league-unit", unit) for unit in ids]
+            c.execute(units.update().where(units.c.id == sa.bindparam("unit")).values(seed=sa.bindparam("deal")),
+                      [{"unit": unit, "deal": deal} for unit, deal in zip(ids, deals, strict=True)])
+        return [Unit(unit, tuple(t), deal, games_per_unit, frozenset())
+                for unit, t, deal in zip(ids, tables, deals, strict=True)]
 
     def unfinished_units(self) -> list[Unit]:
         """The units begun and not finished (a league stopped in the middle of them), oldest first."""
@@ -332,18 +351,22 @@ class LeagueDB:
         return [Unit(r.id, tuple(json.loads(r.versions)), r.seed, r.games, frozenset(played.get(r.id, ())))
                 for r in rows]
 
-    def save_game(self, unit: int, game_id: str, line: str, seats: Sequence[tuple[int, int, float]]) -> None:
-        """One finished game, in one transaction: its sealed record and who sat where ((seat, version id,
-        share) each); the unit is finished with its last game."""
+    def save_games(self, finished: Sequence[tuple[int, str, str, Sequence[tuple[int, int, float]]]]) -> None:
+        """Finished games, each whole: (unit, game id, sealed record line, (seat, version id, share) per seat).
+        The games given together are saved in one transaction (a group commit: the games that finished while
+        the last were being written), so a game is saved with all its seats or not at all; a unit is finished
+        with its last game."""
+        if not finished:
+            return
+        now = time.time()
+        rows = [{"unit_id": unit, "game_id": game_id, "record": line, "finished": now}
+                for unit, game_id, line, _ in finished]
         with self._write() as c:
-            game = c.execute(games.insert().values(unit_id=unit, game_id=game_id, record=line,
-                                                   finished=time.time())).inserted_primary_key[0]
-            c.execute(game_seats.insert(), [{"game": game, "seat": s, "version_id": v, "share": share}
-                                            for s, v, share in seats])
-            done = c.execute(sa.select(sa.func.count()).where(games.c.unit_id == unit)).scalar_one()
-            planned = c.execute(sa.select(units.c.games).where(units.c.id == unit)).scalar_one()
-            if done >= planned:
-                c.execute(units.update().where(units.c.id == unit).values(finished=time.time()))
+            ids = c.execute(_INSERT_GAMES, rows).scalars().all()
+            c.execute(_INSERT_SEATS, [{"game": game, "seat": s, "version_id": v, "share": share}
+                                      for game, (*_, seats) in zip(ids, finished, strict=True)
+                                      for s, v, share in seats])
+            c.execute(_FINISH_UNIT, [{"unit": unit, "now": now} for unit in {unit for unit, *_ in finished}])
 
     def abandon(self, unit: int) -> None:
         """Finish a unit without its remaining games (a version at its table no longer plays); its games stay."""

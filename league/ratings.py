@@ -34,11 +34,16 @@ class Estimate:
     games: int
 
 
-def comparisons(seatings: Iterable[Sequence[tuple[int, float]]]) -> dict[tuple[int, int], list[float]]:
-    """(a, b) with a < b -> [a's points, weight of the comparisons] over games given as [(version, share)] per
-    seat."""
-    out: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0.0, 0.0])
-    for seats in seatings:
+@attrs.define
+class Tally:
+    """The games so far as the fit needs them, added to game by game: for each pair (a, b) with a < b, a's
+    points and the weight of their comparisons; and each version's games."""
+
+    pairs: dict[tuple[int, int], list[float]] = attrs.Factory(lambda: defaultdict(lambda: [0.0, 0.0]))
+    games: dict[int, int] = attrs.Factory(lambda: defaultdict(int))
+
+    def add(self, seats: Sequence[tuple[int, float]]) -> None:
+        """One game: (version, share) for each seat."""
         weight = 1 / max(len(seats) - 1, 1)
         for i, (a, share_a) in enumerate(seats):
             for b, share_b in seats[i + 1:]:
@@ -46,19 +51,24 @@ def comparisons(seatings: Iterable[Sequence[tuple[int, float]]]) -> dict[tuple[i
                     continue
                 score = 1.0 if share_a > share_b else 0.0 if share_a < share_b else 0.5
                 key, score = ((a, b), score) if a < b else ((b, a), 1 - score)
-                out[key][0] += weight * score
-                out[key][1] += weight
-    return dict(out)
-
-
-def fit(seatings: Iterable[Sequence[tuple[int, float]]], players: Iterable[int] = ()) -> dict[int, Estimate]:
-    """Ratings of every version that played (and of ``players``, at the prior if they have not)."""
-    seatings = list(seatings)
-    pairs = comparisons(seatings)
-    games: dict[int, int] = defaultdict(int)
-    for seats in seatings:
+                self.pairs[key][0] += weight * score
+                self.pairs[key][1] += weight
         for version in {v for v, _ in seats}:
-            games[version] += 1
+            self.games[version] += 1
+
+
+def tally(seatings: Iterable[Sequence[tuple[int, float]]]) -> Tally:
+    out = Tally()
+    for seats in seatings:
+        out.add(seats)
+    return out
+
+
+def fit(seatings: Iterable[Sequence[tuple[int, float]]] | Tally, players: Iterable[int] = ()) -> dict[int, Estimate]:
+    """Ratings of every version that played (and of ``players``, at the prior if they have not), from games given
+    as [(version, share)] per seat, or already tallied."""
+    counted = seatings if isinstance(seatings, Tally) else tally(seatings)
+    pairs, games = dict(counted.pairs), counted.games
     ids = sorted({p for pair in pairs for p in pair} | set(players))
     index = {v: i for i, v in enumerate(ids)}
     r = [0.0] * len(ids)  # natural units
@@ -126,4 +136,4 @@ def _relative_variances(hess: list[list[float]], pool: list[int]) -> list[float]
     return [cov[i][i] - 2 * to_pool[i] + within for i in range(n)]
 
 
-__all__ = ["Estimate", "comparisons", "fit"]
+__all__ = ["Estimate", "Tally", "fit", "tally"]

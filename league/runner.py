@@ -17,9 +17,10 @@ deal.
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import attrs
@@ -34,7 +35,8 @@ from tournaments.schedule import GameSpec, seatings
 
 from .db import LeagueDB, Unit, Version
 from .matchmaking import Candidate, next_table
-from .ratings import fit
+from .ratings import Tally
+from .ratings import fit as fit_ratings
 
 
 def league_config(db: LeagueDB, folder: Path, versions: list[Version], overrides: dict | None = None
@@ -89,19 +91,24 @@ class _LeagueStore:
     unit_of: dict[str, int]  # game id -> unit
     version_of: dict[str, Version]  # seat entrant (a label, or a team member's name) -> its version
     say: Callable[[str], None]
+    history: _History
     saved: list[GameRecord] = attrs.Factory(list)
 
     def append_many(self, records: list[GameRecord]) -> None:
+        finished = []
         for record in records:
-            changed = [(s.entrant, s.program) for s in record.seats
+            changed = [s.entrant for s in record.seats
                        if s.program and s.program != self.version_of[s.entrant].program]
             if changed:
-                version = self.version_of[changed[0][0]]
-                _pause_changed(self.db, version, self.say)
+                _pause_changed(self.db, self.version_of[changed[0]], self.say)
                 continue
             seats = [(i, self.version_of[s.entrant].id, share)
                      for i, (s, share) in enumerate(zip(record.seats, record.result, strict=True))]
-            self.db.save_game(self.unit_of[record.game_id], record.game_id, seal(record.to_json(), self.key), seats)
+            finished.append((self.unit_of[record.game_id], record.game_id, seal(record.to_json(), self.key), seats))
+        self.db.save_games(finished)
+        saved = {game_id for _, game_id, _, _ in finished}
+        for (*_, seats), record in zip(finished, [r for r in records if r.game_id in saved], strict=True):
+            self.history.played([(version, share) for _, version, share in seats])
             self.saved.append(record)
 
 
@@ -110,6 +117,44 @@ def _pause_changed(db: LeagueDB, version: Version, say: Callable[[str], None]) -
             f"version: pinochle-arena league update {version.entrant} COMMAND")
     db.set_status(version.entrant, "paused", note)
     say(f"paused {version.entrant}: {note}")
+
+
+@attrs.define
+class _History:
+    """What the matchmaker asks of the games so far, kept in memory while the league runs (read once from the
+    database): every game's (version, share) per seat, and the tables each version and each pair has had."""
+
+    results: Tally = attrs.Factory(Tally)
+    tables: Counter = attrs.Factory(Counter)
+    meetings: Counter = attrs.Factory(Counter)
+    lock: threading.Lock = attrs.Factory(threading.Lock)  # games are added by the writer's thread
+
+    @classmethod
+    def of(cls, db: LeagueDB) -> _History:
+        history = cls()
+        games: dict[int, list[tuple[int, float]]] = {}
+        for game, _seat, version, share in db.results():
+            games.setdefault(game, []).append((version, share))
+        for seats in games.values():
+            history.results.add(seats)
+        for table in db.tables():
+            history.seat(table)
+        return history
+
+    def played(self, seats: Sequence[tuple[int, float]]) -> None:
+        with self.lock:
+            self.results.add(seats)
+
+    def fit(self, players: Sequence[int]):
+        with self.lock:
+            return fit_ratings(self.results, players)
+
+    def seat(self, table: Sequence[int]) -> None:
+        """A table allocated: each version's and each pair's count goes up."""
+        for a in set(table):
+            self.tables[a] += 1
+        for pair in {frozenset((a, b)) for a in table for b in table if a != b}:
+            self.meetings[pair] += 1
 
 
 @attrs.frozen
@@ -132,6 +177,8 @@ class LeagueRunner:
     say: Callable[[str], None] = print
     on_game: Callable[[GameRecord], None] | None = None
     _checked: dict[int, float] = attrs.Factory(dict)  # version id -> when its files were last found unchanged
+    _configs: dict[tuple, TournamentConfig] = attrs.Factory(dict)  # by the versions in it
+    _history: _History | None = None
 
     async def run(self, games: int | None = None, until: float | None = None) -> int:
         """Play until ``games`` more games are saved or the clock passes ``until`` (time.time()), or for ever;
@@ -140,48 +187,58 @@ class LeagueRunner:
         One call of :func:`tournaments.runner.run_games` plays round after round, its referee processes kept,
         until the entrants that can play change; then it ends once the games in play are over, and the next
         call plays under the new configuration. (On a cluster, each round is a call of its own.)"""
-        played = 0
+        played, waiting = 0, False
+        self._history = await trio.to_thread.run_sync(_History.of, self.db)
         while (games is None or played < games) and (until is None or time.time() < until):
             first = await trio.to_thread.run_sync(self._next_round, None if games is None else games - played, True)
             if first is None:
-                await trio.sleep(WAIT)  # too few entrants: wait for more
+                if not waiting:
+                    self.say("waiting: too few active entrants to fill a table (league add, or league update a "
+                             "paused one)")
+                waiting = True
+                await trio.sleep(WAIT)
                 continue
-            store = _LeagueStore(self.folder, self.db, self.db.key(), dict(first.unit_of), dict(first.version_of),
-                                 self.say)
-            handed = len(first.specs)
-
-            async def more() -> list[GameSpec]:
-                nonlocal handed
-                left = None if games is None else games - played - handed
-                if left is not None and left <= 0 or until is not None and time.time() >= until:
-                    return []
-                after = await trio.to_thread.run_sync(self._next_round, left, False)
-                if after is None or after.active != first.active:
-                    return []  # the entrants changed: this configuration's games end here
-                store.unit_of.update(after.unit_of)
-                handed += len(after.specs)
-                return after.specs
-
-            feed = more if first.config.cluster is None else None
-            await run_games(first.config, first.specs, store, self.on_game, more=feed)
-            played += len(store.saved)
+            waiting = False
+            played += await self._play(first, None if games is None else games - played, until)
         return played
 
+    async def _play(self, first: Round, left: int | None, until: float | None) -> int:
+        """Play ``first`` and the rounds after it under its configuration, until the entrants that can play
+        change, ``left`` games have been handed out or the clock passes ``until``; returns the games saved."""
+        store = _LeagueStore(self.folder, self.db, self.db.key(), dict(first.unit_of), dict(first.version_of),
+                             self.say, self._history)
+        handed = len(first.specs)
+
+        async def more() -> list[GameSpec]:
+            nonlocal handed
+            remaining = None if left is None else left - handed
+            if remaining is not None and remaining <= 0 or until is not None and time.time() >= until:
+                return []
+            after = await trio.to_thread.run_sync(self._next_round, remaining, False)
+            if after is None or after.active != first.active:
+                return []  # the entrants changed: this configuration's games end here
+            store.unit_of.update(after.unit_of)
+            handed += len(after.specs)
+            return after.specs
+
+        await run_games(first.config, first.specs, store, self.on_game,
+                        more=more if first.config.cluster is None else None, gather=GATHER)
+        return len(store.saved)
+
     def _next_round(self, left: int | None, resume: bool) -> Round | None:
-        """The next round of tables (as many as games are ``left`` for, at most one per concurrent slot), or None
+        """The next round of tables (as many as games are ``left`` for, at most ``TABLES_PER_SLOT`` per slot), or None
         when too few entrants can play. With ``resume``, the units left unfinished (by a league stopped in the
         middle of them) come first; without, they are in play."""
         active = [e.version for e in self.db.entrants() if e.status == "active"]
         active = [v for v in active if self._unchanged(v)]
-        overrides = {**self.overrides, "tournament": {**self.overrides.get("tournament", {})}}
-        config = league_config(self.db, self.folder, active, overrides) if active else None
+        config = self._config(active) if active else None
         seats = 2 if config is None or config.partnership else config.variant.players
         units = (resume and self._resume_units(active)) or self._new_units(active, seats, config, left)
         if not units:
             return None
         versions = self.db.versions()
         playing = sorted({v.id for v in active} | {vid for unit in units for vid in unit.version_ids})
-        config = league_config(self.db, self.folder, [versions[v] for v in playing], overrides)
+        config = self._config([versions[v] for v in playing])
         specs, unit_of = [], {}
         for unit in units:
             labels = tuple(versions[v].label for v in unit.version_ids)
@@ -195,13 +252,20 @@ class LeagueRunner:
                 version_of[member] = version_of[team.bots[0]]
         return Round(config, specs, unit_of, version_of, frozenset(v.id for v in active))
 
+    def _config(self, versions: list[Version]) -> TournamentConfig:
+        """The configuration with ``versions`` as its bots (made once for each set of versions)."""
+        key = tuple(sorted(v.id for v in versions))
+        if key not in self._configs:
+            overrides = {**self.overrides, "tournament": {**self.overrides.get("tournament", {})}}
+            self._configs[key] = league_config(self.db, self.folder, versions, overrides)
+        return self._configs[key]
+
     def _unchanged(self, version: Version) -> bool:
         """Whether ``version``'s files are still those it was entered with (checked at most every few seconds);
         if not, its entrant is paused."""
         if time.monotonic() - self._checked.get(version.id, -1e9) < RECHECK:
             return True
-        config = league_config(self.db, self.folder, [version])
-        now = fingerprint(config.entrants[0].command)
+        now = fingerprint(next(e for e in self._config([version]).entrants if e.name == version.label).command)
         if now != version.program:
             _pause_changed(self.db, version, self.say)
             return False
@@ -224,40 +288,21 @@ class LeagueRunner:
         if config is None or len(active) < seats:
             return []
         per_unit = games_per_unit(self.db.settings())
-        count = config.concurrency if left is None else min(config.concurrency, -(-left // per_unit))
-        estimates = fit(self._seatings(), [v.id for v in active])
-        tables, meetings = self._history()
-        candidates = [Candidate(v.id, estimates[v.id].rating, estimates[v.id].sigma, tables[v.id]) for v in active]
-        units = []
+        count = TABLES_PER_SLOT * config.concurrency
+        count = count if left is None else min(count, -(-left // per_unit))
+        history = self._history
+        estimates = history.fit([v.id for v in active])
+        tables = []
         for _ in range(count):
-            table = next_table(candidates, meetings, seats, self.rng)
-            units.append(self.db.new_unit(table, per_unit))
-            for a in table:  # the round's later tables see this one as played
-                tables[a] += 1
-                for b in table:
-                    if a < b:
-                        meetings[frozenset((a, b))] += 1
-            candidates = [attrs.evolve(c, tables=tables[c.id]) for c in candidates]
-        return units
-
-    def _seatings(self) -> list[list[tuple[int, float]]]:
-        games: dict[int, list[tuple[int, float]]] = {}
-        for game, _seat, version, share in self.db.results():
-            games.setdefault(game, []).append((version, share))
-        return list(games.values())
-
-    def _history(self) -> tuple[Counter, Counter]:
-        """(tables per version, tables per pair of versions) of the units so far."""
-        tables: Counter = Counter()
-        meetings: Counter = Counter()
-        for unit in self.db.tables():
-            for a in set(unit):
-                tables[a] += 1
-            for pair in {frozenset((a, b)) for a in unit for b in unit if a != b}:
-                meetings[pair] += 1
-        return tables, meetings
+            candidates = [Candidate(v.id, estimates[v.id].rating, estimates[v.id].sigma, history.tables[v.id])
+                          for v in active]
+            tables.append(next_table(candidates, history.meetings, seats, self.rng))
+            history.seat(tables[-1])  # the round's later tables see this one as played
+        return self.db.new_units(tables, per_unit)
 
 
+GATHER = 0.1  # seconds the writer waits for more finished games to save in the same transaction
+TABLES_PER_SLOT = 1  # tables a round chooses for each concurrent slot (fewer looks at the ratings per game)
 RECHECK = 5.0  # seconds between two looks at a version's files
 WAIT = 2.0  # seconds between two looks for entrants, while too few can play
 

@@ -50,6 +50,7 @@ from .worker_wire import END, encode, read_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKER_COMMAND = (sys.executable, "-m", "tournaments.worker")
+FEED_AHEAD = 4  # with ``more``: games kept waiting per slot, so that choosing the next ones never idles a slot
 CRASH_LOOP = 3  # deaths in a row, without a finished game, of one worker's processes before the tournament stops
 
 
@@ -81,6 +82,7 @@ async def run_games(
     planned: Sequence[GameSpec] = (),
     played: Sequence[GameRecord] = (),
     more: Callable[[], Awaitable[list[GameSpec]]] | None = None,
+    gather: float = 0.0,
 ) -> None:
     """Play ``games`` (the ones not yet in the store) with ``config.concurrency`` games at once.
 
@@ -95,6 +97,10 @@ async def run_games(
     ``games``: whenever fewer games wait than there are slots, ``more()`` is
     asked for the next ones, and the run ends once it returns none and the
     games in play are over. The same referee processes play them all.
+
+    ``gather`` (seconds) is how long the writer waits after a game finishes
+    for others to write with it: for a store whose every write has a cost of
+    its own (a database transaction), fewer and larger writes.
     """
     if config.boards:
         games = board_runs(games, board_and_seating)
@@ -109,9 +115,9 @@ async def run_games(
         await send.send(record)
 
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(_write_results, receive, store, on_game)
+        nursery.start_soon(_write_results, receive, store, on_game, gather)
         if more is not None:
-            nursery.start_soon(_feed, apart, more, slots)
+            nursery.start_soon(_feed, apart, more, FEED_AHEAD * slots)
         async with send:
             if config.cluster is not None:
                 from .cluster import run_on_cluster
@@ -139,7 +145,7 @@ async def _feed(apart: SeatingsApart, more: Callable[[], Awaitable[list[GameSpec
 
 
 async def _write_results(queue: trio.MemoryReceiveChannel, store: ResultStore,
-                         on_game: Callable[[GameRecord], None] | None) -> None:
+                         on_game: Callable[[GameRecord], None] | None, gather: float = 0.0) -> None:
     """The only writer of the results: every finished game reaches the disk, in batches (group commit).
 
     Shielded, and it ends only when the games are over and the queue is empty,
@@ -150,6 +156,8 @@ async def _write_results(queue: trio.MemoryReceiveChannel, store: ResultStore,
     with trio.CancelScope(shield=True):
         async with queue:
             async for first in queue:
+                if gather:
+                    await trio.sleep(gather)
                 batch = [first]
                 while True:
                     try:

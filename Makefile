@@ -11,7 +11,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test bench bench-instructions soak install system-packages browser-packages toolchain-packages bytecode clean
+.PHONY: demo test bench bench-instructions soak install system-packages browser-packages toolchain-packages database-packages bytecode clean
 
 install: $(STAMP)
 
@@ -38,6 +38,18 @@ toolchain-packages:
 	@$(call apt-install,mcs,mono-mcs mono-runtime,the C# starter kit,the C# starter kit is not tested without mono (sudo apt-get install mono-mcs mono-runtime))
 	@$(call apt-install,g++,g++,the C++ starter kit,the C++ starter kit is not tested without g++ (sudo apt-get install g++))
 	@$(call apt-install,cargo,cargo,the Rust starter kit,the Rust starter kit is not tested without cargo (sudo apt-get install cargo))
+
+# The league's storage tests start a throwaway PostgreSQL server (Debian's postgresql package; its programs are not
+# on PATH, so the check looks for initdb where Debian puts it).
+database-packages:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing postgresql (the league's storage tests on PostgreSQL)"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; } \
+			|| echo "pinochle-arena: could not install postgresql: the league's PostgreSQL tests are skipped"; \
+	else \
+		echo "pinochle-arena: the league's PostgreSQL tests are skipped without a server (sudo apt-get install postgresql)"; \
+	fi
 
 # The browser tests of the HTML report drive Debian's chromium with Playwright (a test dependency).
 browser-packages:
@@ -72,7 +84,7 @@ bench-instructions: $(STAMP)
 soak: $(STAMP) bytecode
 	$(BIN)/python bench/soak.py
 
-test: $(STAMP) system-packages browser-packages toolchain-packages bytecode
+test: $(STAMP) system-packages browser-packages toolchain-packages database-packages bytecode
 	$(BIN)/python -m pytest
 
 clean:

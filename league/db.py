@@ -152,6 +152,8 @@ def database_url(folder: Path) -> str:
 def engine_for(url: str) -> sa.Engine:
     """An engine for ``url``; SQLite in WAL mode, fully synchronised, writers locking as they begin."""
     if not url.startswith("sqlite"):
+        if url.startswith(("postgresql://", "postgres://")):  # the driver the postgres extra installs
+            url = "postgresql+psycopg://" + url.split("://", 1)[1]
         try:
             return sa.create_engine(url, pool_pre_ping=True)
         except (exc.ArgumentError, exc.NoSuchModuleError, ImportError) as e:

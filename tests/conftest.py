@@ -1,3 +1,4 @@
+import os
 import sys
 from pathlib import Path
 
@@ -58,3 +59,54 @@ def pytest_xdist_auto_num_workers(config):
     import os
 
     return len(os.sched_getaffinity(0)) + 1
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A throwaway PostgreSQL server on a Unix socket of its own (Debian's postgresql package, which make test
+    installs where it can), run as the postgres user; yields a URL of an empty database maker: call it with a
+    name. Skipped, with one line, where no server can be started."""
+    import glob
+    import pwd
+    import shutil
+    import subprocess
+
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not found:
+        pytest.skip("no PostgreSQL server here (sudo apt-get install postgresql); the league's storage is tested on "
+                    "SQLite")
+    try:
+        pwd.getpwnam("postgres")
+    except KeyError:
+        pytest.skip("no postgres user to run a PostgreSQL server as")
+    if os.geteuid() != 0 or not shutil.which("runuser"):
+        pytest.skip("starting a PostgreSQL server here needs root (to run it as the postgres user)")
+    import tempfile
+
+    bin_dir = os.path.dirname(found[-1])
+    root = Path(tempfile.mkdtemp(prefix="pa-postgres-"))  # not under pytest's folder: the postgres user must reach it
+    os.chmod(root, 0o755)
+    shutil.chown(root, "postgres")
+    data, socket_dir, port = root / "data", root, "54329"
+
+    def as_postgres(*argv):
+        return subprocess.run(["runuser", "-u", "postgres", "--", *argv], capture_output=True, text=True, timeout=120)
+
+    made = as_postgres(f"{bin_dir}/initdb", "-D", str(data), "-A", "trust", "-U", "postgres")
+    if made.returncode != 0:
+        pytest.skip(f"PostgreSQL's initdb failed here: {made.stderr.strip().splitlines()[-1:]}")
+    started = as_postgres(f"{bin_dir}/pg_ctl", "-D", str(data), "-l", str(root / "log"), "-w", "-o",
+                          f"-k {socket_dir} -p {port} -c listen_addresses=''", "start")
+    if started.returncode != 0:
+        pytest.skip(f"PostgreSQL would not start here: {started.stderr.strip()[-200:]}")
+
+    def database(name: str) -> str:
+        created = as_postgres(f"{bin_dir}/createdb", "-h", str(socket_dir), "-p", port, name)
+        assert created.returncode == 0, created.stderr
+        return f"postgresql://postgres@/{name}?host={socket_dir}&port={port}"
+
+    try:
+        yield database
+    finally:
+        as_postgres(f"{bin_dir}/pg_ctl", "-D", str(data), "-m", "immediate", "stop")
+        shutil.rmtree(root, ignore_errors=True)

@@ -375,3 +375,21 @@ def test_a_batch_that_comes_back_with_games_it_was_not_given_is_refused():
     assert _other_games([record("a-b-1a", "b", "a")], batch)  # seated otherwise
     assert _other_games([record("a-b-2a", "a", "b")], batch)  # another game
     assert _other_games([record("a-b-1a", "a", "b"), record("a-b-1a", "a", "b")], batch)  # one game twice
+
+
+def test_a_league_plays_its_games_on_the_cluster(tmp_path, cluster):
+    folder = tmp_path / "league"
+    assert arena("league", "init", folder, "--boards", "--isolation", "none").returncode == 0
+    for name in ("greedy", "random"):
+        added = arena("league", "add", name, name, "--league", folder)
+        assert added.returncode == 0, added.stderr
+    run = arena("league", "run", folder, "--games", "6", "--cluster", cluster.scheduler_address)
+    assert run.returncode == 0, run.stderr
+    import sqlite3
+
+    with sqlite3.connect(folder / "league.db") as c:
+        records = [json.loads(line) for (line,) in c.execute("select record from games")]
+    assert len(records) >= 6 and all("worker" in r["extra"] for r in records)  # played by the cluster's workers
+    out = tmp_path / "export"
+    assert arena("league", "export", folder, out).returncode == 0
+    assert arena("replay", out).returncode == 0

@@ -259,3 +259,28 @@ def test_a_new_version_is_placed_against_the_spread_before_it_is_ranked():
         candidates = [c if c.id != 9 else Candidate(9, 120.0, 300.0, placed + 1) for c in candidates]
     assert met == [1, 5]  # ratings 100 (the nearest to its 120), then 500 (the farthest from 100)
     assert PLACEMENT == 2
+
+
+# ------------------------------------------------------------------ on PostgreSQL
+
+def test_a_league_on_postgresql_plays_exports_and_refuses_what_is_no_league(tmp_path, postgres):
+    url = postgres("league_one")
+    folder = tmp_path / "league"
+    made = arena("league", "init", folder, *FAST, "--database", url)
+    assert made.returncode == 0, made.stderr
+    assert (folder / "database.url").read_text().strip() == url and not (folder / "league.db").exists()
+    add(folder, "greedy", "greedy")
+    add(folder, "random", "random")
+    run = arena("league", "run", folder, "--games", "6", "--concurrency", "2")
+    assert run.returncode == 0, run.stderr
+    db = LeagueDB.open(url)
+    assert db.game_count() >= 6 and {e.name for e in db.entrants()} == {"greedy", "random"}
+    out = tmp_path / "export"
+    assert arena("league", "export", folder, out).returncode == 0
+    replay = arena("replay", out)
+    assert replay.returncode == 0 and f"{db.game_count()} consistent" in replay.stdout
+    again = arena("league", "init", tmp_path / "other", "--database", url)
+    assert again.returncode == 2 and "is not empty" in again.stderr
+    empty = postgres("not_a_league")
+    with pytest.raises(LeagueError, match="is not a pinochle-arena league's database"):
+        LeagueDB.open(empty)

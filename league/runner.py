@@ -248,8 +248,9 @@ class LeagueRunner:
                     unit_of[spec.game_id] = unit.id
         version_of = {versions[v].label: versions[v] for v in playing}
         for team in config.teams:
-            for member in team.members():
-                version_of[member] = version_of[team.bots[0]]
+            if team.bots[0] in version_of:  # (not the seat fillers')
+                for member in team.members():
+                    version_of[member] = version_of[team.bots[0]]
         return Round(config, specs, unit_of, version_of, frozenset(v.id for v in active))
 
     def _config(self, versions: list[Version]) -> TournamentConfig:

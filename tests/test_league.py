@@ -284,3 +284,19 @@ def test_a_league_on_postgresql_plays_exports_and_refuses_what_is_no_league(tmp_
     empty = postgres("not_a_league")
     with pytest.raises(LeagueError, match="is not a pinochle-arena league's database"):
         LeagueDB.open(empty)
+
+
+@pytest.mark.parametrize("variant, games_at_a_table", [("three-handed", 6), ("four-handed", 2)])
+def test_leagues_of_more_seats_play_every_seating_of_a_deal(variant, games_at_a_table, tmp_path):
+    """Three seats: the six orders of the three bots; partnerships (each bot with a copy of itself): each side of
+    the table."""
+    folder = league_folder(tmp_path, "--variant", variant, "--boards")
+    for name in ("greedy", "random", "first-legal"):
+        add(folder, name, name)
+    run = arena("league", "run", folder, "--games", str(games_at_a_table), "--concurrency", "1")
+    assert run.returncode == 0, run.stderr
+    records = games_of(folder)
+    assert len(records) == games_at_a_table
+    seatings = {tuple(s["entrant"] for s in r["seats"]) for r in records}
+    assert len(seatings) == games_at_a_table and len({r["seed"] for r in records}) == 1  # one deal, every seating
+    assert arena("league", "show", folder, "--bootstrap", "0").returncode == 0

@@ -118,6 +118,7 @@ def open_league(folder: Path):
 
 def run_init(args) -> int:
     from league.db import DEFAULT_FILE, URL_FILE, LeagueDB, LeagueError
+    from league.runner import games_per_unit
     from tournaments.config import ConfigError, parse_config
 
     folder = args.folder
@@ -126,7 +127,9 @@ def run_init(args) -> int:
         raise UsageError(f"{folder} already holds a league: choose another folder")
     settings = settings_from_args(args)
     try:  # every setting checked as a tournament would check it, before anything is made
-        parse_config({**settings, "bot": [{"name": "x", "sample": "random"}, {"name": "y", "sample": "random"},
+        tournament = {**settings["tournament"], "games_per_pairing": games_per_unit(settings)}
+        parse_config({**settings, "tournament": tournament,
+                      "bot": [{"name": "x", "sample": "random"}, {"name": "y", "sample": "random"},
                                           {"name": "z", "sample": "random"}, {"name": "w", "sample": "random"},
                                           {"name": "v", "sample": "random"}]},
                      folder / "league.toml", folder, where="league init")

@@ -87,13 +87,12 @@ def test_entrants_added_updated_and_removed_while_it_runs_are_taken_up(tmp_path)
     try:
         wait_for(lambda: len(games_of(folder)) >= 2, "the first games")
         add(folder, "late", "first-legal")
-        wait_for(lambda: entrants_in(games_of(folder))["late"] >= 2, "games of the entrant added while it runs")
-        updated = arena("league", "update", "random", "tactician", "--league", folder)
+        wait_for(lambda: entrants_in(games_of(folder))["late"] >= 1, "games of the entrant added while it runs")
+        updated = arena("league", "update", "random", "first-legal", "--league", folder)
         assert updated.returncode == 0 and "version 2" in updated.stdout, updated.stderr
-        wait_for(lambda: entrants_in(games_of(folder))["random.v2"] >= 2, "games of the new version")
+        wait_for(lambda: entrants_in(games_of(folder))["random.v2"] >= 1, "games of the new version")
         assert arena("league", "remove", "late", "--league", folder).returncode == 0
-        time.sleep(0)  # (no timing: what is asserted below is what a removal means, whenever it is taken up)
-        wait_for(lambda: _games_after_last(folder, "late") >= 6, "games after the removal was taken up")
+        wait_for(lambda: _games_after_last(folder, "late") >= 4, "games after the removal was taken up")
     finally:
         running.send_signal(signal.SIGINT)
         running.wait(timeout=120)

@@ -123,7 +123,7 @@ def test_pairwise_units_group_a_deal_and_openskill_ranks_the_winner_first():
 def test_example_configs_run_and_print_multiplayer_ratings(example, tmp_path):
     games = {"three_handed.toml": "6", "partnership.toml": "4"}[example]  # one deal per table: half the example's
     run = arena("tournament", str(ROOT / "tournaments" / example), "--out", str(tmp_path / "t"), "--bootstrap", "50",
-                "--games", games)
+                "--games", games, "--option", "max-hands=2")  # two hands a game: the tables, not long games
     assert run.returncode == 0, run.stderr
     assert "Multi-player ratings" in run.stdout and "openskill" in run.stdout and "Pairwise Elo" in run.stdout
     data = json.loads((tmp_path / "t" / "ratings.json").read_text())

@@ -101,6 +101,10 @@ def shortened(command: str) -> str:
                          count=1)
     if kind == "check" and "--games" not in command:
         command = re.sub(r"(\s+#.*)?$", lambda m: " --games 1" + (m.group(1) or ""), command, count=1)
+    if kind == "league" and words[2:3] == ["run"]:
+        command = re.sub(r"--games \d+", "--games 4", command)  # a league's loop, a few games long
+    if kind == "league" and words[2:3] == ["show"]:
+        command = re.sub(r"(\s+#.*)?$", lambda m: " --bootstrap 0" + (m.group(1) or ""), command, count=1)
     if kind == "sprt":
         extra = "" if "--boards" in command else " --max-pairs 1"
         command = re.sub(r"(\s+#.*)?$", lambda m: f"{extra} || [ $? = 3 ]" + (m.group(1) or ""), command, count=1)
@@ -183,6 +187,9 @@ def test_shortening_keeps_the_command_and_makes_the_run_small():
         "pinochle-arena sprt a b --option max-hands=1 --max-pairs 1 || [ $? = 3 ]"
     assert shortened("pinochle-arena check ./mybot/bot") == \
         "pinochle-arena check ./mybot/bot --option max-hands=1 --games 1"
+    assert shortened("pinochle-arena league run myleague --games 40   # until Ctrl-C") == \
+        "pinochle-arena league run myleague --games 4   # until Ctrl-C"
+    assert shortened("pinochle-arena league show myleague") == "pinochle-arena league show myleague --bootstrap 0"
     assert shortened("pinochle-arena variants") == "pinochle-arena variants"
 
 

@@ -39,8 +39,8 @@ NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789
 def add_parser(sub) -> None:
     p = sub.add_parser("league", help="an open ladder: entrants join and send new versions while it plays",
                        description="A league that plays itself: entrants are added, updated and removed while "
-                                   "'league run' plays, and it chooses each next table to learn the ranking in few "
-                                   "games. See docs/league.md.")
+                                   "'league run' plays, and it chooses each next table where the ranking is most in "
+                                   "doubt. See docs/league.md.")
     commands = p.add_subparsers(title="league commands", metavar="WHAT", required=True)
 
     init = commands.add_parser("init", help="make a league in DIR (its database and the bots' logs)")

@@ -109,28 +109,38 @@ def _derivatives(r, pairs, index, prior):
 
 
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """x with ``matrix`` x = ``vector`` (Gaussian elimination with partial pivoting)."""
-    n = len(vector)
-    m = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
+    """x with ``matrix`` x = ``vector``."""
+    return _solve_many(matrix, [vector])[0]
+
+
+def _solve_many(matrix: list[list[float]], vectors: list[list[float]]) -> list[list[float]]:
+    """x with ``matrix`` x = v for each v of ``vectors``, by one Gaussian elimination (partial pivoting)."""
+    n, k = len(matrix), len(vectors)
+    m = [row[:] + [v[i] for v in vectors] for i, row in enumerate(matrix)]
     for col in range(n):
-        pivot = max(range(col, n), key=lambda k: abs(m[k][col]))
+        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
         m[col], m[pivot] = m[pivot], m[col]
-        for k in range(col + 1, n):
-            f = m[k][col] / m[col][col]
+        for r in range(col + 1, n):
+            f = m[r][col] / m[col][col]
             if f:
-                for c in range(col, n + 1):
-                    m[k][c] -= f * m[col][c]
-    x = [0.0] * n
-    for k in range(n - 1, -1, -1):
-        x[k] = (m[k][n] - sum(m[k][c] * x[c] for c in range(k + 1, n))) / m[k][k]
-    return x
+                for c in range(col, n + k):
+                    m[r][c] -= f * m[col][c]
+    solutions = []
+    for j in range(n, n + k):
+        x = [0.0] * n
+        for r in range(n - 1, -1, -1):
+            x[r] = (m[r][j] - sum(m[r][c] * x[c] for c in range(r + 1, n))) / m[r][r]
+        solutions.append(x)
+    return solutions
 
 
 def _relative_variances(hess: list[list[float]], pool: list[int]) -> list[float]:
     """The variance of each rating less the average of ``pool``, from the covariance (the negated Hessian's
-    inverse): the level of the ratings as a whole is known only from the prior, and no comparison depends on it."""
+    inverse, found in one elimination): the level of the ratings as a whole is known only from the prior, and no
+    comparison depends on it."""
     n = len(hess)
-    cov = [_solve([[-x for x in row] for row in hess], [1.0 if k == i else 0.0 for k in range(n)]) for i in range(n)]
+    cov = _solve_many([[-x for x in row] for row in hess], [[1.0 if k == i else 0.0 for k in range(n)]
+                                                           for i in range(n)])
     to_pool = [sum(cov[i][k] for k in pool) / len(pool) for i in range(n)]
     within = sum(to_pool[k] for k in pool) / len(pool)
     return [cov[i][i] - 2 * to_pool[i] + within for i in range(n)]

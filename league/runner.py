@@ -73,7 +73,7 @@ def games_per_unit(settings: dict) -> int:
 
 def unit_games(config: TournamentConfig, unit: Unit, labels: tuple[str, ...]) -> list[GameSpec]:
     """A unit's games: its deal in every seating of its table (``labels``: the versions, in table order)."""
-    bot_of = {m: bot for t in config.teams for m, bot in zip(t.members(), t.bots, strict=True)}
+    bot_of = config.member_bots()
     return [GameSpec(f"u{unit.id}{chr(97 + i)}", seats, unit.seed, labels, unit.id, sides,
                      tuple(bot_of.get(x, x) for x in seats), turn=i)
             for i, (seats, sides) in enumerate(seatings(config, labels))]

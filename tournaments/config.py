@@ -175,16 +175,16 @@ class TournamentConfig:
         """Who is paired and rated: the teams in a partnership variant, else the bots."""
         return [t.name for t in self.teams] if self.partnership else [e.name for e in self.entrants]
 
+    def member_bots(self) -> dict[str, str]:
+        """Partnerships: each team member's seat name -> the configuration's bot it runs (empty otherwise)."""
+        return {m: bot for t in self.teams for m, bot in zip(t.members(), t.bots, strict=True)}
+
     def seat_entrants(self) -> dict[str, Entrant]:
         """Every entrant that takes a seat, by name (team members get their own processes)."""
         bots = {e.name: e for e in self.entrants}
         if not self.partnership:
             return bots
-        seats = {}
-        for team in self.teams:
-            for member, bot in zip(team.members(), team.bots, strict=True):
-                seats[member] = attrs.evolve(bots[bot], name=member)
-        return seats
+        return {member: attrs.evolve(bots[bot], name=member) for member, bot in self.member_bots().items()}
 
     def games_text(self) -> str:
         """How many games each pairing plays, in words."""

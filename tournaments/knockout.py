@@ -50,7 +50,7 @@ def spec_of(config: TournamentConfig, game: KnockoutGame) -> GameSpec:
         seed, decks = deal_of(config, (game.round - 1) * 2 * knockout.deals + game.deal)
     else:
         seed, decks = deal_of(config, game.deal, f"r{game.round}m{game.match}")
-    bot_of = {m: bot for t in config.teams for m, bot in zip(t.members(), t.bots, strict=True)}
+    bot_of = config.member_bots()
     return GameSpec(game.game_id, game.seating, seed, game.pairing, game.deal + 1,
                     sides=tuple(knockout.contestant_of(e) for e in game.seating),
                     bots=tuple(bot_of.get(e, e) for e in game.seating), decks=decks, turn=game.turn)

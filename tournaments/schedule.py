@@ -122,7 +122,7 @@ def group_size(config: TournamentConfig) -> int:
 
 def _multi_seat_schedule(config: TournamentConfig, tables: list[tuple[str, ...]]) -> list[GameSpec]:
     games: list[GameSpec] = []
-    bot_of = {m: bot for t in config.teams for m, bot in zip(t.members(), t.bots, strict=True)}
+    bot_of = config.member_bots()
     size = group_size(config)
     deals = max(config.games_per_pairing // size, 1) if config.duplicate else config.games_per_pairing
     for k in range(deals):

@@ -95,7 +95,7 @@ class _LeagueStore:
     saved: list[GameRecord] = attrs.Factory(list)
 
     def append_many(self, records: list[GameRecord]) -> None:
-        finished = []
+        kept, finished = [], []
         for record in records:
             changed = [s.entrant for s in record.seats
                        if s.program and s.program != self.version_of[s.entrant].program]
@@ -104,10 +104,10 @@ class _LeagueStore:
                 continue
             seats = [(i, self.version_of[s.entrant].id, share)
                      for i, (s, share) in enumerate(zip(record.seats, record.result, strict=True))]
+            kept.append(record)
             finished.append((self.unit_of[record.game_id], record.game_id, seal(record.to_json(), self.key), seats))
         self.db.save_games(finished)
-        saved = {game_id for _, game_id, _, _ in finished}
-        for (*_, seats), record in zip(finished, [r for r in records if r.game_id in saved], strict=True):
+        for record, (*_, seats) in zip(kept, finished, strict=True):
             self.history.played([(version, share) for _, version, share in seats])
             self.saved.append(record)
 

@@ -45,6 +45,13 @@ def entrants_in(records) -> collections.Counter:
     return collections.Counter(s["entrant"] for r in records for s in r["seats"])
 
 
+def league_running(folder, concurrency: int) -> subprocess.Popen:
+    """``league run FOLDER`` as a separate process (it plays until it is stopped)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "arena", "league", "run", str(folder), "--concurrency",
+                             str(concurrency)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def wait_for(condition, what: str, deadline: float = 240) -> None:
     """Wait until ``condition()`` (a deadline against a hang, not a measure of speed)."""
     end = time.monotonic() + deadline
@@ -81,9 +88,7 @@ def test_entrants_added_updated_and_removed_while_it_runs_are_taken_up(tmp_path)
     folder = league_folder(tmp_path)
     add(folder, "greedy", "greedy")
     add(folder, "random", "random")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    running = subprocess.Popen([sys.executable, "-m", "arena", "league", "run", str(folder), "--concurrency", "1"],
-                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    running = league_running(folder, concurrency=1)
     try:
         wait_for(lambda: len(games_of(folder)) >= 2, "the first games")
         add(folder, "late", "first-legal")
@@ -114,9 +119,7 @@ def test_a_league_killed_with_sigkill_keeps_every_saved_game_and_goes_on(tmp_pat
     folder = league_folder(tmp_path)
     add(folder, "greedy", "greedy")
     add(folder, "random", "random")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    running = subprocess.Popen([sys.executable, "-m", "arena", "league", "run", str(folder), "--concurrency", "2"],
-                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    running = league_running(folder, concurrency=2)
     try:
         wait_for(lambda: len(games_of(folder)) >= 5, "five saved games")
     finally:

@@ -288,10 +288,12 @@ def run_run(args) -> int:
 
     runner = LeagueRunner(args.folder, db, overrides, random.Random(args.seed),
                           say=progress.interject, on_game=on_game)
-    print(f"league {args.folder}: playing until "
-          + (f"{args.games} games" if args.games else "") + (" or " if args.games and until else "")
-          + (time.strftime("%H:%M:%S", time.localtime(until)) if until else "") + ("Ctrl-C" if not (args.games or until)
-                                                                                   else ""))
+    limits = []
+    if args.games:
+        limits.append(f"{args.games} games")
+    if until:
+        limits.append(time.strftime("%H:%M:%S", time.localtime(until)))
+    print(f"league {args.folder}: playing until {' or '.join(limits) or 'Ctrl-C'}")
     try:
         played = run_trio(runner.run, args.games, until)
     except KeyboardInterrupt:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import attrs
 
@@ -55,13 +55,19 @@ class Candidate:
 
 
 Meetings = Mapping[frozenset[int], int]  # {a, b} -> tables at which a and b have met
+GapSigma = Callable[[int, int], float]  # (a, b) -> the standard error (Elo) of the gap between their ratings
 
 
 def next_table(candidates: Sequence[Candidate], meetings: Meetings, seats: int, rng: random.Random,
-               placement: int = PLACEMENT, explore: float = EXPLORE) -> tuple[int, ...] | None:
-    """The ids of the versions to seat at the next table (None: fewer candidates than seats)."""
+               placement: int = PLACEMENT, explore: float = EXPLORE,
+               gap_sigma: GapSigma | None = None) -> tuple[int, ...] | None:
+    """The ids of the versions to seat at the next table (None: fewer candidates than seats). ``gap_sigma``: the
+    fit's uncertainty of each gap (by default, as if the ratings were independent)."""
     if len(candidates) < seats:
         return None
+    if gap_sigma is None:
+        sigma = {c.id: c.sigma for c in candidates}
+        gap_sigma = lambda a, b: math.hypot(sigma[a], sigma[b])  # noqa: E731
     new = [c for c in candidates if c.tables < placement]
     if new:
         first = min(new, key=lambda c: (c.tables, c.id))
@@ -73,26 +79,26 @@ def next_table(candidates: Sequence[Candidate], meetings: Meetings, seats: int, 
         allowed = [p for p in _pairs(candidates)
                    if meetings.get(frozenset((p[0].id, p[1].id)), 0) < MAX_SHARE * (average + 1)]
         pair = max(allowed or _pairs(candidates),
-                   key=lambda p: (_information(p[0], p[1], meetings, average), rng.random()))
+                   key=lambda p: (_information(p[0], p[1], meetings, average, gap_sigma), rng.random()))
     average = sum(meetings.values()) / max(len(list(_pairs(candidates))), 1)
     return _grow(list(pair), candidates,
-                 lambda table, c: sum(_information(t, c, meetings, average) for t in table), seats)
+                 lambda table, c: sum(_information(t, c, meetings, average, gap_sigma) for t in table), seats)
 
 
 def _pairs(candidates: Sequence[Candidate]):
     return itertools.combinations(candidates, 2)
 
 
-def doubt(a: Candidate, b: Candidate) -> float:
-    """How much a result between ``a`` and ``b`` may change the ladder: how unsure their order is, times how
-    much one result says."""
-    z = abs(a.rating - b.rating) / max(math.hypot(a.sigma, b.sigma), 1e-9)
+def doubt(a: Candidate, b: Candidate, gap_sigma: float) -> float:
+    """How much a result between ``a`` and ``b`` may change the ladder: how unsure their order is (their gap over
+    ``gap_sigma``, its standard error), times how much one result says."""
+    z = abs(a.rating - b.rating) / max(gap_sigma, 1e-9)
     p = 1 / (1 + math.exp((b.rating - a.rating) / SCALE))
     return math.exp(-z * z / 2) * p * (1 - p)
 
 
-def _information(a: Candidate, b: Candidate, meetings: Meetings, average: float) -> float:
-    return doubt(a, b) / (1 + meetings.get(frozenset((a.id, b.id)), 0) / (1 + average))
+def _information(a: Candidate, b: Candidate, meetings: Meetings, average: float, gap_sigma: GapSigma) -> float:
+    return doubt(a, b, gap_sigma(a.id, b.id)) / (1 + meetings.get(frozenset((a.id, b.id)), 0) / (1 + average))
 
 
 def _placement_score(table: list[Candidate], c: Candidate, meetings: Meetings,
@@ -115,4 +121,4 @@ def _grow(table: list[Candidate], candidates: Sequence[Candidate], score, seats:
     return tuple(c.id for c in table)
 
 
-__all__ = ["EXPLORE", "PLACEMENT", "Candidate", "doubt", "next_table"]
+__all__ = ["EXPLORE", "PLACEMENT", "Candidate", "GapSigma", "doubt", "next_table"]

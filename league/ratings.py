@@ -34,6 +34,20 @@ class Estimate:
     games: int
 
 
+@attrs.frozen
+class Fit:
+    """The ratings of a fit, and how sure it is of the gap between any two of them."""
+
+    estimates: dict[int, Estimate]
+    _covariance: dict[tuple[int, int], float]  # (a, b) -> covariance of a's and b's ratings, natural units
+
+    def gap_sigma(self, a: int, b: int) -> float:
+        """The standard error (Elo) of the gap between ``a``'s and ``b``'s ratings: two versions that have met
+        often are known relative to each other better than each is known relative to the pool."""
+        c = self._covariance
+        return math.sqrt(max(c[a, a] + c[b, b] - 2 * c[a, b], 0.0)) * SCALE
+
+
 @attrs.define
 class Tally:
     """The games so far as the fit needs them, added to game by game: for each pair (a, b) with a < b, a's
@@ -67,6 +81,11 @@ def tally(seatings: Iterable[Sequence[tuple[int, float]]]) -> Tally:
 def fit(seatings: Iterable[Sequence[tuple[int, float]]] | Tally, players: Iterable[int] = ()) -> dict[int, Estimate]:
     """Ratings of every version that played (and of ``players``, at the prior if they have not), from games given
     as [(version, share)] per seat, or already tallied."""
+    return fit_pool(seatings, players).estimates
+
+
+def fit_pool(seatings: Iterable[Sequence[tuple[int, float]]] | Tally, players: Iterable[int] = ()) -> Fit:
+    """:func:`fit`, with the uncertainty of every gap between two ratings."""
     counted = seatings if isinstance(seatings, Tally) else tally(seatings)
     pairs, games = dict(counted.pairs), counted.games
     ids = sorted({p for pair in pairs for p in pair} | set(players))
@@ -81,10 +100,12 @@ def fit(seatings: Iterable[Sequence[tuple[int, float]]] | Tally, players: Iterab
             break
     _, hess = _derivatives(r, pairs, index, prior)
     pool = [index[v] for v in ids if games.get(v)] or list(range(len(ids)))  # the average is of those who played
-    variances = _relative_variances(hess, pool)
+    cov = _covariance(hess)
+    variances = _relative_variances(cov, pool)
     mean = sum(r[k] for k in pool) / len(pool) if pool else 0.0
-    return {v: Estimate((r[index[v]] - mean) * SCALE, math.sqrt(max(variances[index[v]], 0.0)) * SCALE,
-                        games.get(v, 0)) for v in ids}
+    estimates = {v: Estimate((r[index[v]] - mean) * SCALE, math.sqrt(max(variances[index[v]], 0.0)) * SCALE,
+                             games.get(v, 0)) for v in ids}
+    return Fit(estimates, {(a, b): cov[index[a]][index[b]] for a in ids for b in ids})
 
 
 def _derivatives(r, pairs, index, prior):
@@ -134,16 +155,20 @@ def _solve_many(matrix: list[list[float]], vectors: list[list[float]]) -> list[l
     return solutions
 
 
-def _relative_variances(hess: list[list[float]], pool: list[int]) -> list[float]:
-    """The variance of each rating less the average of ``pool``, from the covariance (the negated Hessian's
-    inverse, found in one elimination): the level of the ratings as a whole is known only from the prior, and no
-    comparison depends on it."""
+def _covariance(hess: list[list[float]]) -> list[list[float]]:
+    """The covariance of the ratings: the negated Hessian's inverse, found in one elimination."""
     n = len(hess)
-    cov = _solve_many([[-x for x in row] for row in hess], [[1.0 if k == i else 0.0 for k in range(n)]
-                                                           for i in range(n)])
+    return _solve_many([[-x for x in row] for row in hess], [[1.0 if k == i else 0.0 for k in range(n)]
+                                                            for i in range(n)])
+
+
+def _relative_variances(cov: list[list[float]], pool: list[int]) -> list[float]:
+    """The variance of each rating less the average of ``pool``: the level of the ratings as a whole is known
+    only from the prior, and no comparison depends on it."""
+    n = len(cov)
     to_pool = [sum(cov[i][k] for k in pool) / len(pool) for i in range(n)]
     within = sum(to_pool[k] for k in pool) / len(pool)
     return [cov[i][i] - 2 * to_pool[i] + within for i in range(n)]
 
 
-__all__ = ["Estimate", "Tally", "fit", "tally"]
+__all__ = ["Estimate", "Fit", "Tally", "fit", "fit_pool", "tally"]

@@ -35,8 +35,7 @@ from tournaments.schedule import GameSpec, seatings
 
 from .db import LeagueDB, Unit, Version
 from .matchmaking import Candidate, next_table
-from .ratings import Tally
-from .ratings import fit as fit_ratings
+from .ratings import Fit, Tally, fit_pool
 
 
 def league_config(db: LeagueDB, folder: Path, versions: list[Version], overrides: dict | None = None
@@ -145,9 +144,9 @@ class _History:
         with self.lock:
             self.results.add(seats)
 
-    def fit(self, players: Sequence[int]):
+    def fit(self, players: Sequence[int]) -> Fit:
         with self.lock:
-            return fit_ratings(self.results, players)
+            return fit_pool(self.results, players)
 
     def seat(self, table: Sequence[int]) -> None:
         """A table allocated: each version's and each pair's count goes up."""
@@ -292,12 +291,13 @@ class LeagueRunner:
         count = TABLES_PER_SLOT * config.concurrency
         count = count if left is None else min(count, -(-left // per_unit))
         history = self._history
-        estimates = history.fit([v.id for v in active])
+        ratings = history.fit([v.id for v in active])
+        estimates = ratings.estimates
         tables = []
         for _ in range(count):
             candidates = [Candidate(v.id, estimates[v.id].rating, estimates[v.id].sigma, history.tables[v.id])
                           for v in active]
-            tables.append(next_table(candidates, history.meetings, seats, self.rng))
+            tables.append(next_table(candidates, history.meetings, seats, self.rng, gap_sigma=ratings.gap_sigma))
             history.seat(tables[-1])  # the round's later tables see this one as played
         return self.db.new_units(tables, per_unit)
 

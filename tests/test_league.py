@@ -227,15 +227,16 @@ def test_the_database_runs_in_wal_mode_with_its_writers_waiting_their_turn(tmp_p
 def test_matchmaking_never_plays_a_pair_far_more_than_the_others(seed):
     """However the ratings fall (two entrants of nearly equal strength, whose order stays in doubt, included), no
     pair meets more than four times the average (plus one), and none is starved."""
-    from league.ratings import fit
+    from league.ratings import fit_pool
 
     rng = random.Random(seed)
     true = {i: rng.gauss(0, 250) for i in range(8)}
     games, meetings, tables = [], collections.Counter(), collections.Counter()
     for _ in range(400):
-        estimates = fit(games, list(true))
+        ratings = fit_pool(games, list(true))
+        estimates = ratings.estimates
         candidates = [Candidate(i, estimates[i].rating, estimates[i].sigma, tables[i]) for i in true]
-        a, b = next_table(candidates, meetings, 2, rng)
+        a, b = next_table(candidates, meetings, 2, rng, gap_sigma=ratings.gap_sigma)
         meetings[frozenset((a, b))] += 1
         tables[a] += 1
         tables[b] += 1
@@ -246,6 +247,21 @@ def test_matchmaking_never_plays_a_pair_far_more_than_the_others(seed):
     counts = [meetings[frozenset((a, b))] for a in true for b in true if a < b]
     average = sum(counts) / len(counts)
     assert min(counts) >= 1 and max(counts) <= 4 * (average + 1), sorted(counts)
+
+
+def test_the_gap_between_two_who_met_often_is_surer_than_either_rating():
+    """Two versions that played each other 200 times and the others twice are known relative to each other far
+    better than either is known relative to the pool: the matchmaker's doubt about their order uses the gap's
+    own uncertainty, not the two ratings' uncertainties as if they were independent."""
+    from league.ratings import fit_pool
+
+    games = [[(0, 1.0), (1, 0.0)], [(1, 1.0), (0, 0.0)]] * 100
+    games += [[(0, 1.0), (2, 0.0)], [(2, 1.0), (1, 0.0)], [(3, 1.0), (0, 0.0)], [(1, 1.0), (3, 0.0)]]
+    ratings = fit_pool(games)
+    sigma = {v: e.sigma for v, e in ratings.estimates.items()}
+    assert ratings.gap_sigma(0, 1) < 0.3 * (sigma[0] ** 2 + sigma[1] ** 2) ** 0.5
+    assert ratings.gap_sigma(0, 1) == pytest.approx(ratings.gap_sigma(1, 0)) and ratings.gap_sigma(2, 2) == 0
+    assert ratings.gap_sigma(2, 3) > ratings.gap_sigma(0, 1)
 
 
 def test_a_new_version_is_placed_against_the_spread_before_it_is_ranked():

@@ -1,17 +1,18 @@
 """``league run``: the loop that plays the league, table after table, until it is told to stop.
 
-Each round reads the entrants afresh (so an entrant added, updated, paused or
-removed while it runs is taken up within one round), checks that every
-active version's files are still the ones it was entered with (a changed
-file pauses the entrant, with why: its games would otherwise be rated under
-a program that is not the one entered), asks the matchmaker for a round of
-tables (one per concurrent slot) from the working ratings, allocates them
-in the database, and plays them as a tournament plays its games
-(:func:`tournaments.runner.run_games`: the referee, jail, fresh processes,
-several referee processes, or the Dask cluster). Every game is saved, sealed,
-in a transaction of its own as it finishes; a unit begun and not finished
-(the league was stopped) is finished first on the next run, with its own
-deal.
+Each round reads the entrants (afresh at least every second, so an entrant
+added, updated, paused or removed while it runs is taken up within about a
+second), checks that every active version's files are still the ones it was
+entered with (a changed file pauses the entrant, with why: its games would
+otherwise be rated under a program that is not the one entered), asks the
+matchmaker for a round of tables (two per concurrent slot) from the working
+ratings, allocates them in the database in one transaction, and plays them as
+a tournament plays its games (:func:`tournaments.runner.run_games`: the
+referee, jail, fresh processes, several referee processes, or the Dask
+cluster). Finished games are saved, sealed, in transactions of their own (the
+games that finish within a tenth of a second of each other in one); a unit
+begun and not finished (the league was stopped) is finished first on the next
+run, with its own deal.
 """
 
 from __future__ import annotations
@@ -91,6 +92,7 @@ class _LeagueStore:
     version_of: dict[str, Version]  # seat entrant (a label, or a team member's name) -> its version
     say: Callable[[str], None]
     history: _History
+    paused: Callable[[], None]  # an entrant was paused: the runner reads the entrants again
     saved: list[GameRecord] = attrs.Factory(list)
 
     def append_many(self, records: list[GameRecord]) -> None:
@@ -100,6 +102,7 @@ class _LeagueStore:
                        if s.program and s.program != self.version_of[s.entrant].program]
             if changed:
                 _pause_changed(self.db, self.version_of[changed[0]], self.say)
+                self.paused()
                 continue
             seats = [(i, self.version_of[s.entrant].id, share)
                      for i, (s, share) in enumerate(zip(record.seats, record.result, strict=True))]
@@ -178,6 +181,7 @@ class LeagueRunner:
     _checked: dict[int, float] = attrs.Factory(dict)  # version id -> when its files were last found unchanged
     _configs: dict[tuple, TournamentConfig] = attrs.Factory(dict)  # by the versions in it
     _history: _History | None = None
+    _read: tuple[float, list[Version], dict[int, Version]] | None = None  # when; the active versions; every version
 
     async def run(self, games: int | None = None, until: float | None = None) -> int:
         """Play until ``games`` more games are saved or the clock passes ``until`` (time.time()), or for ever;
@@ -205,7 +209,7 @@ class LeagueRunner:
         """Play ``first`` and the rounds after it under its configuration, until the entrants that can play
         change, ``left`` games have been handed out or the clock passes ``until``; returns the games saved."""
         store = _LeagueStore(self.folder, self.db, self.db.key(), dict(first.unit_of), dict(first.version_of),
-                             self.say, self._history)
+                             self.say, self._history, self._read_again)
         handed = len(first.specs)
 
         async def more() -> list[GameSpec]:
@@ -228,14 +232,13 @@ class LeagueRunner:
         """The next round of tables (as many as games are ``left`` for, at most ``TABLES_PER_SLOT`` per slot), or None
         when too few entrants can play. With ``resume``, the units left unfinished (by a league stopped in the
         middle of them) come first; without, they are in play."""
-        active = [e.version for e in self.db.entrants() if e.status == "active"]
+        active, versions = self._entrants()
         active = [v for v in active if self._unchanged(v)]
         config = self._config(active) if active else None
         seats = 2 if config is None or config.partnership else config.variant.players
         units = (resume and self._resume_units(active)) or self._new_units(active, seats, config, left)
         if not units:
             return None
-        versions = self.db.versions()
         playing = sorted({v.id for v in active} | {vid for unit in units for vid in unit.version_ids})
         config = self._config([versions[v] for v in playing])
         specs, unit_of = [], {}
@@ -251,6 +254,18 @@ class LeagueRunner:
                 for member in team.members():
                     version_of[member] = version_of[team.bots[0]]
         return Round(config, specs, unit_of, version_of, frozenset(v.id for v in active))
+
+    def _entrants(self) -> tuple[list[Version], dict[int, Version]]:
+        """The active entrants' versions, and every version by id: read from the database at most every
+        ``REREAD`` seconds (so a change by league add, update or remove is taken up within that), and after an
+        entrant is paused."""
+        if self._read is None or time.monotonic() - self._read[0] >= REREAD:
+            active = [e.version for e in self.db.entrants() if e.status == "active"]
+            self._read = (time.monotonic(), active, self.db.versions())
+        return self._read[1], self._read[2]
+
+    def _read_again(self) -> None:
+        self._read = None
 
     def _config(self, versions: list[Version]) -> TournamentConfig:
         """The configuration with ``versions`` as its bots (made once for each set of versions)."""
@@ -268,6 +283,7 @@ class LeagueRunner:
         now = fingerprint(next(e for e in self._config([version]).entrants if e.name == version.label).command)
         if now != version.program:
             _pause_changed(self.db, version, self.say)
+            self._read_again()
             return False
         self._checked[version.id] = time.monotonic()
         return True
@@ -303,8 +319,9 @@ class LeagueRunner:
 
 
 GATHER = 0.1  # seconds the writer waits for more finished games to save in the same transaction
-TABLES_PER_SLOT = 1  # tables a round chooses for each concurrent slot (fewer looks at the ratings per game)
+TABLES_PER_SLOT = 2  # tables a round chooses for each concurrent slot (one transaction allocates them)
 RECHECK = 5.0  # seconds between two looks at a version's files
+REREAD = 1.0  # seconds between two reads of the entrants
 WAIT = 2.0  # seconds between two looks for entrants, while too few can play
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import statistics
 import sys
 from pathlib import Path
 
@@ -25,3 +27,19 @@ def c_program(name: str) -> Path:
 def summary(text: str) -> None:
     """The one-line summary every benchmark ends with (make bench collects these)."""
     print(f"summary: {text}", flush=True)
+
+
+T_975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 14: 2.14, 19: 2.09,
+         29: 2.05}  # Student's t, two-sided 95%, by degrees of freedom
+
+
+def geometric_mean_interval(ratios: list[float]) -> str:
+    """"G (95% L-H)": the geometric mean of ``ratios`` with a 95% interval (Student's t over their logarithms)."""
+    if len(ratios) < 2:
+        return "-"
+    logs = [math.log(r) for r in ratios]
+    mean, sd = statistics.fmean(logs), statistics.stdev(logs)
+    dof = len(logs) - 1
+    t = T_975.get(dof) or T_975[max(k for k in T_975 if k <= dof)]  # (the next smaller listed: a little wide)
+    half = t * sd / math.sqrt(len(logs))
+    return f"{math.exp(mean):.2f} (95% {math.exp(mean - half):.2f}-{math.exp(mean + half):.2f})"

@@ -45,7 +45,7 @@ from tabulate import tabulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import summary  # noqa: E402
+from bench._common import geometric_mean_interval, summary  # noqa: E402
 from league.db import LeagueDB  # noqa: E402
 from league.ratings import fit  # noqa: E402
 from league.runner import LeagueRunner  # noqa: E402
@@ -153,14 +153,7 @@ def main() -> None:
         print(tabulate([rows[-1]], tablefmt="plain"), flush=True)
     print(tabulate(rows, headers=["seed", "league games", "round robin games", "ratio", "league games/s",
                                   "tournament games/s"], tablefmt="github"))
-    logs = [math.log(r) for r in ratios]
-    if len(logs) >= 2:
-        mean, sd = statistics.fmean(logs), statistics.stdev(logs)
-        t = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26}.get(len(logs) - 1, 2.0)
-        half = t * sd / math.sqrt(len(logs))
-        interval = f"{math.exp(mean):.2f} (95% {math.exp(mean - half):.2f}-{math.exp(mean + half):.2f})"
-    else:
-        interval = "-"
+    interval = geometric_mean_interval(ratios)
     summary(f"league/round-robin games to tau>={args.tau}: {interval} over {len(ratios)} seeds (target <= 0.6); "
             f"league/tournament games per second: {statistics.fmean(rates):.2f} (target >= 0.95)")
 

@@ -67,7 +67,10 @@ def next_table(candidates: Sequence[Candidate], meetings: Meetings, seats: int, 
         return None
     if gap_sigma is None:
         sigma = {c.id: c.sigma for c in candidates}
-        gap_sigma = lambda a, b: math.hypot(sigma[a], sigma[b])  # noqa: E731
+
+        def gap_sigma(a: int, b: int) -> float:  # as if the two ratings were independent
+            return math.hypot(sigma[a], sigma[b])
+
     new = [c for c in candidates if c.tables < placement]
     if new:
         first = min(new, key=lambda c: (c.tables, c.id))

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import trio
@@ -48,6 +49,18 @@ def outcome(record) -> tuple:
             [(a.seat, a.action) for a in record.actions])
 
 
+def _joined(client, name: str, worker: subprocess.Popen) -> str:
+    """The address of the worker called ``name``, once the scheduler lists it (by name: counting workers would be
+    fooled by one of the fixture's own coming back from a restart at the same moment)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and worker.poll() is None:
+        found = [a for a, w in client.scheduler_info()["workers"].items() if w["name"] == name]
+        if found:
+            return found[0]
+        time.sleep(0.05)
+    raise RuntimeError(f"worker {name} did not join the cluster (exit status {worker.poll()})")
+
+
 @contextlib.contextmanager
 def extra_worker(client, address: str, name: str, path: str | None = None, preload: Path | None = None,
                  flags: tuple[str, ...] = ()):
@@ -58,11 +71,9 @@ def extra_worker(client, address: str, name: str, path: str | None = None, prelo
     if preload is not None:
         argv += ["--preload", str(preload)]
     env = {**os.environ, "PYTHONPATH": str(ROOT), **({"PATH": path} if path else {})}
-    before = len(client.scheduler_info()["workers"])
     worker = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        client.wait_for_workers(before + 1, timeout=60)
-        yield next(a for a, w in client.scheduler_info()["workers"].items() if w["name"] == name)
+        yield _joined(client, name, worker)
     finally:
         if worker.poll() is None:
             worker.send_signal(signal.SIGTERM)

@@ -119,6 +119,11 @@ class Version:
     program: str
 
     @property
+    def command(self) -> str:
+        """Its bot as the organiser gave it: a sample's name or a command line."""
+        return self.bot.get("sample") or self.bot.get("command", "")
+
+    @property
     def label(self) -> str:
         """Its name in records and tables: the entrant's name, and the version from the second on."""
         return self.entrant if self.number == 1 else f"{self.entrant}.v{self.number}"
@@ -380,6 +385,11 @@ class LeagueDB:
         with self.engine.connect() as c:
             return [tuple(json.loads(v)) for v in c.execute(sa.select(units.c.versions).order_by(units.c.id))
                     .scalars()]
+
+    def record(self, number: int) -> str | None:
+        """Game ``number``'s sealed record line (games are numbered in the order they finished), or None."""
+        with self.engine.connect() as c:
+            return c.execute(sa.select(games.c.record).where(games.c.id == number)).scalar_one_or_none()
 
     def records(self) -> list[str]:
         """Every game's sealed record line, in the order they finished."""

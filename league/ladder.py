@@ -1,23 +1,24 @@
 """The ladder: every entrant's newest version, ranked by the working ratings (:mod:`league.ratings`), with the
-games it has and a provisional mark until it has played its placement tables."""
+games it has and a provisional mark until it has played its placement tables; and what an entrant's page shows."""
 
 from __future__ import annotations
 
-from .db import LeagueDB
+import attrs
+
+from .db import LeagueDB, Version
 from .matchmaking import PLACEMENT
-from .ratings import fit
+from .ratings import Tally, fit
 
 
 def ladder_rows(db: LeagueDB) -> list[list]:
-    """[rank, entrant, version, Elo, +/- (95%), games, mark] for every entrant not removed, best first; empty
-    before the first game."""
-    games: dict[int, list[tuple[int, float]]] = {}
-    for game, _seat, version, share in db.results():
-        games.setdefault(game, []).append((version, share))
+    """[rank, entrant, version, Elo, +/- (95%), games, mark, last games] for every entrant not removed, best first;
+    empty before the first game. The last games are the newest version's latest results, oldest first: W (it scored
+    more than an even share of the table), D (an even share) or L."""
+    games = _games(db)
     if not games:
         return []
     current = [e for e in db.entrants() if e.status != "removed"]
-    estimates = fit(games.values(), [e.version.id for e in current])
+    estimates = fit([seats for _, seats in games], [e.version.id for e in current])
     tables = {}
     for unit in db.tables():
         for v in set(unit):
@@ -29,8 +30,117 @@ def ladder_rows(db: LeagueDB) -> list[list]:
         mark = "*" if tables.get(e.version.id, 0) < PLACEMENT else ""
         if e.status == "paused":
             mark = (mark + " paused").strip()
-        rows.append([rank, e.name, e.version.number, f"{est.rating:+.0f}", f"{1.96 * est.sigma:.0f}", est.games, mark])
+        rows.append([rank, e.name, e.version.number, f"{est.rating:+.0f}", f"{1.96 * est.sigma:.0f}", est.games, mark,
+                     _form(games, e.version.id)])
     return rows
 
 
-__all__ = ["ladder_rows"]
+FORM = 5  # the latest results the ladder shows
+
+
+def _form(games: list[tuple[int, list[tuple[int, float]]]], version: int) -> str:
+    letters = []
+    for _, seats in reversed(games):
+        share = next((s for v, s in seats if v == version), None)
+        if share is not None:
+            even = sum(s for _, s in seats) / len(seats)
+            letters.append("W" if share > even else "L" if share < even else "D")
+            if len(letters) == FORM:
+                break
+    return "".join(reversed(letters))
+
+
+@attrs.frozen
+class Meeting:
+    """An entrant's games against one opponent (any of their versions), from its side of the table."""
+
+    opponent: str
+    games: int
+    won: int
+    drawn: int
+    lost: int
+
+
+@attrs.frozen
+class GameLine:
+    number: int  # the game's number in the league: its page's address
+    seats: tuple[str, ...]  # the version at each seat (its label)
+    result: tuple[float, ...]
+
+
+@attrs.frozen
+class VersionLine:
+    number: int
+    command: str
+    games: int
+    history: tuple[tuple[int, float], ...]  # (the league's games so far, this version's rating then)
+
+
+@attrs.frozen
+class EntrantView:
+    name: str
+    status: str
+    note: str
+    versions: tuple[VersionLine, ...]
+    meetings: tuple[Meeting, ...]
+    recent: tuple[GameLine, ...]
+
+
+HISTORY_POINTS = 30  # ratings taken along the league's games for an entrant's plot
+RECENT = 20
+
+
+def entrant_view(db: LeagueDB, name: str) -> EntrantView | None:
+    """What an entrant's page shows: its versions with their ratings along the league's games, its results against
+    every opponent and its latest games; None if there is no such entrant."""
+    entrant = next((e for e in db.entrants() if e.name == name), None)
+    if entrant is None:
+        return None
+    versions = db.versions()
+    mine = {v.id for v in versions.values() if v.entrant == name}
+    games = _games(db)
+    return EntrantView(name, entrant.status, entrant.note,
+                       tuple(_version_lines(games, [v for v in versions.values() if v.id in mine])),
+                       tuple(_meetings(games, mine, versions)),
+                       tuple(GameLine(number, tuple(versions[v].label for v, _ in seats), tuple(s for _, s in seats))
+                             for number, seats in reversed([g for g in games if mine & {v for v, _ in g[1]}][-RECENT:])))
+
+
+def _games(db: LeagueDB) -> list[tuple[int, list[tuple[int, float]]]]:
+    """Every game, in the order they finished: (number, [(version, share)] by seat)."""
+    games: dict[int, list[tuple[int, float]]] = {}
+    for game, _seat, version, share in db.results():
+        games.setdefault(game, []).append((version, share))
+    return sorted(games.items())
+
+
+def _version_lines(games, versions: list[Version]) -> list[VersionLine]:
+    ids = {v.id for v in versions}
+    every = max(1, len(games) // HISTORY_POINTS)
+    tally, history = Tally(), {v: [] for v in ids}
+    for n, (_, seats) in enumerate(games, 1):
+        tally.add(seats)
+        if (n % every == 0 or n == len(games)) and ids & {v for v, _ in seats} | ids & set(tally.games):
+            estimates = fit(tally)
+            for v in ids & set(estimates):
+                history[v].append((n, round(estimates[v].rating, 1)))
+    return [VersionLine(v.number, v.command, tally.games.get(v.id, 0), tuple(history[v.id]))
+            for v in sorted(versions, key=lambda v: v.number)]
+
+
+def _meetings(games, mine: set[int], versions) -> list[Meeting]:
+    counts: dict[str, list[int]] = {}
+    for _, seats in games:
+        for v, share in seats:
+            if v not in mine:
+                continue
+            for other, theirs in seats:
+                if other in mine:
+                    continue
+                c = counts.setdefault(versions[other].entrant, [0, 0, 0, 0])
+                c[0] += 1
+                c[1 if share > theirs else 3 if share < theirs else 2] += 1
+    return [Meeting(name, *c) for name, c in sorted(counts.items(), key=lambda kv: -kv[1][0])]
+
+
+__all__ = ["EntrantView", "GameLine", "Meeting", "VersionLine", "entrant_view", "ladder_rows"]

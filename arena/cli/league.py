@@ -3,9 +3,9 @@
 ``league init DIR`` makes a league (one folder: its database and the bots'
 logs); ``league add``, ``update``, ``remove`` and ``list`` change and show its
 entrants, also while ``league run DIR`` plays; ``league show DIR`` prints the
-ladder and the ratings' tables; ``league export DIR OUT`` writes its games as a
-results folder that ``replay``, ``ratings`` and ``report`` read. See
-docs/league.md.
+ladder and the ratings' tables, ``league serve DIR`` its web pages; ``league
+export DIR OUT`` writes its games as a results folder that ``replay``,
+``ratings`` and ``report`` read. See docs/league.md.
 """
 
 from __future__ import annotations
@@ -90,6 +90,15 @@ def add_parser(sub) -> None:
     show.add_argument("folder", type=Path, nargs="?", default=Path("."), metavar="DIR")
     add_bootstrap_argument(show)
     show.set_defaults(handler=run_show)
+
+    serve = commands.add_parser("serve", help="the league's web pages: the live ladder, each entrant's page, every "
+                                              "game in the replay viewer (read-only; beside league run)")
+    serve.add_argument("folder", type=Path, nargs="?", default=Path("."), metavar="DIR")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1: this machine only; see docs/league.md "
+                            "before serving others)")
+    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: a free one)")
+    serve.set_defaults(handler=run_serve)
 
     export = commands.add_parser("export", help="write the league's games as a results folder (games.jsonl, "
                                                 "schedule.jsonl, secret.key) for replay, ratings and report")
@@ -245,16 +254,12 @@ def run_list(args) -> int:
     db = open_league(args.folder)
     played = _games_by_entrant(db)
     rows = [[e.name, e.version.number, e.status + (f": {e.note}" if e.note else ""), played.get(e.name, 0),
-             _command_text(e.version.bot)] for e in db.entrants()]
+             e.version.command] for e in db.entrants()]
     if not rows:
         print(f"no entrants yet: pinochle-arena league add NAME BOT --league {args.folder}")
         return 0
     print(tabulate(rows, headers=["entrant", "version", "status", "games", "bot"], tablefmt="github"))
     return 0
-
-
-def _command_text(bot: dict) -> str:
-    return bot.get("sample") or bot.get("command", "")
 
 
 def _games_by_entrant(db) -> dict[str, int]:
@@ -337,6 +342,37 @@ def until_time(text: str | None) -> float | None:
 
 # ---------------------------------------------------------------------- results
 
+def run_serve(args) -> int:
+    import trio
+
+    from viewer.site import serve_site
+
+    db = open_league(args.folder)
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: a port is 0 to 65535")
+
+    async def serve() -> None:
+        async with trio.open_nursery() as nursery:
+            address = await nursery.start(serve_site, db, args.folder.resolve().name, args.host, args.port)
+            print(f"the league's pages: {address}/ (Ctrl-C stops)", flush=True)
+
+    try:
+        run_trio(serve)
+    except (OSError, BaseExceptionGroup) as e:
+        refused = _os_error(e)
+        if refused is None:
+            raise
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {refused.strerror or refused}") from None
+    return 0
+
+
+def _os_error(error: BaseException) -> OSError | None:
+    """The operating system's refusal inside ``error`` (the server's nurseries wrap it in groups), if that is it."""
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return error if isinstance(error, OSError) else None
+
+
 def run_show(args) -> int:
     from league.ladder import ladder_rows
     from referee.records.record import GameRecord
@@ -348,7 +384,8 @@ def run_show(args) -> int:
     if not rows:
         print("no games yet: pinochle-arena league run " + str(args.folder))
         return 0
-    print(tabulate(rows, headers=["rank", "entrant", "version", "Elo", "+/-", "games", ""], tablefmt="github"))
+    print(tabulate(rows, headers=["rank", "entrant", "version", "Elo", "+/-", "games", "", "last games"],
+                   tablefmt="github"))
     print("* provisional: fewer games than the ladder needs to place a version")
     records = [GameRecord.from_json(line) for line in db.records()]
     print_report(records, None, None, args.bootstrap, title=f"\nevery version: {len(records)} games")

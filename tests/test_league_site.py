@@ -1,0 +1,107 @@
+"""``league serve``: the league's pages over HTTP, served by the command as a user starts it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+import pytest
+from helpers import ROOT, arena
+
+from league.db import LeagueDB, database_url
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory):
+    """A league of three sample bots that has played 12 games (unjailed, one hand a game)."""
+    folder = tmp_path_factory.mktemp("site") / "league"
+    assert arena("league", "init", folder, "--boards", "--isolation", "none").returncode == 0
+    for name in ("greedy", "random", "tactician"):
+        assert arena("league", "add", name, name, "--league", folder).returncode == 0
+    played = arena("league", "run", folder, "--games", "12", "--concurrency", "1")
+    assert played.returncode == 0, played.stderr
+    return folder
+
+
+@contextlib.contextmanager
+def serving(folder):
+    """``league serve FOLDER --port 0`` as a separate process; yields the address it prints."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen([sys.executable, "-m", "arena", "league", "serve", str(folder), "--port", "0"],
+                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("the league's pages: http://"), line + process.stderr.read()
+        yield line.split()[3].rstrip("/")
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=60)
+
+
+def get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=60) as reply:
+            return reply.status, reply.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def test_the_pages_show_the_ladder_an_entrant_and_a_game(league):
+    with serving(league) as address:
+        status, ladder = get(address + "/")
+        assert status == 200
+        for name in ("greedy", "random", "tactician"):
+            assert f'href="/entrant/{name}"' in ladder
+        status, rows = get(address + "/ladder/rows")
+        assert status == 200 and rows.count("<tr>") == 3
+        forms = re.findall(r'<td class="games">(\d+)</td><td></td><td class="form">(\w*)</td>', rows)
+        assert len(forms) == 3  # (placed by now: no provisional mark)
+        for games, form in forms:
+            assert len(form) == min(int(games), 5) and set(form) <= set("WDL"), rows  # the latest five results
+        status, page = get(address + "/entrant/greedy")
+        assert status == 200
+        assert "Against every opponent" in page and 'href="/entrant/random"' in page
+        assert "<polyline" in page  # its rating along the league's games
+        assert 'href="/game/' in page
+        status, game = get(address + "/game/1/")
+        assert status == 200 and "openGame(0)" in game and 'id="viewer"' in game
+        status, script = get(address + "/game/1/films/0.js")
+        assert status == 200 and script.startswith('pinochleFilm(0, "')
+        assert get(address + "/game/999/")[0] == 404
+        assert get(address + "/entrant/nobody")[0] == 404
+
+
+def test_text_on_the_pages_is_escaped_and_a_record_whose_seal_fails_is_not_shown(league, tmp_path):
+    db = LeagueDB.open(database_url(league))
+    db.set_status("random", "paused", "<script>alert(1)</script>")
+    try:
+        with serving(league) as address:
+            page = get(address + "/entrant/random")[1]
+            assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+            with db.engine.begin() as c:
+                c.exec_driver_sql("""update games set record = replace(record, '"format":1', '"format": 1') where id = 2""")
+            status, text = get(address + "/game/2/")
+            assert status == 500 and "fails its seal" in text
+    finally:
+        db.set_status("random", "active", "")
+
+
+def test_serve_says_what_is_wrong_in_one_line(league, tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = arena("league", "serve", league, "--port", port)
+    assert busy.returncode == 2 and busy.stderr.strip().splitlines() == [
+        f"pinochle-arena: error: cannot listen on 127.0.0.1:{port}: Address already in use"]
+    for args, said in ((("league", "serve", tmp_path), "holds no league"),
+                       (("league", "serve", league, "--port", "70000"), "a port is 0 to 65535")):
+        run = arena(*args)
+        assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1 and said in run.stderr, run.stderr

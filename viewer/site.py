@@ -1,0 +1,145 @@
+"""``league serve``: the league's web pages, read from its database while ``league run`` plays.
+
+A Starlette application (served by Hypercorn on trio, as the ``play`` page
+is) with Jinja2 templates, which escape every text a page shows (entrant
+names, commands, notes) unless a template says otherwise. Pages:
+
+* ``/``: the ladder (:func:`league.ladder.ladder_rows`, as ``league show``
+  prints it); the page asks ``/ladder/rows`` every two seconds and puts in
+  the rows it gets, so it follows the games as they finish without a reload;
+* ``/entrant/NAME``: an entrant's versions with their ratings along the
+  league's games (a plot), its results against every opponent and its latest
+  games (:func:`league.ladder.entrant_view`);
+* ``/game/N/``: game N (its number in the league, a stable address) in the
+  replay viewer of the HTML report (``viewer/static/report.js``), its record's
+  seal checked first.
+
+Read-only: nothing here writes to the league.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import gzip
+import json
+from pathlib import Path
+
+import trio
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from league.db import LeagueDB
+from league.ladder import entrant_view, ladder_rows
+from referee.records.record import GameRecord
+from referee.records.seals import SealError, check_seal
+
+from .film import film
+from .report import GAMES_HTML, STATIC
+
+TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent / "templates")
+POLL_MS = 2000  # how often the ladder page asks for new rows
+
+
+def league_site(db: LeagueDB, title: str) -> Starlette:
+    """The league's pages over ``db``."""
+
+    async def ladder(request: Request) -> Response:
+        rows = await trio.to_thread.run_sync(ladder_rows, db)
+        return TEMPLATES.TemplateResponse(request, "ladder.html", {"title": title, "rows": rows, "poll": POLL_MS})
+
+    async def ladder_fragment(request: Request) -> Response:
+        rows = await trio.to_thread.run_sync(ladder_rows, db)
+        return TEMPLATES.TemplateResponse(request, "ladder_rows.html", {"rows": rows},
+                                          headers={"Cache-Control": "no-store"})
+
+    async def entrant(request: Request) -> Response:
+        view = await trio.to_thread.run_sync(entrant_view, db, request.path_params["name"])
+        if view is None:
+            raise HTTPException(404, "no such entrant")
+        return TEMPLATES.TemplateResponse(request, "entrant.html", {"title": title, "entrant": view,
+                                                                     "plot": rating_plot(view)})
+
+    async def game(request: Request) -> Response:
+        record = await trio.to_thread.run_sync(_record, db, request.path_params["number"])
+        names = [s.entrant for s in record.seats]
+        row = {"n": 0, "id": record.game_id, "anchor": f"game-{record.game_id}", "variant": record.variant,
+               "names": names, "result": list(record.result), "totals": list(record.totals),
+               "hands": len(record.hands), "termination": record.termination.value,
+               "culprit": record.culprit, "detail": record.detail}
+        games_json = json.dumps([row], separators=(",", ":")).replace("</", "<\\/")
+        return TEMPLATES.TemplateResponse(request, "game.html", {"title": title, "record": record,
+                                                                  "viewer": GAMES_HTML, "games_json": games_json})
+
+    async def game_film(request: Request) -> Response:
+        record = await trio.to_thread.run_sync(_record, db, request.path_params["number"])
+        data = json.dumps(film(record), separators=(",", ":")).encode()
+        packed = base64.b64encode(gzip.compress(data, mtime=0)).decode()
+        return Response(f'pinochleFilm(0, "{packed}");\n', media_type="text/javascript")
+
+    return Starlette(routes=[
+        Route("/", ladder),
+        Route("/ladder/rows", ladder_fragment),
+        Route("/entrant/{name}", entrant),
+        Route("/game/{number:int}/", game),
+        Route("/game/{number:int}/films/0.js", game_film),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ])
+
+
+def _record(db: LeagueDB, number: int) -> GameRecord:
+    line = db.record(number)
+    if line is None:
+        raise HTTPException(404, "no such game")
+    try:
+        check_seal(line, db.key())
+    except SealError as e:
+        raise HTTPException(500, f"game {number}'s record fails its seal: {e}") from e
+    return GameRecord.from_json(line)
+
+
+PLOT_WIDTH, PLOT_HEIGHT, MARGIN = 640, 240, 40
+
+
+def rating_plot(view) -> dict:
+    """Each version's ratings along the league's games as SVG polylines (coordinates only: the template draws)."""
+    points = [p for v in view.versions for p in v.history]
+    if not points:
+        return {"lines": [], "width": PLOT_WIDTH, "height": PLOT_HEIGHT}
+    games = max(g for g, _ in points)
+    low, high = min(r for _, r in points), max(r for _, r in points)
+    span = max(high - low, 50.0)
+    low -= (span - (high - low)) / 2
+
+    def x(g: int) -> float:
+        return MARGIN + (PLOT_WIDTH - 2 * MARGIN) * g / max(games, 1)
+
+    def y(r: float) -> float:
+        return PLOT_HEIGHT - MARGIN - (PLOT_HEIGHT - 2 * MARGIN) * (r - low) / span
+
+    lines = [{"version": v.number, "points": " ".join(f"{x(g):.1f},{y(r):.1f}" for g, r in v.history),
+              "last": v.history[-1][1]} for v in view.versions if v.history]
+    return {"lines": lines, "width": PLOT_WIDTH, "height": PLOT_HEIGHT, "games": games,
+            "low": round(low), "high": round(low + span), "margin": MARGIN}
+
+
+async def serve_site(db: LeagueDB, title: str, host: str, port: int, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """Serve the pages on ``host:port`` (0: a free port) until cancelled; ``task_status`` gets the address."""
+    from hypercorn.config import Config
+    from hypercorn.trio import serve
+
+    config = Config()
+    config.bind = [f"{host}:{port}"]
+    config.accesslog = config.errorlog = None
+    async with trio.open_nursery() as nursery:
+        binds = await nursery.start(functools.partial(serve, league_site(db, title), config,
+                                                      shutdown_trigger=trio.sleep_forever))
+        task_status.started(binds[0])
+
+
+__all__ = ["league_site", "serve_site"]

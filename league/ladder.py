@@ -99,11 +99,12 @@ def entrant_view(db: LeagueDB, name: str) -> EntrantView | None:
     versions = db.versions()
     mine = {v.id for v in versions.values() if v.entrant == name}
     games = _games(db)
+    played = [(number, seats) for number, seats in games if mine & {v for v, _ in seats}]
+    recent = [GameLine(number, tuple(versions[v].label for v, _ in seats), tuple(share for _, share in seats))
+              for number, seats in reversed(played[-RECENT:])]
     return EntrantView(name, entrant.status, entrant.note,
                        tuple(_version_lines(games, [v for v in versions.values() if v.id in mine])),
-                       tuple(_meetings(games, mine, versions)),
-                       tuple(GameLine(number, tuple(versions[v].label for v, _ in seats), tuple(s for _, s in seats))
-                             for number, seats in reversed([g for g in games if mine & {v for v, _ in g[1]}][-RECENT:])))
+                       tuple(_meetings(games, mine, versions)), tuple(recent))
 
 
 def _games(db: LeagueDB) -> list[tuple[int, list[tuple[int, float]]]]:
@@ -120,7 +121,7 @@ def _version_lines(games, versions: list[Version]) -> list[VersionLine]:
     tally, history = Tally(), {v: [] for v in ids}
     for n, (_, seats) in enumerate(games, 1):
         tally.add(seats)
-        if (n % every == 0 or n == len(games)) and ids & {v for v, _ in seats} | ids & set(tally.games):
+        if (n % every == 0 or n == len(games)) and ids & set(tally.games):  # (once one of them has played)
             estimates = fit(tally)
             for v in ids & set(estimates):
                 history[v].append((n, round(estimates[v].rating, 1)))

@@ -51,10 +51,8 @@ def write_report(records: Sequence[GameRecord], directory: Path, title: str, sum
         shutil.copyfile(STATIC / name, directory / name)
     games = []
     for number, record in enumerate(records):
-        data = json.dumps(film(record), separators=(",", ":")).encode()
-        packed = base64.b64encode(gzip.compress(data, mtime=0)).decode()
-        (films / f"{number}.js").write_text(f'pinochleFilm({number}, "{packed}");\n')
-        games.append(_game_row(number, record))
+        (films / f"{number}.js").write_text(film_script(number, record))
+        games.append(game_row(number, record))
     sections = [f"<h1>{html.escape(title)}</h1>"]
     if records:
         summary = summary or summarise(records, bootstrap=bootstrap)
@@ -69,7 +67,14 @@ def write_report(records: Sequence[GameRecord], directory: Path, title: str, sum
     return index
 
 
-def _game_row(number: int, r: GameRecord) -> dict:
+def film_script(number: int, record: GameRecord) -> str:
+    """Game ``number``'s film as the viewer loads it: a script that hands it over, gzipped, in base64."""
+    data = json.dumps(film(record), separators=(",", ":")).encode()
+    return f'pinochleFilm({number}, "{base64.b64encode(gzip.compress(data, mtime=0)).decode()}");\n'
+
+
+def game_row(number: int, r: GameRecord) -> dict:
+    """A game as the viewer's game list shows it."""
     names = [s.entrant for s in r.seats]
     return {"n": number, "id": r.game_id, "anchor": f"game-{r.game_id}", "variant": r.variant, "names": names, "result": list(r.result),
             "totals": list(r.totals), "hands": len(r.hands), "termination": r.termination.value,

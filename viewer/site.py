@@ -19,9 +19,7 @@ Read-only: nothing here writes to the league.
 
 from __future__ import annotations
 
-import base64
 import functools
-import gzip
 import json
 from pathlib import Path
 
@@ -39,8 +37,7 @@ from league.ladder import entrant_view, ladder_rows
 from referee.records.record import GameRecord
 from referee.records.seals import SealError, check_seal
 
-from .film import film
-from .report import GAMES_HTML, STATIC
+from .report import GAMES_HTML, STATIC, film_script, game_row
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent / "templates")
 POLL_MS = 2000  # how often the ladder page asks for new rows
@@ -67,20 +64,13 @@ def league_site(db: LeagueDB, title: str) -> Starlette:
 
     async def game(request: Request) -> Response:
         record = await trio.to_thread.run_sync(_record, db, request.path_params["number"])
-        names = [s.entrant for s in record.seats]
-        row = {"n": 0, "id": record.game_id, "anchor": f"game-{record.game_id}", "variant": record.variant,
-               "names": names, "result": list(record.result), "totals": list(record.totals),
-               "hands": len(record.hands), "termination": record.termination.value,
-               "culprit": record.culprit, "detail": record.detail}
-        games_json = json.dumps([row], separators=(",", ":")).replace("</", "<\\/")
+        games_json = json.dumps([game_row(0, record)], separators=(",", ":")).replace("</", "<\\/")
         return TEMPLATES.TemplateResponse(request, "game.html", {"title": title, "record": record,
                                                                   "viewer": GAMES_HTML, "games_json": games_json})
 
     async def game_film(request: Request) -> Response:
         record = await trio.to_thread.run_sync(_record, db, request.path_params["number"])
-        data = json.dumps(film(record), separators=(",", ":")).encode()
-        packed = base64.b64encode(gzip.compress(data, mtime=0)).decode()
-        return Response(f'pinochleFilm(0, "{packed}");\n', media_type="text/javascript")
+        return Response(await trio.to_thread.run_sync(film_script, 0, record), media_type="text/javascript")
 
     return Starlette(routes=[
         Route("/", ladder),

@@ -259,10 +259,11 @@ class LeagueRunner:
         """The active entrants' versions, and every version by id: read from the database at most every
         ``REREAD`` seconds (so a change by league add, update or remove is taken up within that), and after an
         entrant is paused."""
-        if self._read is None or time.monotonic() - self._read[0] >= REREAD:
+        read = self._read  # (once: the writer's thread may forget it at any moment)
+        if read is None or time.monotonic() - read[0] >= REREAD:
             active = [e.version for e in self.db.entrants() if e.status == "active"]
-            self._read = (time.monotonic(), active, self.db.versions())
-        return self._read[1], self._read[2]
+            read = self._read = (time.monotonic(), active, self.db.versions())
+        return read[1], read[2]
 
     def _read_again(self) -> None:
         self._read = None

@@ -98,10 +98,7 @@ def league_games(folder: Path, noises: list[int], games: int, seed: int, concurr
     trio.run(runner.run, games)
     rate = db.game_count() / (time.monotonic() - started)
     noise = {v.id: int(v.entrant.removeprefix("noise")) for v in db.versions().values()}
-    by_game: dict[int, list[tuple[int, float]]] = {}
-    for game, _seat, version, share in db.results():
-        by_game.setdefault(game, []).append((noise[version], share))
-    return [by_game[g] for g in sorted(by_game)], rate
+    return [[(noise[version], share) for version, share in seats] for _, seats in db.results()], rate
 
 
 def round_robin_games(folder: Path, noises: list[int], games: int, seed: int, concurrency: int):

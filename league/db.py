@@ -396,12 +396,15 @@ class LeagueDB:
         with self.engine.connect() as c:
             return list(c.execute(sa.select(games.c.record).order_by(games.c.id)).scalars())
 
-    def results(self) -> list[tuple[int, int, int, float]]:
-        """(game, seat, version id, share) of every seat of every game, for the ratings."""
+    def results(self) -> list[tuple[int, list[tuple[int, float]]]]:
+        """Every game, in the order they finished, for the ratings: (its number, [(version id, share)] by seat)."""
+        games: dict[int, list[tuple[int, float]]] = {}
         with self.engine.connect() as c:
-            return [tuple(r) for r in c.execute(sa.select(game_seats.c.game, game_seats.c.seat,
-                                                          game_seats.c.version_id, game_seats.c.share)
-                                                .order_by(game_seats.c.game, game_seats.c.seat))]
+            for game, version, share in c.execute(sa.select(game_seats.c.game, game_seats.c.version_id,
+                                                            game_seats.c.share)
+                                                  .order_by(game_seats.c.game, game_seats.c.seat)):
+                games.setdefault(game, []).append((version, share))
+        return list(games.items())
 
     def game_count(self) -> int:
         with self.engine.connect() as c:

@@ -14,7 +14,7 @@ def ladder_rows(db: LeagueDB) -> list[list]:
     """[rank, entrant, version, Elo, +/- (95%), games, mark, last games] for every entrant not removed, best first;
     empty before the first game. The last games are the newest version's latest results, oldest first: W (it scored
     more than an even share of the table), D (an even share) or L."""
-    games = _games(db)
+    games = db.results()
     if not games:
         return []
     current = [e for e in db.entrants() if e.status != "removed"]
@@ -98,21 +98,13 @@ def entrant_view(db: LeagueDB, name: str) -> EntrantView | None:
         return None
     versions = db.versions()
     mine = {v.id for v in versions.values() if v.entrant == name}
-    games = _games(db)
+    games = db.results()
     played = [(number, seats) for number, seats in games if mine & {v for v, _ in seats}]
     recent = [GameLine(number, tuple(versions[v].label for v, _ in seats), tuple(share for _, share in seats))
               for number, seats in reversed(played[-RECENT:])]
     return EntrantView(name, entrant.status, entrant.note,
                        tuple(_version_lines(games, [v for v in versions.values() if v.id in mine])),
                        tuple(_meetings(games, mine, versions)), tuple(recent))
-
-
-def _games(db: LeagueDB) -> list[tuple[int, list[tuple[int, float]]]]:
-    """Every game, in the order they finished: (number, [(version, share)] by seat)."""
-    games: dict[int, list[tuple[int, float]]] = {}
-    for game, _seat, version, share in db.results():
-        games.setdefault(game, []).append((version, share))
-    return sorted(games.items())
 
 
 def _version_lines(games, versions: list[Version]) -> list[VersionLine]:

@@ -23,9 +23,9 @@ within it as in a tournament. The choice, for a table of ``seats``:
    Tables of three to five seats grow from the best pair by the entrant that
    scores most with those seated.
 
-On simulated ladders of ten entrants, 25 to 40 Elo between neighbours, this
-needs about half the games of a round robin to rank them (Kendall's tau 0.9
-for good); ``bench/league_ranking.py`` measures it with real games.
+On ten real bots it needs about 0.7 of the games a round robin of duplicate
+pairs needs to rank them (Kendall's tau 0.9 for good): ``bench/league_ranking.py``
+measures it with real games, ``bench/league_replay.py`` over many seeds.
 
 Pure: the league's runner gives it the ratings and the meetings so far.
 """

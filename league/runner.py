@@ -134,10 +134,7 @@ class _History:
     @classmethod
     def of(cls, db: LeagueDB) -> _History:
         history = cls()
-        games: dict[int, list[tuple[int, float]]] = {}
-        for game, _seat, version, share in db.results():
-            games.setdefault(game, []).append((version, share))
-        for seats in games.values():
+        for _, seats in db.results():
             history.results.add(seats)
         for table in db.tables():
             history.seat(table)

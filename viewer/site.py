@@ -112,8 +112,8 @@ def rating_plot(view) -> dict:
     def y(r: float) -> float:
         return PLOT_HEIGHT - MARGIN - (PLOT_HEIGHT - 2 * MARGIN) * (r - low) / span
 
-    lines = [{"version": v.number, "points": " ".join(f"{x(g):.1f},{y(r):.1f}" for g, r in v.history),
-              "last": v.history[-1][1]} for v in view.versions if v.history]
+    lines = [{"version": v.number, "points": " ".join(f"{x(g):.1f},{y(r):.1f}" for g, r in v.history)}
+             for v in view.versions if v.history]
     return {"lines": lines, "width": PLOT_WIDTH, "height": PLOT_HEIGHT, "games": games,
             "low": round(low), "high": round(low + span), "margin": MARGIN}
 

@@ -265,8 +265,9 @@ def run_list(args) -> int:
 def _games_by_entrant(db) -> dict[str, int]:
     versions = db.versions()
     games: dict[str, set[int]] = {}
-    for game, _seat, version, _share in db.results():
-        games.setdefault(versions[version].entrant, set()).add(game)
+    for game, seats in db.results():
+        for version, _share in seats:
+            games.setdefault(versions[version].entrant, set()).add(game)
     return {name: len(ids) for name, ids in games.items()}
 
 

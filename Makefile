@@ -37,7 +37,9 @@ toolchain-packages:
 	@$(call apt-install,go,golang-go,the Go starter kit,the Go starter kit is not tested without Go (sudo apt-get install golang-go))
 	@$(call apt-install,mcs,mono-mcs mono-runtime,the C# starter kit,the C# starter kit is not tested without mono (sudo apt-get install mono-mcs mono-runtime))
 	@$(call apt-install,g++,g++,the C++ starter kit,the C++ starter kit is not tested without g++ (sudo apt-get install g++))
-	@$(call apt-install,cargo,cargo,the Rust starter kit,the Rust starter kit is not tested without cargo (sudo apt-get install cargo))
+	@# Uploads to a league are built in the bots' jail, which sees the system's tools only (/usr/bin, /bin): a cargo in
+	@# ~/.cargo (rustup) does not count there, so Debian's is installed beside it.
+	@PATH=/usr/local/bin:/usr/bin:/bin; $(call apt-install,cargo,cargo,the Rust starter kit and league uploads in Rust,the Rust starter kit is not tested without cargo (sudo apt-get install cargo))
 
 # The league's storage tests start a throwaway PostgreSQL server (Debian's postgresql package; its programs are not
 # on PATH, so the check looks for initdb where Debian puts it).

@@ -268,11 +268,14 @@ impl FromStr for Action {
             "throw-in" => return Ok(Action::ThrowIn),
             _ => {}
         }
-        let Some((head, rest)) = token.split_once(':') else {
-            return match token.parse::<Card>() {
-                Ok(card) => Ok(Action::Play(card)),
-                Err(_) => Ok(Action::Other(token.to_string())),
-            };
+        let (head, rest) = match token.split_once(':') {
+            Some(parts) => parts,
+            None => {
+                return match token.parse::<Card>() {
+                    Ok(card) => Ok(Action::Play(card)),
+                    Err(_) => Ok(Action::Other(token.to_string())),
+                }
+            }
         };
         let head = head.to_ascii_lowercase();
         Ok(match head.as_str() {
@@ -437,8 +440,9 @@ pub enum Rule {
 }
 
 fn parse_rule(args: &[&str]) -> Result<Rule> {
-    let Some((&key, values)) = args.split_first() else {
-        return fail("rule without a key");
+    let (&key, values) = match args.split_first() {
+        Some(parts) => parts,
+        None => return fail("rule without a key"),
     };
     let one = || values.first().copied().ok_or_else(|| ParseError(format!("rule {key} without a value")));
     Ok(match key {
@@ -456,8 +460,9 @@ fn parse_rule(args: &[&str]) -> Result<Rule> {
         "last-trick" => Rule::LastTrick(number(one()?)?),
         "target" => Rule::Target(number(one()?)?),
         "meld" => {
-            let Some((kind, levels)) = values.split_first() else {
-                return fail("rule meld without a kind");
+            let (kind, levels) = match values.split_first() {
+                Some(parts) => parts,
+                None => return fail("rule meld without a kind"),
             };
             let values =
                 levels.iter().map(|v| if *v == "-" { Ok(None) } else { number(v).map(Some) }).collect::<Result<_>>()?;
@@ -755,8 +760,9 @@ fn numbers_after<T: FromStr>(args: &[&str], keyword: &str, stop: Option<&str>) -
 /// Parses one line from the referee (without its line end).
 pub fn parse_message(line: &str) -> Result<Message> {
     let words: Vec<&str> = line.split_whitespace().collect();
-    let Some((&name, args)) = words.split_first() else {
-        return Ok(Message::Unknown(String::new()));
+    let (&name, args) = match words.split_first() {
+        Some(parts) => parts,
+        None => return Ok(Message::Unknown(String::new())),
     };
     // The n-th argument, or an error naming the message.
     let arg = |i: usize| args.get(i).copied().ok_or_else(|| ParseError(format!("{name}: too few words")));
@@ -1037,7 +1043,10 @@ mod tests {
         let line = "state hand=1 dealer=0 phase=2 trump=C turnup=- cards=AC,TC tables=-/-/- leader=2 trick=AD \
                     held=13/13/12 buried=3 bid=0:25 partner=- meld=18/4/11 tricks=1/0/1 totals=0/0/0 \
                     unseen=AC:1,TC:1 target=150 bids=1:pass,2:20,0:21 won=1/0/1 known=-/KS,KS/- shiny=yes";
-        let Message::State(s) = parse_message(line).unwrap() else { panic!() };
+        let s = match parse_message(line).unwrap() {
+            Message::State(s) => s,
+            _ => panic!(),
+        };
         assert_eq!(s.hand(), Some(1));
         assert_eq!(s.trump(), Some(Some(Suit::Clubs)));
         assert_eq!(s.turnup(), Some(None));
@@ -1057,7 +1066,10 @@ mod tests {
         assert_eq!(s.known(), Some(vec![vec![], vec![card("KS"), card("KS")], vec![]]));
         assert_eq!(s.get("shiny"), Some("yes")); // an unknown key is kept, never in the way
                                                  // an older referee without the newer fields
-        let Message::State(old) = parse_message("state hand=1 dealer=0 bids=-").unwrap() else { panic!() };
+        let old = match parse_message("state hand=1 dealer=0 bids=-").unwrap() {
+            Message::State(old) => old,
+            _ => panic!(),
+        };
         assert_eq!((old.target(), old.won(), old.known()), (None, None, None));
         assert_eq!(old.bids(), Some(vec![]));
     }

@@ -100,7 +100,10 @@ mod tests {
     }
 
     fn ask(game: &Game, line: &str) -> String {
-        let Message::Go(request) = parse_message(line).unwrap() else { panic!() };
+        let request = match parse_message(line).unwrap() {
+            Message::Go(request) => request,
+            _ => panic!(),
+        };
         let action = choose(game, &request);
         assert!(request.offers_action(&action), "{action} not offered");
         action.to_string()

@@ -13,7 +13,10 @@ What it keeps:
   every seating, or a board), allocated before its games start so that a
   league stopped in the middle finishes it with the same cards;
 * ``games``: every finished game's record, sealed as in a results folder, and
-  ``game_seats``: who sat where and their share, for the ratings.
+  ``game_seats``: who sat where and their share, for the ratings;
+* ``tokens``: the SHA-256 of each entrant's secret token and of the
+  organiser's (never the tokens themselves), and ``builds``: every upload
+  an entrant sent, its build's state, log and, once it passed, its version.
 
 Every change is one transaction; SQLite runs in WAL mode with full
 synchronisation, so a league killed at any moment keeps every game it saved
@@ -26,6 +29,7 @@ is upgraded in place (``UPGRADES``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import time
@@ -40,7 +44,7 @@ from sqlalchemy import exc
 from referee.rules.dealing import derive_seed
 
 KIND = "pinochle-arena league"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 DEFAULT_FILE = "league.db"
 URL_FILE = "database.url"  # in a league's folder when its database is elsewhere (PostgreSQL)
 STATUSES = ("active", "paused", "removed")
@@ -94,6 +98,24 @@ game_seats = sa.Table(
     sa.Column("share", sa.Float, nullable=False),
 )
 SEATS_BY_VERSION = sa.Index("game_seats_by_version", game_seats.c.version_id)  # schema 2
+tokens = sa.Table(  # schema 3
+    "tokens", metadata,
+    sa.Column("hash", sa.String(64), primary_key=True),  # SHA-256 of the token, in hex
+    sa.Column("entrant_id", sa.Integer, sa.ForeignKey("entrants.id"), nullable=True),  # None: the organiser's
+    sa.Column("created", sa.Float, nullable=False),
+)
+builds = sa.Table(  # schema 3
+    "builds", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("entrant_id", sa.Integer, sa.ForeignKey("entrants.id"), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # BUILD_STATUSES
+    sa.Column("message", sa.Text, nullable=False, default=""),  # one line for the entrant: why it failed
+    sa.Column("log", sa.Text, nullable=False, default=""),  # the build's output and the check's report
+    sa.Column("version_id", sa.Integer, sa.ForeignKey("versions.id"), nullable=True),  # once it passed
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("finished", sa.Float, nullable=True),
+)
+BUILD_STATUSES = ("receiving", "queued", "building", "failed", "passed")
 
 
 # The statements saving a game, made once (building a statement costs more than running it).
@@ -134,7 +156,30 @@ class Entrant:
     name: str
     status: str
     note: str
-    version: Version  # the newest
+    version: Version | None  # the newest (None: added for uploads, none built yet)
+
+
+@attrs.frozen
+class Build:
+    id: int
+    entrant: str
+    status: str  # BUILD_STATUSES
+    message: str
+    log: str
+    version: int | None  # its version's number, once it passed
+    created: float
+    finished: float | None
+
+
+@attrs.frozen
+class Holder:
+    """Who holds a token: an entrant (by name) or, with ``entrant`` None, the organiser."""
+
+    entrant: str | None
+
+    @property
+    def organiser(self) -> bool:
+        return self.entrant is None
 
 
 @attrs.frozen
@@ -277,19 +322,27 @@ class LeagueDB:
     def add(self, name: str, bot: dict, program: str) -> Version:
         """A new entrant with its first version; LeagueError if the name is taken."""
         with self._write() as c:
-            if c.execute(sa.select(entrants.c.id).where(entrants.c.name == name)).first() is not None:
-                raise LeagueError(f"there is already an entrant {name!r}: 'league update {name} COMMAND' gives it a "
-                                  "new version")
-            entrant = c.execute(entrants.insert().values(name=name, status="active", note="",
-                                                         created=time.time())).inserted_primary_key[0]
+            entrant = self._new_entrant(c, name)
             return self._new_version(c, entrant, name, 1, bot, program)
+
+    def add_entrant(self, name: str) -> None:
+        """A new entrant without a version yet (its first comes as an upload); LeagueError if the name is taken."""
+        with self._write() as c:
+            self._new_entrant(c, name)
+
+    def _new_entrant(self, c, name: str) -> int:
+        if c.execute(sa.select(entrants.c.id).where(entrants.c.name == name)).first() is not None:
+            raise LeagueError(f"there is already an entrant {name!r}: 'league update {name} COMMAND' gives it a "
+                              "new version")
+        return c.execute(entrants.insert().values(name=name, status="active", note="",
+                                                  created=time.time())).inserted_primary_key[0]
 
     def update(self, name: str, bot: dict, program: str) -> Version:
         """A new version of ``name`` (active again if it was paused); its older versions stop playing."""
         with self._write() as c:
             row = self._entrant_row(c, name)
-            number = c.execute(sa.select(sa.func.max(versions.c.number))
-                               .where(versions.c.entrant_id == row.id)).scalar_one() + 1
+            number = (c.execute(sa.select(sa.func.max(versions.c.number))
+                                .where(versions.c.entrant_id == row.id)).scalar_one() or 0) + 1
             c.execute(entrants.update().where(entrants.c.id == row.id).values(status="active", note=""))
             return self._new_version(c, row.id, name, number, bot, program)
 
@@ -312,17 +365,103 @@ class LeagueDB:
         return row
 
     def entrants(self) -> list[Entrant]:
-        """Every entrant, in the order they joined, with its newest version."""
+        """Every entrant, in the order they joined, with its newest version (None before its first)."""
         newest = (sa.select(versions.c.entrant_id, sa.func.max(versions.c.number).label("number"))
                   .group_by(versions.c.entrant_id).subquery())
         query = (sa.select(entrants, versions.c.id.label("version_id"), versions.c.number, versions.c.bot,
                            versions.c.program)
-                 .join(newest, newest.c.entrant_id == entrants.c.id)
-                 .join(versions, (versions.c.entrant_id == entrants.c.id) & (versions.c.number == newest.c.number))
+                 .outerjoin(newest, newest.c.entrant_id == entrants.c.id)
+                 .outerjoin(versions, (versions.c.entrant_id == entrants.c.id)
+                            & (versions.c.number == newest.c.number))
                  .order_by(entrants.c.id))
         with self.engine.connect() as c:
-            return [Entrant(r.name, r.status, r.note, Version(r.version_id, r.name, r.number, json.loads(r.bot),
-                                                              r.program))
+            return [Entrant(r.name, r.status, r.note, None if r.version_id is None else
+                            Version(r.version_id, r.name, r.number, json.loads(r.bot), r.program))
+                    for r in c.execute(query)]
+
+    def players(self) -> list[Version]:
+        """The versions that play: the newest of each active entrant that has one."""
+        return [e.version for e in self.entrants() if e.status == "active" and e.version is not None]
+
+    # ------------------------------------------------------------------ tokens
+    def new_token(self, name: str | None) -> str:
+        """A new secret token for entrant ``name`` (None: the organiser), which replaces the one it had; only its
+        hash is kept."""
+        token = secrets.token_urlsafe(32)
+        with self._write() as c:
+            entrant = None if name is None else self._entrant_row(c, name).id
+            c.execute(tokens.delete().where(tokens.c.entrant_id.is_(None) if entrant is None
+                                            else tokens.c.entrant_id == entrant))
+            c.execute(tokens.insert().values(hash=token_hash(token), entrant_id=entrant, created=time.time()))
+        return token
+
+    def holder(self, token: str) -> Holder | None:
+        """Who ``token`` belongs to, or None if it is nobody's."""
+        return self.holder_by_hash(token_hash(token))
+
+    def holder_by_hash(self, hashed: str) -> Holder | None:
+        """Who the token with this hash belongs to (a session keeps the hash), or None."""
+        query = (sa.select(tokens.c.entrant_id, entrants.c.name)
+                 .outerjoin(entrants, entrants.c.id == tokens.c.entrant_id)
+                 .where(tokens.c.hash == hashed))
+        with self.engine.connect() as c:
+            row = c.execute(query).first()
+        return None if row is None else Holder(row.name)
+
+    # ------------------------------------------------------------------ builds
+    def new_build(self, name: str) -> int:
+        """A build for ``name``'s upload, being received (its files go to the league's folder, by the build's number;
+        then :meth:`queue_build`)."""
+        with self._write() as c:
+            entrant = self._entrant_row(c, name).id
+            return c.execute(builds.insert().values(entrant_id=entrant, status="receiving", message="", log="",
+                                                    created=time.time())).inserted_primary_key[0]
+
+    def queue_build(self, build: int) -> None:
+        """A received build's files are in place: it may be built."""
+        with self._write() as c:
+            c.execute(builds.update().where(builds.c.id == build).values(status="queued"))
+
+    def take_build(self) -> Build | None:
+        """The oldest queued build, now marked building; None if none waits."""
+        with self._write() as c:
+            row = c.execute(sa.select(builds.c.id).where(builds.c.status == "queued")
+                            .order_by(builds.c.id).limit(1)).first()
+            if row is None:
+                return None
+            c.execute(builds.update().where(builds.c.id == row.id).values(status="building"))
+        return self.build(row.id)
+
+    def requeue_builds(self) -> None:
+        """When the server starts: builds a stopped one left building are queued again; an upload it was
+        receiving is lost (the entrant sends it again)."""
+        with self._write() as c:
+            c.execute(builds.update().where(builds.c.status == "building").values(status="queued"))
+            c.execute(builds.update().where(builds.c.status == "receiving")
+                      .values(status="failed", message="the upload was interrupted: send it again",
+                              finished=time.time()))
+
+    def finish_build(self, build: int, status: str, message: str, log: str, version: int | None = None) -> None:
+        assert status in ("failed", "passed")
+        with self._write() as c:
+            c.execute(builds.update().where(builds.c.id == build)
+                      .values(status=status, message=message, log=log, version_id=version, finished=time.time()))
+
+    def build(self, build: int) -> Build | None:
+        rows = self._builds(builds.c.id == build)
+        return rows[0] if rows else None
+
+    def builds(self, name: str) -> list[Build]:
+        """``name``'s builds, newest first."""
+        return self._builds(entrants.c.name == name)
+
+    def _builds(self, where) -> list[Build]:
+        query = (sa.select(builds, entrants.c.name, versions.c.number)
+                 .join(entrants, entrants.c.id == builds.c.entrant_id)
+                 .outerjoin(versions, versions.c.id == builds.c.version_id)
+                 .where(where).order_by(builds.c.id.desc()))
+        with self.engine.connect() as c:
+            return [Build(r.id, r.name, r.status, r.message, r.log, r.number, r.created, r.finished)
                     for r in c.execute(query)]
 
     def versions(self) -> dict[int, Version]:
@@ -411,6 +550,12 @@ class LeagueDB:
             return c.execute(sa.select(sa.func.count()).select_from(games)).scalar_one()
 
 
+def token_hash(token: str) -> str:
+    """What the database keeps of a token. Tokens are 256 random bits, so a plain SHA-256 cannot be searched
+    backwards; a slow password hash would add nothing but a cost to every request."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 def _reason(error: exc.SQLAlchemyError) -> str:
     """The database's own words, on one line."""
     original = getattr(error, "orig", None)
@@ -422,14 +567,23 @@ def _upgrade_to_2(c: sa.Connection) -> None:
     SEATS_BY_VERSION.create(c, checkfirst=True)
 
 
-UPGRADES = {2: _upgrade_to_2}  # schema version -> the step from the one before
+def _upgrade_to_3(c: sa.Connection) -> None:
+    """Schema 3: entrants' tokens and their uploads' builds."""
+    tokens.create(c, checkfirst=True)
+    builds.create(c, checkfirst=True)
+
+
+UPGRADES = {2: _upgrade_to_2, 3: _upgrade_to_3}  # schema version -> the step from the one before
 
 
 __all__ = [
+    "BUILD_STATUSES",
     "DEFAULT_FILE",
     "SCHEMA_VERSION",
     "URL_FILE",
+    "Build",
     "Entrant",
+    "Holder",
     "LeagueDB",
     "LeagueError",
     "Unit",

@@ -17,7 +17,7 @@ def ladder_rows(db: LeagueDB) -> list[list]:
     games = db.results()
     if not games:
         return []
-    current = [e for e in db.entrants() if e.status != "removed"]
+    current = [e for e in db.entrants() if e.status != "removed" and e.version is not None]
     estimates = fit([seats for _, seats in games], [e.version.id for e in current])
     tables = {}
     for unit in db.tables():

@@ -57,7 +57,14 @@ def league_config(db: LeagueDB, folder: Path, versions: list[Version], overrides
             data[table] = settings[table]
     if overrides.get("cluster"):
         data["cluster"] = overrides["cluster"]
-    return parse_config(data, folder / "league.toml", folder, where=f"league {folder}")
+    return parse_config(data, folder / "league.toml", games_folder(folder), where=f"league {folder}")
+
+
+def games_folder(folder: Path) -> Path:
+    """Where a league's games write (its bots' logs, and unjailed bots' working folders): a folder that no bot's
+    jail shows. The league's own files (its database) are never shown either: a bot whose folders would hold a
+    league is refused (:mod:`referee.bots.apart`), and uploaded bots, in ``bots/``, see their own folder only."""
+    return folder / "games"
 
 
 SEATS_CHECKED = 5  # bots a configuration is checked with at least (the most seats of a variant): the rest fill in
@@ -205,7 +212,7 @@ class LeagueRunner:
     async def _play(self, first: Round, left: int | None, until: float | None) -> int:
         """Play ``first`` and the rounds after it under its configuration, until the entrants that can play
         change, ``left`` games have been handed out or the clock passes ``until``; returns the games saved."""
-        store = _LeagueStore(self.folder, self.db, self.db.key(), dict(first.unit_of), dict(first.version_of),
+        store = _LeagueStore(games_folder(self.folder), self.db, self.db.key(), dict(first.unit_of), dict(first.version_of),
                              self.say, self._history, self._read_again)
         handed = len(first.specs)
 
@@ -258,7 +265,7 @@ class LeagueRunner:
         entrant is paused."""
         read = self._read  # (once: the writer's thread may forget it at any moment)
         if read is None or time.monotonic() - read[0] >= REREAD:
-            active = [e.version for e in self.db.entrants() if e.status == "active"]
+            active = self.db.players()
             read = self._read = (time.monotonic(), active, self.db.versions())
         return read[1], read[2]
 
@@ -323,4 +330,4 @@ REREAD = 1.0  # seconds between two reads of the entrants
 WAIT = 2.0  # seconds between two looks for entrants, while too few can play
 
 
-__all__ = ["LeagueRunner", "games_per_unit", "league_config", "unit_games"]
+__all__ = ["LeagueRunner", "games_folder", "games_per_unit", "league_config", "unit_games"]

@@ -14,7 +14,10 @@ names, commands, notes) unless a template says otherwise. Pages:
   replay viewer of the HTML report (``viewer/static/report.js``), its record's
   seal checked first.
 
-Read-only: nothing here writes to the league.
+With the league's folder it also serves its entrants and organiser
+(:mod:`viewer.accounts`: tokens, uploads, builds, logs, pausing), fenced
+by :mod:`viewer.guard` (sessions, CSRF, rate limits, body size); the
+pages above only read.
 """
 
 from __future__ import annotations
@@ -24,11 +27,15 @@ import json
 from pathlib import Path
 
 import trio
+from hypercorn.middleware import ProxyFixMiddleware
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Mount, Route
+from starlette.types import ASGIApp
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
@@ -37,18 +44,23 @@ from league.ladder import entrant_view, ladder_rows
 from referee.records.record import GameRecord
 from referee.records.seals import SealError, check_seal
 
+from .accounts import Accounts
+from .guard import SESSION_DAYS, BodyLimit, session_key
 from .report import GAMES_HTML, STATIC, film_script, game_row
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent / "templates")
 POLL_MS = 2000  # how often the ladder page asks for new rows
 
 
-def league_site(db: LeagueDB, title: str) -> Starlette:
-    """The league's pages over ``db``."""
+def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio.MemorySendChannel | None = None,
+                behind_proxy: bool = False) -> ASGIApp:
+    """The league's pages over ``db`` (with ``folder``, the league's: also its entrants' uploads, builds and logs;
+    ``wake`` tells the builder of an upload). ``behind_proxy``: served by a TLS proxy that names the client."""
+    accounts = Accounts(db, folder or Path("."), TEMPLATES, title, wake)
 
     async def ladder(request: Request) -> Response:
         rows = await trio.to_thread.run_sync(ladder_rows, db)
-        return TEMPLATES.TemplateResponse(request, "ladder.html", {"title": title, "rows": rows, "poll": POLL_MS})
+        return accounts.page(request, "ladder.html", {"rows": rows, "poll": POLL_MS})
 
     async def ladder_fragment(request: Request) -> Response:
         rows = await trio.to_thread.run_sync(ladder_rows, db)
@@ -59,27 +71,38 @@ def league_site(db: LeagueDB, title: str) -> Starlette:
         view = await trio.to_thread.run_sync(entrant_view, db, request.path_params["name"])
         if view is None:
             raise HTTPException(404, "no such entrant")
-        return TEMPLATES.TemplateResponse(request, "entrant.html", {"title": title, "entrant": view,
-                                                                     "plot": rating_plot(view)})
+        private = await trio.to_thread.run_sync(accounts.private, request, view.name)
+        return accounts.page(request, "entrant.html", {"entrant": view, "plot": rating_plot(view), **private})
 
     async def game(request: Request) -> Response:
         record = await trio.to_thread.run_sync(_record, db, request.path_params["number"])
         games_json = json.dumps([game_row(0, record)], separators=(",", ":")).replace("</", "<\\/")
-        return TEMPLATES.TemplateResponse(request, "game.html", {"title": title, "record": record,
-                                                                  "viewer": GAMES_HTML, "games_json": games_json})
+        return accounts.page(request, "game.html", {"record": record, "viewer": GAMES_HTML, "games_json": games_json})
 
     async def game_film(request: Request) -> Response:
         record = await trio.to_thread.run_sync(_record, db, request.path_params["number"])
         return Response(await trio.to_thread.run_sync(film_script, 0, record), media_type="text/javascript")
 
-    return Starlette(routes=[
+    async def refused(request: Request, error: HTTPException) -> Response:
+        """An error as a page for a browser, as one line of text for curl."""
+        if "text/html" not in request.headers.get("accept", ""):
+            return PlainTextResponse(f"{error.detail}\n", error.status_code, headers=error.headers)
+        return TEMPLATES.TemplateResponse(request, "refused.html", {"title": title, "error": error},
+                                          status_code=error.status_code, headers=error.headers)
+
+    app = Starlette(routes=[
         Route("/", ladder),
         Route("/ladder/rows", ladder_fragment),
         Route("/entrant/{name}", entrant),
+        *accounts.routes(),
         Route("/game/{number:int}/", game),
         Route("/game/{number:int}/films/0.js", game_film),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ])
+    ], middleware=[Middleware(BodyLimit),
+                   Middleware(SessionMiddleware, secret_key=session_key(db.key()), session_cookie="league_session",
+                              max_age=SESSION_DAYS * 86400, same_site="strict", https_only=behind_proxy)],
+        exception_handlers={HTTPException: refused})
+    return ProxyFixMiddleware(app, mode="legacy", trusted_hops=1) if behind_proxy else app
 
 
 def _record(db: LeagueDB, number: int) -> GameRecord:
@@ -118,8 +141,9 @@ def rating_plot(view) -> dict:
             "low": round(low), "high": round(low + span), "margin": MARGIN}
 
 
-async def serve_site(db: LeagueDB, title: str, host: str, port: int, task_status=trio.TASK_STATUS_IGNORED) -> None:
-    """Serve the pages on ``host:port`` (0: a free port) until cancelled; ``task_status`` gets the address."""
+async def serve_site(app: ASGIApp, host: str, port: int, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """Serve ``app`` (:func:`league_site`) on ``host:port`` (0: a free port) until cancelled; ``task_status`` gets
+    the address."""
     from hypercorn.config import Config
     from hypercorn.trio import serve
 
@@ -127,7 +151,7 @@ async def serve_site(db: LeagueDB, title: str, host: str, port: int, task_status
     config.bind = [f"{host}:{port}"]
     config.accesslog = config.errorlog = None
     async with trio.open_nursery() as nursery:
-        binds = await nursery.start(functools.partial(serve, league_site(db, title), config,
+        binds = await nursery.start(functools.partial(serve, app, config,
                                                       shutdown_trigger=trio.sleep_forever))
         task_status.started(binds[0])
 

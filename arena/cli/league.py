@@ -92,13 +92,39 @@ def add_parser(sub) -> None:
     show.set_defaults(handler=run_show)
 
     serve = commands.add_parser("serve", help="the league's web pages: the live ladder, each entrant's page, every "
-                                              "game in the replay viewer (read-only; beside league run)")
+                                              "game in the replay viewer, and entrants' uploads, built in the jail (beside league run)")
     serve.add_argument("folder", type=Path, nargs="?", default=Path("."), metavar="DIR")
     serve.add_argument("--host", default="127.0.0.1",
                        help="the address to listen on (default 127.0.0.1: this machine only; see docs/league.md "
                             "before serving others)")
     serve.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: a free one)")
+    serve.add_argument("--behind-proxy", action="store_true",
+                       help="served by a TLS reverse proxy on this machine: trust the client address it names "
+                            "(X-Forwarded-For, one hop) and send cookies over HTTPS only")
     serve.set_defaults(handler=run_serve)
+
+    entrant = commands.add_parser("entrant", help="entrants who upload their bots through the web pages")
+    entrant_commands = entrant.add_subparsers(title="entrant commands", metavar="WHAT", required=True)
+    entrant_add = entrant_commands.add_parser("add", help="add NAME, without a bot yet: prints its secret token, "
+                                                          "with which it uploads its versions")
+    entrant_add.add_argument("name", metavar="NAME")
+    add_league_argument(entrant_add)
+    entrant_add.set_defaults(handler=run_entrant_add)
+
+    token = commands.add_parser("token", help="a new secret token for NAME, or with --organiser the organiser's "
+                                              "(the old one stops working)")
+    token.add_argument("name", nargs="?", metavar="NAME")
+    token.add_argument("--organiser", action="store_true", help="the organiser's token (pause, remove, restore, "
+                                                                  "every entrant's logs)")
+    add_league_argument(token)
+    token.set_defaults(handler=run_token)
+
+    for name, verb in (("pause", "pause NAME (it plays no games until restored or updated)"),
+                       ("restore", "let a paused or removed NAME play again")):
+        change = commands.add_parser(name, help=verb)
+        change.add_argument("name", metavar="NAME")
+        add_league_argument(change)
+        change.set_defaults(handler=run_pause if name == "pause" else run_restore)
 
     export = commands.add_parser("export", help="write the league's games as a results folder (games.jsonl, "
                                                 "schedule.jsonl, secret.key) for replay, ratings and report")
@@ -197,12 +223,11 @@ def _enter(args, new: bool) -> int:
     """``league add`` and ``league update``: the bot checked as a tournament would (it starts, its jail shows it no
     other entrant and no results), its fingerprint taken, then entered."""
     from league.db import LeagueError, Version
-    from league.runner import league_config
+    from league.runner import games_folder, league_config
     from referee.bots.fingerprint import fingerprint
     from tournaments.config import ConfigError
 
-    if not set(args.name) <= NAME_CHARS or not args.name:
-        raise UsageError(f"entrant name {args.name!r}: use letters, digits, '-' and '_' only")
+    check_name(args.name)
     db = open_league(args.league)
     try:
         bot = bot_table(args.bot)
@@ -210,13 +235,13 @@ def _enter(args, new: bool) -> int:
         raise UsageError(f"{args.name}: {e}") from None
 
     trial = Version(0, args.name, 1, bot, "")
-    others = [e.version for e in db.entrants() if e.name != args.name and e.status == "active"]
+    others = [v for v in db.players() if v.entrant != args.name]
     try:
         config = league_config(db, args.league, [trial, *others])
     except ConfigError as e:  # the bot's words cannot make a bot
         raise UsageError(f"{args.name}: " + str(e).removeprefix(f"league {args.league}: ")) from None
-    check_apart(config.entrants, args.league)
-    check_bots_start(config.entrants[:1], args.league / "logs", 10.0)
+    check_apart(config.entrants, games_folder(args.league))
+    check_bots_start(config.entrants[:1], games_folder(args.league) / "logs", 10.0)
     program = fingerprint(config.entrants[0].command)
     try:
         version = db.add(args.name, bot, program) if new else db.update(args.name, bot, program)
@@ -224,6 +249,11 @@ def _enter(args, new: bool) -> int:
         raise UsageError(str(e)) from None
     print(f"{'added' if new else 'updated'} {args.name}: version {version.number} ({program[:19]}...)")
     return 0
+
+
+def check_name(name: str) -> None:
+    if not set(name) <= NAME_CHARS or not name or len(name) > 64:
+        raise UsageError(f"entrant name {name!r}: use letters, digits, '-' and '_' only (at most 64)")
 
 
 def bot_table(words: list[str]) -> dict:
@@ -236,6 +266,55 @@ def bot_table(words: list[str]) -> dict:
     if options:
         table["options"] = dict(options)
     return table
+
+
+def run_entrant_add(args) -> int:
+    from league.db import LeagueError
+
+    check_name(args.name)
+    db = open_league(args.league)
+    try:
+        db.add_entrant(args.name)
+    except LeagueError as e:
+        raise UsageError(str(e)) from None
+    token = db.new_token(args.name)
+    print(f"added {args.name}, waiting for its first upload; its token (shown once, keep it secret):\n{token}")
+    return 0
+
+
+def run_token(args) -> int:
+    from league.db import LeagueError
+
+    if args.organiser == (args.name is not None):
+        raise UsageError("league token: give NAME (an entrant's token) or --organiser, not both")
+    db = open_league(args.league)
+    try:
+        token = db.new_token(None if args.organiser else args.name)
+    except LeagueError as e:
+        raise UsageError(str(e)) from None
+    whose = "the organiser" if args.organiser else args.name
+    print(f"a new token for {whose} (shown once, keep it secret; the old one no longer works):\n{token}")
+    return 0
+
+
+def run_pause(args) -> int:
+    return _set_status(args, "paused", "paused by the organiser", "it plays no games until restored")
+
+
+def run_restore(args) -> int:
+    return _set_status(args, "active", "", "it plays again")
+
+
+def _set_status(args, status: str, note: str, said: str) -> int:
+    from league.db import LeagueError
+
+    db = open_league(args.league)
+    try:
+        db.set_status(args.name, status, note)
+    except LeagueError as e:
+        raise UsageError(str(e)) from None
+    print(f"{args.name}: {status}; {said}")
+    return 0
 
 
 def run_remove(args) -> int:
@@ -253,8 +332,9 @@ def run_remove(args) -> int:
 def run_list(args) -> int:
     db = open_league(args.folder)
     played = _games_by_entrant(db)
-    rows = [[e.name, e.version.number, e.status + (f": {e.note}" if e.note else ""), played.get(e.name, 0),
-             e.version.command] for e in db.entrants()]
+    rows = [[e.name, e.version.number if e.version else "-", e.status + (f": {e.note}" if e.note else ""),
+             played.get(e.name, 0), e.version.command if e.version else "(waiting for its first upload)"]
+            for e in db.entrants()]
     if not rows:
         print(f"no entrants yet: pinochle-arena league add NAME BOT --league {args.folder}")
         return 0
@@ -346,15 +426,20 @@ def until_time(text: str | None) -> float | None:
 def run_serve(args) -> int:
     import trio
 
-    from viewer.site import serve_site
+    from league.builds import build_forever
+    from viewer.site import league_site, serve_site
 
     db = open_league(args.folder)
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: a port is 0 to 65535")
 
     async def serve() -> None:
+        wake, woken = trio.open_memory_channel(1)
+        folder = args.folder.resolve()
+        app = league_site(db, folder.name, folder, wake, args.behind_proxy)
         async with trio.open_nursery() as nursery:
-            address = await nursery.start(serve_site, db, args.folder.resolve().name, args.host, args.port)
+            address = await nursery.start(serve_site, app, args.host, args.port)
+            nursery.start_soon(build_forever, folder, db, woken)
             print(f"the league's pages: {address}/ (Ctrl-C stops)", flush=True)
 
     try:

@@ -21,7 +21,7 @@ from .samples import SAMPLE_DIR
 from .sandbox import Isolation, Sandbox
 from .transport import BotCommand
 
-RESULTS_FILES = ("secret.key", "schedule.jsonl")  # what marks a results folder
+RESULTS_FILES = ("secret.key", "schedule.jsonl", "league.db", "database.url")  # what marks a results folder (or a league's)
 CA_FILE, KEY_SUFFIX = "ca.pem", "-key.pem"  # what marks a folder of the cluster's certificates
 MAX_LOOKED_AT = 20_000  # entries of a bot's shown folders looked at for a results folder
 

@@ -1,0 +1,157 @@
+"""Who is asking, and the fences of the league's pages against the internet.
+
+* **Tokens.** An entrant (or the organiser) proves who it is with its
+  secret token: ``Authorization: Bearer TOKEN`` on each request (``curl``),
+  or once through the login form, which keeps a session in a signed cookie
+  (Starlette's ``SessionMiddleware``; signed with a key derived from the
+  league's, ``SameSite=Strict``, ``Secure`` behind a TLS proxy). The session
+  holds the token's hash, so a new token (``league token``) ends the old
+  one's sessions. The database keeps hashes only.
+* **CSRF.** Every form carries the session's random CSRF value, checked on
+  every POST made with the cookie; a request with a bearer token carries no
+  cookie a browser could send for another site.
+* **Rate limits.** Logins (and wrong tokens) per client address, uploads
+  per entrant and per address: token buckets, answered with 429 and
+  ``Retry-After``.
+* **Size.** A request body past ``MAX_BODY`` bytes is cut off with 413
+  while it arrives, whatever ``Content-Length`` says.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+
+import attrs
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+
+from league.db import Holder, LeagueDB, token_hash
+from league.uploads import MAX_UPLOAD
+
+MAX_BODY = MAX_UPLOAD + (64 << 10)  # an upload and its form's other fields
+SESSION_DAYS = 14
+
+
+def session_key(league_key: bytes) -> str:
+    """The key that signs the pages' session cookies: the league's key, through HMAC, for this one use."""
+    return hmac.new(league_key, b"league serve: session cookies", hashlib.sha256).hexdigest()
+
+
+@attrs.define
+class Bucket:
+    """A token bucket: ``burst`` at once, then one more every ``every`` seconds."""
+
+    burst: int
+    every: float
+    _state: dict[str, tuple[float, float]] = attrs.Factory(dict)  # key -> (tokens, when)
+
+    def take(self, key: str) -> float | None:
+        """Take one for ``key``: None if allowed, else the seconds until one is free."""
+        now = time.monotonic()
+        tokens, when = self._state.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - when) / self.every)
+        if tokens < 1:
+            self._state[key] = (tokens, now)
+            return (1 - tokens) * self.every
+        self._state[key] = (tokens - 1, now)
+        if len(self._state) > 100_000:  # forget the oldest keys rather than grow without end
+            for old in sorted(self._state, key=lambda k: self._state[k][1])[:50_000]:
+                del self._state[old]
+        return None
+
+
+@attrs.define
+class Guard:
+    db: LeagueDB
+    logins: Bucket = attrs.Factory(lambda: Bucket(10, 30.0))  # per address: 10, then one every 30 s
+    uploads: Bucket = attrs.Factory(lambda: Bucket(5, 120.0))  # per entrant and per address: 5, then one every 2 min
+
+    def holder(self, request: Request) -> Holder | None:
+        """Who sent ``request``: its bearer token's holder (a wrong one is refused, and counted as a failed
+        login), else its session's, else None."""
+        header = request.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            holder = self.db.holder(header[7:].strip())
+            if holder is None:
+                self.limit(self.logins, address(request))
+                raise HTTPException(401, "that token is nobody's")
+            return holder
+        hashed = request.session.get("token")
+        return self.db.holder_by_hash(hashed) if isinstance(hashed, str) else None
+
+    def login(self, request: Request, token: str) -> Holder | None:
+        """Check ``token`` (rate-limited per address); on success the session holds it."""
+        self.limit(self.logins, address(request))
+        holder = self.db.holder(token.strip())
+        if holder is not None:
+            request.session.clear()
+            request.session["token"] = token_hash(token.strip())
+            request.session["csrf"] = secrets.token_urlsafe(24)
+        return holder
+
+    def limit(self, bucket: Bucket, key: str) -> None:
+        wait = bucket.take(key)
+        if wait is not None:
+            raise HTTPException(429, f"too many tries: wait {wait:.0f} s", headers={"Retry-After": f"{wait:.0f}"})
+
+
+def address(request: Request) -> str:
+    """The client's address (behind a proxy started with --behind-proxy: the one the proxy names)."""
+    return request.client.host if request.client else "?"
+
+
+def csrf_value(request: Request) -> str:
+    """The session's CSRF value, for a form (made on first use)."""
+    value = request.session.get("csrf")
+    if not isinstance(value, str):
+        value = request.session["csrf"] = secrets.token_urlsafe(24)
+    return value
+
+
+def check_csrf(request: Request, form) -> None:
+    """403 unless a POST made with the session's cookie carries the session's CSRF value."""
+    if request.headers.get("authorization", "").lower().startswith("bearer "):
+        return
+    sent, kept = form.get("csrf"), request.session.get("csrf")
+    if not (isinstance(sent, str) and isinstance(kept, str) and hmac.compare_digest(sent, kept)):
+        raise HTTPException(403, "the form is stale or not this site's (CSRF check): reload the page and try again")
+
+
+class BodyLimit:
+    """ASGI middleware: a request whose body passes ``limit`` bytes gets 413, as soon as it does."""
+
+    def __init__(self, app, limit: int = MAX_BODY) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = dict(scope.get("headers", ())).get(b"content-length", b"0")
+        if declared.isdigit() and int(declared) > self.limit:
+            return await _too_large(send, self.limit)
+        seen = 0
+
+        async def counted():
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise HTTPException(413, f"the request passes {self.limit >> 20} MiB")
+            return message
+
+        await self.app(scope, counted, send)
+
+
+async def _too_large(send, limit: int) -> None:
+    body = f"the request passes {limit >> 20} MiB\n".encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+__all__ = ["MAX_BODY", "BodyLimit", "Bucket", "Guard", "address", "check_csrf", "csrf_value", "session_key"]

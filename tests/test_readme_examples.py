@@ -43,6 +43,8 @@ NOT_RUN: list[tuple[str, str]] = [
                                             "(tests/test_resume.py resumes real ones)"),
     (r"pinochle-arena play\b", "waits for a person in the browser (tests/browser/ plays it by clicking)"),
     (r"pinochle-arena league serve\b", "serves until Ctrl-C (tests/test_league_site.py and tests/browser/ open its pages)"),
+    (r"curl -H \"Authorization: Bearer", "talks to a running league serve (tests/test_league_uploads.py sends "
+                                        "the same requests)"),
     (r"pinochle-arena cluster (scheduler|worker)\b", "a cluster's long-running servers, on machines of their own "
                                                      "(tests/test_cluster.py runs them on loopback)"),
     (r"pinochle-arena tournament .*--cluster tls://10\.0\.0\.5", "needs the cluster at 10.0.0.5"),

@@ -82,6 +82,7 @@ class Accounts:
     async def login(self, request: Request) -> Response:
         if request.method == "GET":
             return self.page(request, "login.html", {})
+        self.guard.limit(self.guard.logins, address(request))  # every try counts, whatever it sends
         form = await request.form(max_files=0, max_fields=4)
         check_csrf(request, form)
         holder = await trio.to_thread.run_sync(self.guard.login, request, str(form.get("token", "")))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from helpers import arena
 from test_league_site import serving
 
@@ -29,3 +31,50 @@ def test_the_ladder_follows_a_running_league_without_a_reload(page, tmp_path):
         page.click("#recent tbody tr:first-child a")
         page.wait_for_selector("#viewer:not([hidden]) .seat")
         assert page.inner_text("#step-text")
+
+
+def test_an_entrant_logs_in_uploads_through_the_form_and_climbs_and_the_organiser_pauses_it(page, tmp_path):
+    from referee.bots import jail
+    from test_league_uploads import kit_zip, token_of
+
+    if jail.problem():
+        pytest.skip("uploads are built in the jail, which this machine lacks")
+    folder = tmp_path / "league"
+    assert arena("league", "init", folder, "--boards").returncode == 0
+    assert arena("league", "add", "random", "random", "--league", folder).returncode == 0
+    token = token_of(arena("league", "entrant", "add", "alice", "--league", folder))
+    organiser = token_of(arena("league", "token", "--organiser", "--league", folder))
+    (tmp_path / "bot.zip").write_bytes(kit_zip())
+    (tmp_path / "broken.zip").write_bytes(kit_zip(manifest='build = "exit 7"\nrun = "python3 bot.py"\n'))
+    with serving(folder) as address:
+        page.goto(address + "/login")
+        page.fill("input[name=token]", token)
+        page.click("#login button")
+        page.wait_for_selector("#upload")
+        page.set_input_files("#upload input[type=file]", str(tmp_path / "bot.zip"))
+        page.click("#upload button")
+        page.click("#builds-table tbody tr:first-child a")
+        page.wait_for_selector("#build-status.build-passed", timeout=120_000)  # the page reloads until it is done
+        assert "PASSED: version 1 of alice plays from now on" in page.inner_text("#build-log")
+        page.screenshot(path=str(page.shots / "build.png"), full_page=True)
+
+        page.goto(address + "/entrant/alice")
+        page.set_input_files("#upload input[type=file]", str(tmp_path / "broken.zip"))
+        page.click("#upload button")
+        page.click("#builds-table tbody tr:first-child a")
+        page.wait_for_selector("#build-status.build-failed", timeout=120_000)
+        assert "exit status 7" in page.inner_text("#build-status")
+
+        assert arena("league", "run", folder, "--games", "4", "--concurrency", "1").returncode == 0
+        page.goto(address + "/")
+        page.wait_for_function("document.querySelectorAll('#ladder tbody td.games').length === 2")
+        row = page.locator("#ladder tbody tr", has_text="alice").inner_text()
+        assert re.search(r"alice\s+1\s+[+-]\d+", row), row  # version 1 (the broken upload never entered), rated
+
+        page.click("header form button")  # log out
+        page.goto(address + "/login")
+        page.fill("input[name=token]", organiser)
+        page.click("#login button")
+        page.wait_for_selector("#entrants")
+        page.locator("#entrants tr", has_text="alice").locator("button[value=pause]").click()
+        page.wait_for_selector("#entrants tr:has-text('alice') td.status:has-text('paused by the organiser')")

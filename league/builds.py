@@ -219,7 +219,7 @@ async def _check_and_enter(league: Path, db: LeagueDB, name: str, manifest: Mani
     if not report.passed:
         raise BuildFailed("the built bot failed check: the log shows the report")
     program = await trio.to_thread.run_sync(fingerprint, entrant.command)
-    return await trio.to_thread.run_sync(db.update, name, table, program)
+    return await trio.to_thread.run_sync(lambda: db.update(name, table, program, organiser=False))
 
 
 __all__ = ["BUILD_LIMITS", "BUILD_SECONDS", "BuildFailed", "build_forever", "build_one", "jailed_build", "receive"]

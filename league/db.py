@@ -48,6 +48,7 @@ SCHEMA_VERSION = 3
 DEFAULT_FILE = "league.db"
 URL_FILE = "database.url"  # in a league's folder when its database is elsewhere (PostgreSQL)
 STATUSES = ("active", "paused", "removed")
+PAUSED_BY_ORGANISER = "paused by the organiser"  # the note of a pause that only the organiser lifts
 
 metadata = sa.MetaData()
 league_meta = sa.Table(
@@ -337,13 +338,15 @@ class LeagueDB:
         return c.execute(entrants.insert().values(name=name, status="active", note="",
                                                   created=time.time())).inserted_primary_key[0]
 
-    def update(self, name: str, bot: dict, program: str) -> Version:
-        """A new version of ``name`` (active again if it was paused); its older versions stop playing."""
+    def update(self, name: str, bot: dict, program: str, organiser: bool = True) -> Version:
+        """A new version of ``name``; its older versions stop playing. The organiser's update makes a paused entrant
+        active again; an entrant's own (an upload) lifts only a pause for changed files, never the organiser's."""
         with self._write() as c:
             row = self._entrant_row(c, name)
             number = (c.execute(sa.select(sa.func.max(versions.c.number))
                                 .where(versions.c.entrant_id == row.id)).scalar_one() or 0) + 1
-            c.execute(entrants.update().where(entrants.c.id == row.id).values(status="active", note=""))
+            if organiser or (row.status == "paused" and row.note != PAUSED_BY_ORGANISER):
+                c.execute(entrants.update().where(entrants.c.id == row.id).values(status="active", note=""))
             return self._new_version(c, row.id, name, number, bot, program)
 
     def set_status(self, name: str, status: str, note: str = "") -> None:
@@ -579,6 +582,7 @@ UPGRADES = {2: _upgrade_to_2, 3: _upgrade_to_3}  # schema version -> the step fr
 __all__ = [
     "BUILD_STATUSES",
     "DEFAULT_FILE",
+    "PAUSED_BY_ORGANISER",
     "SCHEMA_VERSION",
     "URL_FILE",
     "Build",

@@ -17,7 +17,7 @@ import time
 import pytest
 from helpers import ROOT, arena
 
-from league.db import SCHEMA_VERSION, LeagueDB, LeagueError
+from league.db import PAUSED_BY_ORGANISER, SCHEMA_VERSION, LeagueDB, LeagueError
 from league.matchmaking import PLACEMENT, Candidate, next_table
 
 FAST = ("--boards", "--time-per-move", "5000")
@@ -197,10 +197,15 @@ def test_a_file_that_is_no_league_is_refused_in_one_line(tmp_path):
 def test_an_older_league_is_upgraded_and_a_newer_one_refused(tmp_path):
     url = f"sqlite:///{tmp_path / 'l.db'}"
     LeagueDB.create(url, {"tournament": {}}).close()
-    with sqlite3.connect(tmp_path / "l.db") as c:  # as schema 1 left it: no index of the seats by version
+    with sqlite3.connect(tmp_path / "l.db") as c:  # as schema 1 left it: no index of the seats by version, no tokens
         c.execute("drop index game_seats_by_version")
+        c.execute("drop table tokens")
+        c.execute("drop table builds")
         c.execute("update league_meta set value = '1' where key = 'schema'")
-    LeagueDB.open(url).close()
+    db = LeagueDB.open(url)
+    db.add_entrant("a")
+    assert db.holder(db.new_token("a")).entrant == "a" and db.new_build("a") == 1
+    db.close()
     with sqlite3.connect(tmp_path / "l.db") as c:
         assert c.execute("select value from league_meta where key = 'schema'").fetchone() == (str(SCHEMA_VERSION),)
         assert c.execute("select count(*) from sqlite_master where name = 'game_seats_by_version'").fetchone() == (1,)
@@ -219,6 +224,23 @@ def test_the_database_runs_in_wal_mode_with_its_writers_waiting_their_turn(tmp_p
     db.add("a", {"sample": "random"}, "sha256:a")
     other.add("b", {"sample": "random"}, "sha256:b")
     assert [e.name for e in db.entrants()] == ["a", "b"]
+
+
+def test_tokens_are_kept_hashed_and_an_upload_never_lifts_the_organisers_pause(tmp_path):
+    db = LeagueDB.create(f"sqlite:///{tmp_path / 'l.db'}", {"tournament": {}})
+    db.add_entrant("a")
+    assert db.entrants()[0].version is None and db.players() == []
+    old, token, boss = db.new_token("a"), db.new_token("a"), db.new_token(None)
+    assert db.holder(old) is None and db.holder(token).entrant == "a" and db.holder(boss).organiser
+    assert token.encode() not in (tmp_path / "l.db").read_bytes() + (tmp_path / "l.db-wal").read_bytes()
+    db.update("a", {"sample": "random"}, "sha256:1", organiser=False)
+    assert db.players()[0].number == 1
+    db.set_status("a", "paused", PAUSED_BY_ORGANISER)
+    db.update("a", {"sample": "random"}, "sha256:2", organiser=False)  # a build that finished after the pause
+    assert db.entrants()[0].status == "paused" and db.players() == []
+    db.set_status("a", "paused", "its program's files changed")
+    db.update("a", {"sample": "random"}, "sha256:3", organiser=False)  # the entrant's fix
+    assert db.entrants()[0].status == "active" and db.players()[0].number == 3
 
 
 # ------------------------------------------------------------------ matchmaking

@@ -95,7 +95,8 @@ def league(tmp_path_factory):
     folder = tmp_path_factory.mktemp("uploads") / "league"
     assert arena("league", "init", folder, "--boards").returncode == 0
     assert arena("league", "add", "greedy", "greedy", "--league", folder).returncode == 0
-    tokens = {name: token_of(arena("league", "entrant", "add", name, "--league", folder)) for name in ("alice", "bob")}
+    tokens = {name: token_of(arena("league", "entrant", "add", name, "--league", folder))
+              for name in ("alice", "bob", "carol")}
     tokens["organiser"] = token_of(arena("league", "token", "--organiser", "--league", folder))
     with serving(folder) as address:
         status, reply = upload(address, "alice", tokens["alice"], kit_zip())
@@ -157,7 +158,7 @@ def test_nobody_reads_or_uploads_as_another_entrant(league):
 def test_refused_archives_say_why_and_leave_nothing(league):
     folder, address, tokens = league
     before = sorted(p.name for p in (folder / "builds").iterdir())
-    status, text = upload(address, "bob", tokens["bob"], kit_zip(extra=[("../escape.py", "x")]))
+    status, text = upload(address, "carol", tokens["carol"], kit_zip(extra=[("../escape.py", "x")]))
     assert status == 400 and "upload refused" in text and "leaves the archive's folder" in text
     link = io.BytesIO()
     with zipfile.ZipFile(link, "w") as z:
@@ -165,17 +166,17 @@ def test_refused_archives_say_why_and_leave_nothing(league):
         info = zipfile.ZipInfo("bot.py")
         info.external_attr = 0o120777 << 16
         z.writestr(info, "/etc/shadow")
-    status, text = upload(address, "bob", tokens["bob"], link.getvalue())
+    status, text = upload(address, "carol", tokens["carol"], link.getvalue())
     assert status == 400 and "is a link" in text
-    status, text = upload(address, "bob", tokens["bob"], b"not an archive")
+    status, text = upload(address, "carol", tokens["carol"], b"not an archive")
     assert status == 400 and "not a zip or tar archive" in text
     assert sorted(p.name for p in (folder / "builds").iterdir()) == before
-    status, text = call(f"{address}/entrant/bob/upload", tokens["bob"], b"x" * 100,
+    status, text = call(f"{address}/entrant/carol/upload", tokens["carol"], b"x" * 100,
                         "multipart/form-data; boundary=x")
     assert status == 400  # no archive in it
-    request = urllib.request.Request(f"{address}/entrant/bob/upload", data=b"x", method="POST")
+    request = urllib.request.Request(f"{address}/entrant/carol/upload", data=b"x", method="POST")
     request.add_header("Content-Length", str(64 << 20))
-    request.add_header("Authorization", f"Bearer {tokens['bob']}")
+    request.add_header("Authorization", f"Bearer {tokens['carol']}")
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=60)
     assert refused.value.code == 413
@@ -206,6 +207,16 @@ def test_forms_need_the_sessions_csrf_value_and_the_organiser_pauses(league):
     assert all(len(h) == 64 for h in db.engine.connect().exec_driver_sql("select hash from tokens").scalars())
     assert not any(t in (folder / "league.db").read_bytes() for t in (tokens["alice"].encode(),))
     db.close()
+
+
+def test_an_entrant_the_organiser_paused_cannot_lift_the_pause_by_uploading(league):
+    folder, address, tokens = league
+    body, kind = multipart({"action": "pause"}, None)
+    assert call(f"{address}/entrant/alice/status", tokens["organiser"], body, kind) == (200, "alice: paused\n")
+    status, text = upload(address, "alice", tokens["alice"], kit_zip())
+    assert status == 403 and "paused by the organiser" in text
+    body, kind = multipart({"action": "restore"}, None)
+    assert call(f"{address}/entrant/alice/status", tokens["organiser"], body, kind) == (200, "alice: active\n")
 
 
 def test_wrong_tokens_are_rate_limited(league):

@@ -23,7 +23,7 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from league.builds import receive
-from league.db import Holder, LeagueDB, LeagueError
+from league.db import PAUSED_BY_ORGANISER, Holder, LeagueDB, LeagueError
 from league.runner import games_folder
 from league.uploads import UploadError
 
@@ -106,8 +106,8 @@ class Accounts:
             raise HTTPException(401, "log in with your token first (/login), or send it: Authorization: Bearer TOKEN")
         if holder.entrant != name:
             raise HTTPException(403, f"only {name}, with its own token, may upload its versions")
-        self.guard.limit(self.guard.uploads, f"entrant {name}")
-        self.guard.limit(self.guard.uploads, f"address {address(request)}")
+        self.guard.limit(self.guard.uploads, name)
+        self.guard.limit(self.guard.uploads_from, address(request))
         form = await request.form(max_files=1, max_fields=4)
         check_csrf(request, form)
         archive = form.get("archive")
@@ -117,6 +117,8 @@ class Accounts:
         entrant = next((e for e in self.db.entrants() if e.name == name), None)
         if entrant is None or entrant.status == "removed":
             raise HTTPException(403, f"{name} is not in the league")
+        if entrant.status == "paused" and entrant.version is not None and entrant.note == PAUSED_BY_ORGANISER:
+            raise HTTPException(403, f"{name} is paused by the organiser: ask them to restore it")
         try:
             build = await trio.to_thread.run_sync(receive, self.folder, self.db, name, data)
         except UploadError as e:
@@ -184,7 +186,7 @@ class Accounts:
         status = {"pause": "paused", "remove": "removed", "restore": "active"}.get(str(form.get("action")))
         if status is None:
             raise HTTPException(400, "action: pause, remove or restore")
-        note = "paused by the organiser" if status == "paused" else ""
+        note = PAUSED_BY_ORGANISER if status == "paused" else ""
         try:
             await trio.to_thread.run_sync(self.db.set_status, name, status, note)
         except LeagueError as e:

@@ -67,7 +67,8 @@ class Bucket:
 class Guard:
     db: LeagueDB
     logins: Bucket = attrs.Factory(lambda: Bucket(10, 30.0))  # per address: 10, then one every 30 s
-    uploads: Bucket = attrs.Factory(lambda: Bucket(5, 120.0))  # per entrant and per address: 5, then one every 2 min
+    uploads: Bucket = attrs.Factory(lambda: Bucket(5, 120.0))  # per entrant: 5, then one every 2 minutes
+    uploads_from: Bucket = attrs.Factory(lambda: Bucket(20, 30.0))  # per address (entrants behind one NAT): 20, 1/30 s
 
     def holder(self, request: Request) -> Holder | None:
         """Who sent ``request``: its bearer token's holder (a wrong one is refused, and counted as a failed

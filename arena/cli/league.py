@@ -298,7 +298,9 @@ def run_token(args) -> int:
 
 
 def run_pause(args) -> int:
-    return _set_status(args, "paused", "paused by the organiser", "it plays no games until restored")
+    from league.db import PAUSED_BY_ORGANISER
+
+    return _set_status(args, "paused", PAUSED_BY_ORGANISER, "it plays no games until restored")
 
 
 def run_restore(args) -> int:

@@ -100,7 +100,7 @@ async def build_forever(league: Path, db: LeagueDB, wake: trio.MemoryReceiveChan
 async def build_one(league: Path, db: LeagueDB, build: Build) -> None:
     """Build, check and enter one upload; the outcome (and the log) goes to the build's row."""
     folder = build_folder(league, build.id)
-    log = _Log()
+    log = Log()
     bot = league / "bots" / build.entrant / f"b{build.id}"
     try:
         source, manifest = read_manifest(folder / "src")
@@ -124,7 +124,7 @@ async def build_one(league: Path, db: LeagueDB, build: Build) -> None:
 
 
 @attrs.define
-class _Log:
+class Log:
     lines: list[str] = attrs.Factory(list)
 
     def say(self, line: str) -> None:
@@ -134,7 +134,7 @@ class _Log:
         return "\n".join(self.lines) + "\n"
 
 
-async def jailed_build(source: Path, manifest: Manifest, tar_path: Path, log: _Log,
+async def jailed_build(source: Path, manifest: Manifest, tar_path: Path, log: Log,
                        limits: Limits = BUILD_LIMITS, seconds: float = BUILD_SECONDS) -> None:
     """Run the build in the jail; the built folder is written to ``tar_path``. BuildFailed says why not."""
     source = source.resolve()
@@ -196,7 +196,7 @@ async def _end(process, how) -> None:
 
 
 async def _check_and_enter(league: Path, db: LeagueDB, name: str, manifest: Manifest, bot: Path, out: Path,
-                           log: _Log) -> Version:
+                           log: Log) -> Version:
     """``check`` the built bot under the league's settings, jailed, then enter it as ``name``'s newest version."""
     from tournaments.config import ConfigError
 
@@ -222,4 +222,4 @@ async def _check_and_enter(league: Path, db: LeagueDB, name: str, manifest: Mani
     return await trio.to_thread.run_sync(lambda: db.update(name, table, program, organiser=False))
 
 
-__all__ = ["BUILD_LIMITS", "BUILD_SECONDS", "BuildFailed", "build_forever", "build_one", "jailed_build", "receive"]
+__all__ = ["BUILD_LIMITS", "BUILD_SECONDS", "BuildFailed", "Log", "build_forever", "build_one", "jailed_build", "receive"]

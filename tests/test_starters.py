@@ -3,8 +3,10 @@
 Each kit's ``starter.toml`` names the tools it needs, its build command and
 its run command. A kit whose toolchain this machine lacks is skipped with
 one line saying what to install (``make test`` installs what it can). The
-kit is built in a copy of its folder, so the checkout gets no build output,
-and the copy is readable by the jailed bot's own uid.
+kit is built as a league builds an upload (``league.builds.jailed_build``:
+in the jail, which sees only the system's tools) where there is a jail,
+else in a copy of its folder; the checkout gets no build output, and the
+built folder is readable by the jailed bot's own uid.
 """
 
 from __future__ import annotations
@@ -16,8 +18,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import trio
 from helpers import arena
 
+from league.builds import BuildFailed, Log, jailed_build
+from league.uploads import read_manifest, unpack
+from referee.bots import jail
 from referee.rules import PRESETS
 
 STARTERS = Path(__file__).resolve().parent.parent / "sample_bots" / "starters"
@@ -44,7 +50,8 @@ def built(request):
     """A built copy of the kit, in a folder of the test's own that the jailed bot may read."""
     kit = request.param
     spec = manifest(kit)
-    missing = [tool for tool in spec["tools"] if shutil.which(tool) is None]
+    seen = jail.JAIL_PATH if not jail.problem() else None  # the jail's build sees the system's tools only
+    missing = [tool for tool in spec["tools"] if shutil.which(tool, path=seen) is None]
     if missing:
         packages = " ".join(sorted({PACKAGES.get(t, t) for t in missing}))
         pytest.skip(f"no {', '.join(missing)} for the {spec['language']} kit: apt-get install {packages}")
@@ -53,12 +60,29 @@ def built(request):
         folder.chmod(0o755)
         copy = folder / kit
         shutil.copytree(STARTERS / kit, copy, ignore=shutil.ignore_patterns("build", "target"))
+        if not jail.problem():
+            yield build_in_the_jail(copy, folder), spec["run"]
+            return
         if spec["build"]:
             done = subprocess.run(spec["build"], shell=True, cwd=copy, capture_output=True, text=True, timeout=600)
             assert done.returncode == 0, f"{spec['build']} failed:\n{done.stdout}\n{done.stderr}"
         yield copy, spec["run"]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def build_in_the_jail(copy: Path, folder: Path) -> Path:
+    """The kit built as a league builds an upload; returns the built folder."""
+    for path in [copy, *copy.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() or path.stat().st_mode & 0o100 else 0o644)
+    top, manifest = read_manifest(copy)
+    log = Log()
+    try:
+        trio.run(jailed_build, top, manifest, folder / "built.tar", log)
+    except BuildFailed as e:
+        raise AssertionError(f"{manifest.build} failed in the jail: {e}\n{log.text()}") from None
+    unpack(folder / "built.tar", folder / "built", links="skip")
+    return folder / "built"
 
 
 @pytest.mark.slow

@@ -53,8 +53,10 @@ def build_c(source: Path, binary: Path) -> None:
 
 def _python(script: str) -> tuple[str, ...]:
     """The Python samples need only the standard library: run them with the base interpreter, not the
-    referee's virtual environment, which a jailed bot then never sees."""
-    return (os.path.realpath(sys.executable), str(SAMPLE_DIR / script))
+    referee's virtual environment, which a jailed bot then never sees, and without ``site`` (-S): the
+    ``.pth`` files of an installation's site-packages run code at every start (tens of milliseconds where a
+    distribution or a tool adds some), and a sample starts for every game."""
+    return (os.path.realpath(sys.executable), "-S", str(SAMPLE_DIR / script))
 
 
 def _python_with_library(script: str) -> tuple[str, ...]:

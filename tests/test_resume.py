@@ -170,10 +170,11 @@ def test_resume_needs_a_folder_the_command_wrote(tmp_path, command):
 def test_the_fingerprint_names_sample_bots_wherever_the_checkout_lies(monkeypatch):
     import referee.bots.samples as samples
 
-    interpreter, script = samples.SAMPLES["greedy"].argv
-    here = command_identity((interpreter, script))
-    assert here.split()[1:] == ["sample_bots/greedy_bot.py"]
+    interpreter, *flags, script = samples.SAMPLES["greedy"].argv  # (flags: -S)
+    here = command_identity((interpreter, *flags, script))
+    assert here.split()[1:] == [*flags, "sample_bots/greedy_bot.py"]
     monkeypatch.setattr(samples, "SAMPLE_DIR", Path("/elsewhere/sample_bots"))  # the checkout moved
-    assert command_identity((f"/opt/bin/{Path(interpreter).name}", "/elsewhere/sample_bots/greedy_bot.py")) == here
+    assert command_identity((f"/opt/bin/{Path(interpreter).name}", *flags,
+                             "/elsewhere/sample_bots/greedy_bot.py")) == here
     assert command_identity(("/usr/bin/python3", "/other/sample_bots/greedy_bot.py")).endswith(
         " /other/sample_bots/greedy_bot.py")  # outside the samples: another bot

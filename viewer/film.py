@@ -60,6 +60,7 @@ def seat_view(obs: Observation) -> dict:
         "meld_points": list(obs.meld_points),
         "trick_points": list(obs.trick_points),
         "totals": list(obs.totals),
+        "target": obs.target,
     }
 
 

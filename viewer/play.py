@@ -44,7 +44,7 @@ async def run_play(seated: Sequence[Entrant], links: dict[int, SeatLink], varian
     """Serve the seats, tell ``on_address`` their addresses, play ``games`` games; records go to ``out``."""
     store = ResultStore(out, "play.json")
     store.start({}, play_schedule(variant, seated, games))
-    server = SeatServer(links)
+    server = SeatServer(links, [e.name for e in seated])
     records = []
     async with trio.open_nursery() as nursery:
         chosen = await nursery.start(serve, server, port)

@@ -16,6 +16,7 @@ that is reloaded connects again and is sent the lines of the game in play
 
 from __future__ import annotations
 
+import json
 import secrets
 from functools import partial
 from pathlib import Path
@@ -123,6 +124,7 @@ class SeatServer:
     """The local web server of the human seats: the page, its files, and a WebSocket per seat."""
 
     links: dict[int, SeatLink]
+    names: list[str] = attrs.Factory(list)  # who sits in each seat (the page shows them: the protocol does not)
     # A secret per seat, in that seat's address: no other page can take a seat, and the person at one seat
     # cannot open another's (and see its hand) by changing the seat number in the address.
     tokens: dict[int, str] = attrs.field(init=False)
@@ -147,22 +149,32 @@ class SeatServer:
         found = FILES.get(scope["path"])
         status, body, kind = (200, (STATIC / found[0]).read_bytes(), found[1]) if found else \
             (404, b"not found", "text/plain")
+        if scope["path"] == "/names":
+            seat = self._seat_of(scope)
+            status, body, kind = (200, json.dumps(self.names).encode(), "application/json") if seat is not None \
+                else (403, b"not a seat's address", "text/plain")
         await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", kind.encode()), (b"cache-control", b"no-store")]})
         await send({"type": "http.response.body", "body": body})
 
-    async def _websocket(self, scope, receive, send) -> None:
+    def _seat_of(self, scope) -> int | None:
+        """The seat whose address (its number and its token) ``scope`` asks with, or None."""
         query = dict(pair.split("=", 1) for pair in scope.get("query_string", b"").decode().split("&") if "=" in pair)
         seat = int(query["seat"]) if query.get("seat", "").isdigit() else None
-        link = self.links.get(seat)
-        if scope["path"] != "/seat" or link is None or not secrets.compare_digest(query.get("token", ""),
-                                                                                   self.tokens[seat]):
-            await send({"type": "websocket.close", "code": 4403})
-            return
+        if seat not in self.links or not secrets.compare_digest(query.get("token", ""), self.tokens[seat]):
+            return None
+        return seat
+
+    async def _websocket(self, scope, receive, send) -> None:
+        seat = self._seat_of(scope)
         event = await receive()
         if event["type"] != "websocket.connect":
             return
         await send({"type": "websocket.accept"})
+        if scope["path"] != "/seat" or seat is None:  # closed after the handshake, so the page gets the code
+            await send({"type": "websocket.close", "code": 4403})  # play.js says what this code means
+            return
+        link = self.links[seat]
         lines = link.attach()
         async with trio.open_nursery() as nursery:
             async def forward() -> None:

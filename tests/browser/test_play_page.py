@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -56,15 +57,25 @@ def test_a_person_plays_a_whole_game_by_clicking(page, tmp_path, variant, bots, 
     proc, address = start_play(out, *bots, "--variant", variant, "--option", f"target={target}", "--seed", "5")
     try:
         page.goto(address)
+        page.wait_for_function(WAIT, timeout=30_000)
+        assert page.locator(".seat[data-seat='0'].to-act").count() == 1  # asked: its seat is the one to act
+        mine = page.locator(".seat[data-seat='0'] .hand .card")
+        assert len(set(mine.evaluate_all("cs => cs.map(c => c.getBoundingClientRect().top)"))) == 1  # one row
+        for seat, name in enumerate(bots, 1):
+            assert page.inner_text(f".seat[data-seat='{seat}'] .name").startswith(name)  # not "seat 1"
         asked: set[str] = set()
         moves = click_through(page, asked=asked)
         page.screenshot(path=str(page.shots / f"play-{variant}.png"))
         assert decisions <= asked
         assert "game over" in page.inner_text("#status")
+        events = page.inner_text("#events")
+        assert not re.search(r"\b[AKQJT9][SHDC]\b|\bpoints \d|totals \d", events), events  # words, not codes
+        shown = [page.inner_text(f".seat[data-seat='{s}'] .score") for s in range(len(bots) + 1)]
         assert proc.wait(timeout=60) == 0, proc.stderr.read()
     finally:
         proc.kill()
     (record,) = read_records(out / "games.jsonl", load_key(out))
+    assert [s.split(",")[0] for s in shown] == [f"totals {t}" for t in record.totals]  # the final ones
     assert record.termination is Termination.COMPLETED and record.variant == variant
     assert record.seats[0].entrant == "human-0" and [s.entrant for s in record.seats[1:]] == bots
     assert sum(1 for a in record.actions if a.seat == 0) == moves  # every click was one action of seat 0
@@ -79,7 +90,7 @@ def test_the_page_refuses_a_wrong_token_shows_only_its_seat_and_survives_a_reloa
         intruder = browser.new_page()
         intruder.goto(address.replace("token=", "token=x"))
         intruder.wait_for_function("() => document.getElementById('status').className === 'over'", timeout=10_000)
-        assert "closed" in intruder.inner_text("#status")
+        assert "this address's token is not this seat's" in intruder.inner_text("#status")
         intruder.close()
         page.goto(address)
         page.wait_for_function(WAIT, timeout=30_000)

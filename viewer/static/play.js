@@ -7,8 +7,17 @@ const params = new URLSearchParams(location.search);
 const game = { seat: Number(params.get("seat")), players: 2, names: [], state: {}, request: null };
 let socket = null;
 
-function seatName(seat) {
-  return seat === game.seat ? "you" : `seat ${seat}`;
+function seatName(seat) {  // the names come from the page's server (/names), not from the protocol
+  return seat === game.seat ? "you" : game.names[seat] || `seat ${seat}`;
+}
+
+function pretty(token) {  // a card's code in words' place: "AS" -> "A♠", "table:TD" -> "10♦ from the table"
+  if (token.startsWith("table:")) return `${pretty(token.slice(6))} from the table`;
+  return /^[AKQJT9][SHDC]$/.test(token) ? (token[0] === "T" ? "10" : token[0]) + SUITS[token[1]] : token;
+}
+
+function prettyAll(tokens) {
+  return tokens.map(pretty).join(" ");
 }
 
 // ------------------------------------------------------------------ the protocol
@@ -21,28 +30,34 @@ function note(text) {
 }
 
 const EVENTS = {  // the lines that tell what happened, in words
-  play: ([seat, what]) => `${seatName(+seat)} played ${what}`,
+  play: ([seat, what]) => `${seatName(+seat)} played ${pretty(what)}`,
   trick: ([seat, points]) => `${seatName(+seat)} took the trick (${points} points)`,
-  draw: ([seat, what]) => `${seatName(+seat)} drew ${what === "??" ? "a card" : what}`,
-  meld: ([seat, kind, points, ...cs]) => `${seatName(+seat)} melded ${kind} for ${points}: ${cs.join(" ")}`,
-  exchange: ([seat, dix, taken]) => `${seatName(+seat)} exchanged ${dix} for ${taken}`,
+  draw: ([seat, what]) => `${seatName(+seat)} drew ${what === "??" ? "a card" : pretty(what)}`,
+  meld: ([seat, kind, points, ...cs]) => `${seatName(+seat)} melded ${kind} for ${points}: ${prettyAll(cs)}`,
+  exchange: ([seat, dix, taken]) => `${seatName(+seat)} exchanged ${pretty(dix)} for ${pretty(taken)}`,
   phase2: ([leader]) => `the stock is used up; ${seatName(+leader)} leads`,
   bid: ([seat, amount]) => `${seatName(+seat)} ${amount === "pass" ? "passed" : "bid " + amount}`,
   bidwon: ([seat, amount]) => `${seatName(+seat)} won the auction at ${amount}`,
   redeal: () => "everybody passed: the cards are dealt again",
-  kitty: (cs) => `the kitty: ${cs.join(" ")}`,
-  kittycard: ([c]) => `a kitty card is turned: ${c}`,
+  kitty: (cs) => `the kitty: ${prettyAll(cs)}`,
+  kittycard: ([c]) => `a kitty card is turned: ${pretty(c)}`,
   throwin: ([seat]) => `${seatName(+seat)} threw the hand in`,
   trump: ([seat, suit]) => `${seatName(+seat)} named trump: ${SUITS[suit] || suit}`,
-  call: ([seat, c]) => `${seatName(+seat)} called ${c}`,
+  call: ([seat, c]) => `${seatName(+seat)} called ${pretty(c)}`,
   partner: ([bidder, seat]) => seat === "-" ? `${seatName(+bidder)} plays alone` : `${seatName(+seat)} is the partner`,
-  give: ([from, to, ...cs]) => `${seatName(+from)} passed ${cs.join(" ")} to ${seatName(+to)}`,
-  bury: ([seat, ...cs]) => `${seatName(+seat)} buried ${cs.join(" ")}`,
-  dummy: ([seat, c]) => `${seatName(+seat)} took the dummy's ${c}`,
-  contract: ([bidder, bid, made, points]) => `${seatName(+bidder)}'s bid of ${bid}: ${made} (${points})`,
-  bonus: ([seat, points, why]) => `${seatName(+seat)} scores ${points} (${why})`,
+  give: ([from, to, ...cs]) => `${seatName(+from)} passed ${prettyAll(cs)} to ${seatName(+to)}`,
+  bury: ([seat, ...cs]) => `${seatName(+seat)} buried ${prettyAll(cs)}`,
+  dummy: ([seat, c]) => `${seatName(+seat)} took the dummy's ${pretty(c)}`,
+  contract: ([bidder, bid, made, points]) =>
+    `${seatName(+bidder)}'s bid of ${bid} was ${made === "made" ? "made" : "set"} (${points} points towards it)`,
+  bonus: ([seat, points, why]) =>
+    `${seatName(+seat)} scores ${points} ${why === "dix-turnup" ? "for turning up the dix" : `(${why})`}`,
   claim: ([seat, yes]) => `${seatName(+seat)} claimed the game: ${yes === "yes" ? "rightly" : "wrongly"}`,
-  handend: (words) => `hand ${words[0]} is over: ${words.join(" ")}`,
+  handend: ([hand, ...words]) => {  // handend <hand> points <p>... totals <t>...
+    const points = words.slice(1, words.indexOf("totals")), totals = words.slice(words.indexOf("totals") + 1);
+    const each = (values) => values.map((v, seat) => `${seatName(seat)} ${v}`).join(", ");
+    return `hand ${hand} is over: this hand ${each(points)}; the game so far ${each(totals)}`;
+  },
   deal: ([hand, dealer]) => `hand ${hand}: ${seatName(+dealer)} dealt`,
 };
 
@@ -97,14 +112,19 @@ function draw() {
     labelled("turn-up:", s.turnup && s.turnup !== "-" ? card(s.turnup) : ""),
     labelled("face down:", piles),
     labelled("bid:", s.bid && s.bid !== "-" ? `${seatName(Number(s.bid.split(":")[0]))} ${s.bid.split(":")[1]}` : ""));
-  const seats = Array.from({ length: game.players }, (_, seat) => el("div", { class: "seat", "data-seat": seat },
-    el("div", { class: "name" }, seat === game.seat ? `you (seat ${seat})` : `seat ${seat}`,
+  const toAct = game.request ? game.seat : null;
+  const seats = Array.from({ length: game.players }, (_, seat) => el("div", {
+    class: `seat place-${place(seat, game.seat, game.players)}${seat === toAct ? " to-act" : ""}`, "data-seat": seat },
+    el("div", { class: "name" }, seat === game.seat ? `you (seat ${seat})` : seatName(seat),
        Number(s.dealer) === seat ? " \u2022 dealer" : ""),
     el("div", { class: "score" }, `totals ${totals[seat]}, meld ${meld[seat]}, tricks ${tricks[seat]}`),
     el("div", { class: "hand" }, seat === game.seat ? cards(s.cards) : backs(Number(held[seat] || 0))),
     labelled("on the table:", cards(tables[seat]))));
-  document.getElementById("table-area").replaceChildren(el("div", { class: `table seats-${game.players}` },
-    middle, seats));
+  const names = Array.from({ length: game.players }, (_, seat) => seatName(seat));
+  document.getElementById("table-area").replaceChildren(
+    scoreboard({ trump: s.trump && s.trump !== "-" ? s.trump : "", target: s.target, hand: s.hand, names,
+      totals, toAct }),
+    el("div", { class: `table seats-${game.players}` }, middle, seats));
 }
 
 // ------------------------------------------------------------------ a request: the legal actions, to click
@@ -130,6 +150,7 @@ function expand(tokens) {  // bid ranges "bid:50..60" and "bid:65..100/5" -> one
 function ask(decision, timeLeft, tokens) {
   const choices = expand(tokens);
   game.request = { decision, choices };
+  draw();  // your seat is the one to act
   document.getElementById("request").hidden = false;
   document.getElementById("ask").textContent = `Your move: ${decision}`;
   document.getElementById("clock").textContent = `time left for this move: ${Math.round(timeLeft / 1000)} s`;
@@ -155,12 +176,15 @@ function answer(token) {
   for (const c of document.querySelectorAll(".hand .card.legal")) c.classList.remove("legal");
   say(token);
   setStatus("waiting for the others");
+  draw();
 }
 
 function over(words) {  // gameover <termination> <seat|-> result <r>... totals <t>...
   const result = words.slice(words.indexOf("result") + 1, words.indexOf("totals"));
   const totals = words.slice(words.indexOf("totals") + 1);
   const mine = Number(result[game.seat]);
+  game.state.totals = totals.join("/");  // the final totals, which no state line gives
+  draw();
   const how = words[0] === "completed" ? "" : ` (${words[0]} by ${seatName(Number(words[1]))})`;
   setStatus(`game over${how}: you ${mine === 1 ? "won" : mine === 0 ? "lost" : "drew"}; totals ${totals.join(" / ")}`,
     true);
@@ -174,13 +198,27 @@ function setStatus(text, final = false) {
 }
 
 // ------------------------------------------------------------------ the connection
+const REFUSED = 4403;  // the server's close code for an address that is not a seat's
+
 function connect() {
   socket = new WebSocket(`ws://${location.host}/seat?seat=${game.seat}&token=${params.get("token")}`);
   socket.onopen = () => setStatus("connected: waiting for the game");
   socket.onmessage = (event) => receive(event.data);
-  socket.onclose = () => {
-    if (!document.getElementById("status").classList.contains("over")) setStatus("the referee closed the connection", true);
+  socket.onclose = (event) => {
+    if (event.code === REFUSED) refused();
+    else if (!document.getElementById("status").classList.contains("over")) {
+      setStatus("the referee closed the connection", true);
+    }
   };
 }
 
-connect();
+function refused() {
+  setStatus("refused: this address's token is not this seat's (mistyped, or from an earlier game). Open the " +
+    "address pinochle-arena play printed for your seat.", true);
+}
+
+fetch(`names?seat=${game.seat}&token=${params.get("token")}`)  // the seat's names; a wrong token is told here
+  .then((reply) => {
+    if (reply.status === 403) return refused();
+    return reply.json().then((names) => { game.names = names; }, () => {}).finally(connect);
+  }, () => connect());

@@ -42,14 +42,16 @@ function seatName(film, seat) {
   return `${film.names[seat]} (seat ${seat})`;
 }
 
-function drawSeat(film, states, seat, view) {
+function drawSeat(film, states, seat, view, toAct) {
   const own = states[seat];                       // what this seat itself knew
   const seen = view === "all" ? own : states[view];  // the view's knowledge
   const faceUp = view === "all" || view === seat;
   const held = seen.held ? seen.held[seat] : 0;
   const hand = faceUp ? cards(own.cards) : backs(held);
   const score = `totals ${seen.totals[seat]}, meld ${seen.meld_points[seat]}, tricks ${seen.trick_points[seat]}`;
-  const box = el("div", { class: "seat", "data-seat": seat },
+  const bottom = view === "all" ? 0 : view;
+  const box = el("div", { class: `seat place-${place(seat, bottom, film.players)}${seat === toAct ? " to-act" : ""}`,
+    "data-seat": seat },
     el("div", { class: "name" }, seatName(film, seat), seen.dealer === seat ? " \u2022 dealer" : "",
        seen.bidder === seat ? ` \u2022 bid ${seen.bid}` : "", seen.partner === seat ? " \u2022 partner" : ""),
     el("div", { class: "score" }, score),
@@ -87,8 +89,14 @@ function show() {
   const { film, states, step, view } = current;
   const area = document.getElementById("table-area");
   const now = states[step];
-  area.replaceChildren(el("div", { class: `table seats-${film.players}` },
-    drawMiddle(film, now, view), film.names.map((_, seat) => drawSeat(film, now, seat, view))));
+  const next = film.steps[step + 1];
+  const toAct = next && !next.fault ? next.seat : null;  // whose turn it is: who acts in the next step
+  const seen = view === "all" ? now[0] : now[view];
+  area.replaceChildren(
+    scoreboard({ trump: seen.trump, target: seen.target, hand: seen.hand_no, names: film.names,
+      totals: seen.totals || [], toAct }),
+    el("div", { class: `table seats-${film.players}` },
+      drawMiddle(film, now, view), film.names.map((_, seat) => drawSeat(film, now, seat, view, toAct))));
   const info = film.steps[step];
   const text = document.getElementById("step-text");
   text.textContent = info.text;

@@ -98,7 +98,28 @@ def test_a_seats_view_shows_its_own_hand_and_only_the_backs_of_the_others(page, 
         "cs => cs.map(c => c.dataset.card)") for s in (0, 1)}
     assert seen[1] == everything[1]  # its own hand, face up
     assert seen[0] == ["hidden"] * len(everything[0])  # the other's: as many backs as it holds, no card named
+    assert page.locator(".seat.place-bottom").get_attribute("data-seat") == "1"  # its chair at the bottom
     page.screenshot(path=str(page.shots / "seat-view.png"))
+
+
+def test_the_table_looks_like_a_card_game_trump_target_totals_and_whose_turn(page, tournament):
+    out, records = tournament
+    record = records[0]
+    page.goto((out / "report" / "index.html").as_uri() + f"#game-{record.game_id}")
+    page.wait_for_selector("#viewer:not([hidden]) .seat")
+    assert page.locator(".seat.place-bottom").get_attribute("data-seat") == "0"
+    assert page.locator(".seat .hand .card svg.face").count() > 0  # faces drawn, not only letters
+    board = page.inner_text(".scoreboard")
+    target = get_variant(record.variant, record.options).target
+    assert f"to {target}" in board and all(name in board for name in (s.entrant for s in record.seats))
+    page.focus("body")
+    for step, action in enumerate(record.actions[:6]):  # the seat marked to act is the one that acts next
+        assert page.locator(".seat.to-act").get_attribute("data-seat") == str(action.seat), step
+        assert page.locator(".scoreboard .total.to-act").get_attribute("data-seat") == str(action.seat)
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("End")
+    totals = page.locator(".scoreboard .total b").all_inner_texts()
+    assert totals == [str(t) for t in record.totals] or record.termination.value != "completed"
 
 
 def test_a_faulted_game_is_highlighted_at_its_last_step(page, tmp_path):

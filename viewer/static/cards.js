@@ -69,6 +69,11 @@ function card(text) {
     el("span", { class: "index" }, index), PIPS[suit] ? face(rank, suit) : null);
 }
 
+// a text with the protocol's card codes in it ("marriage 20: KD QD") as people write cards ("K♦ Q♦")
+function inWords(text) {
+  return String(text).replace(/\b([AKQJT9])([SHDC])\b/g, (_, rank, suit) => (rank === "T" ? "10" : rank) + SUITS[suit]);
+}
+
 function backs(count) {
   return Array.from({ length: count }, () => el("span", { class: "card back", "data-card": "hidden" }));
 }

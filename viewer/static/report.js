@@ -57,7 +57,7 @@ function drawSeat(film, states, seat, view, toAct) {
     el("div", { class: "score" }, score),
     el("div", { class: "hand" }, hand),
     labelled("on the table:", cards(seen.tables ? seen.tables[seat] : "")),
-    labelled("melds:", (seen.melds ? seen.melds[seat] : []).map((m) => el("span", { class: "meld" }, m))));
+    labelled("melds:", (seen.melds ? seen.melds[seat] : []).map((m) => el("span", { class: "meld" }, inWords(m)))));
   if (faceUp) {  // what only this seat knows of its own passing and burying
     box.append(...[labelled("passed:", cards(own.gave)), labelled("received:", cards(own.received)),
       labelled("buried:", cards(own.buried))].filter(Boolean));
@@ -99,7 +99,7 @@ function show() {
       drawMiddle(film, now, view), film.names.map((_, seat) => drawSeat(film, now, seat, view, toAct))));
   const info = film.steps[step];
   const text = document.getElementById("step-text");
-  text.textContent = info.text;
+  text.textContent = inWords(info.text);
   text.className = info.fault ? "fault" : "";
   document.getElementById("step-count").textContent = `step ${step + 1} of ${film.steps.length}, hand ${info.hand}`;
   document.getElementById("hand-select").value = String(info.hand);

@@ -1,0 +1,96 @@
+"""Take the screenshots README shows (docs/images/): a league's ladder, an entrant's page, a game in the replay
+viewer and the play page, from real runs on this machine. Needs Debian's chromium (as the browser tests do).
+
+    .venv/bin/python docs/screenshots.py        # about a minute; rewrites docs/images/*.png
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+IMAGES = ROOT / "docs" / "images"
+ARENA = [sys.executable, "-m", "arena"]
+SIZE = {"width": 1100, "height": 800}
+
+
+def arena(*args: str) -> str:
+    done = subprocess.run([*ARENA, *map(str, args)], cwd=ROOT, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"pinochle-arena {' '.join(map(str, args))} failed:\n{done.stderr}")
+    return done.stdout
+
+
+def started(args: list[str], prefix: str) -> tuple[subprocess.Popen, str]:
+    """A long-running command, and the address it prints on the line that starts with ``prefix``."""
+    process = subprocess.Popen([*ARENA, *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in process.stdout:
+        if line.startswith(prefix):
+            return process, line.split("http", 1)[1].split()[0].join(("http", ""))
+    raise SystemExit(f"no address from {' '.join(args)}: {process.stderr.read()}")
+
+
+def league_pages(browser, work: Path) -> None:
+    folder = work / "league"
+    arena("league", "init", folder, "--boards")
+    for name in ("tactician", "greedy", "random"):
+        arena("league", "add", name, name, "--league", folder)
+    arena("league", "run", folder, "--games", "60")
+    process, address = started(["league", "serve", str(folder), "--port", "0"], "the league's pages:")
+    try:
+        page = browser.new_page(viewport=SIZE)
+        page.goto(address)
+        page.wait_for_selector("#ladder td.games")
+        page.screenshot(path=IMAGES / "ladder.png")
+        page.goto(address.rstrip("/") + "/entrant/tactician")
+        page.wait_for_selector("#rating-plot")
+        page.screenshot(path=IMAGES / "entrant.png", full_page=True)
+        page.goto(address.rstrip("/") + "/game/1/")
+        page.wait_for_selector("#viewer:not([hidden]) .seat")
+        for _ in range(14):
+            page.keyboard.press("ArrowRight")
+        page.locator("#viewer").screenshot(path=IMAGES / "replay.png")
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=60)
+
+
+def play_page(browser, work: Path) -> None:
+    process, address = started(["play", "tactician", "--seed", "3", "--out", str(work / "play")], "seat ")
+    try:
+        page = browser.new_page(viewport=SIZE)
+        page.goto(address)
+        waiting = "() => !document.getElementById('request').hidden"
+        for _ in range(6):
+            page.wait_for_function(waiting, timeout=30_000)
+            legal = page.locator(".hand .card.legal")
+            (legal if legal.count() else page.locator("#choices button")).first.click()
+        page.wait_for_function(waiting, timeout=30_000)
+        page.screenshot(path=IMAGES / "play.png", full_page=True)
+    finally:
+        process.kill()
+        process.wait(timeout=60)
+
+
+def main() -> None:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise SystemExit("no chromium: apt-get install chromium")
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as work, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        league_pages(browser, Path(work))
+        play_page(browser, Path(work))
+        browser.close()
+    print(f"screenshots in {IMAGES.relative_to(ROOT)}/")
+
+
+if __name__ == "__main__":
+    main()

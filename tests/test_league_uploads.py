@@ -134,12 +134,15 @@ def test_a_build_has_no_network_and_writes_only_in_the_jail(league):
     # (the words it prints are put together by the shell, so the log's copy of the command cannot match them)
     probe = ('build = "x=NO; (python3 -c \'import socket; socket.create_connection((\\"127.0.0.1\\", 9), 2)\' '
              '&& echo ${x}T-SHUT) || echo ${x}-NETWORK; touch /escaped-from-the-build || echo ${x}-ROOT-WRITE; '
-             'cat ' + str(folder.resolve() / "league.db") + ' || echo ${x}-LEAGUE"\nrun = "python3 bot.py"\n')
+             'cat ' + str(folder.resolve() / "league.db") + ' || echo ${x}-LEAGUE; echo \\"<script>alert(1)</script>\\""'
+             '\nrun = "python3 bot.py"\n')
     status, reply = upload(address, "bob", tokens["bob"], kit_zip(manifest=probe))
     log = built(address, "bob", tokens["bob"], reply)
     assert "NO-NETWORK" in log and "NOT-SHUT" not in log, log
     assert "NO-ROOT-WRITE" in log and not Path("/escaped-from-the-build").exists()
     assert "NO-LEAGUE" in log  # the league's database is not in the jail (only the folders above the sources)
+    status, page = call(address + re.search(r"/entrant/\S+/builds/\d+", reply).group(0), tokens["bob"], html=True)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert(1)" not in page  # escaped
 
 
 def test_nobody_reads_or_uploads_as_another_entrant(league):

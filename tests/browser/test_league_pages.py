@@ -43,14 +43,26 @@ def test_an_entrant_logs_in_uploads_through_the_form_and_climbs_and_the_organise
     assert arena("league", "init", folder, "--boards").returncode == 0
     assert arena("league", "add", "random", "random", "--league", folder).returncode == 0
     token = token_of(arena("league", "entrant", "add", "alice", "--league", folder))
+    token_of(arena("league", "entrant", "add", "bob", "--league", folder))
     organiser = token_of(arena("league", "token", "--organiser", "--league", folder))
     (tmp_path / "bot.zip").write_bytes(kit_zip())
     (tmp_path / "broken.zip").write_bytes(kit_zip(manifest='build = "exit 7"\nrun = "python3 bot.py"\n'))
+    (tmp_path / "escape.zip").write_bytes(kit_zip(extra=[("../../escape.py", "x")]))
     with serving(folder) as address:
         page.goto(address + "/login")
         page.fill("input[name=token]", token)
         page.click("#login button")
         page.wait_for_selector("#upload")
+        refusals = page.context.new_page()  # the same session; its refusals (400, 403) are expected, not errors
+        refusals.goto(address + "/entrant/alice")
+        refusals.set_input_files("#upload input[type=file]", str(tmp_path / "escape.zip"))
+        refusals.click("#upload button")
+        assert "leaves the archive's folder" in refusals.inner_text("#refused")  # refused at once, with why
+        assert refusals.goto(address + "/entrant/bob/builds/1").status == 403  # another's build log
+        assert refusals.goto(address + "/entrant/bob/logs/bob.w0.stderr.log").status == 403  # another's bot log
+        refusals.goto(address + "/entrant/bob")
+        assert refusals.locator("#upload").count() == 0  # no form to upload as bob
+        refusals.close()
         page.set_input_files("#upload input[type=file]", str(tmp_path / "bot.zip"))
         page.click("#upload button")
         page.click("#builds-table tbody tr:first-child a")

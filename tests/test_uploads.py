@@ -127,3 +127,18 @@ def test_a_missing_or_bad_manifest_says_what_to_write(tmp_path, manifest, says):
         (tmp_path / "bot.toml").write_text(manifest)
     with pytest.raises(UploadError, match=says):
         read_manifest(tmp_path)
+
+
+def test_the_rate_limits_bucket_lets_a_burst_through_then_one_per_interval(monkeypatch):
+    from viewer import guard
+
+    now = [1000.0]
+    monkeypatch.setattr(guard.time, "monotonic", lambda: now[0])
+    bucket = guard.Bucket(burst=5, every=120.0)
+    assert [bucket.take("alice") for _ in range(5)] == [None] * 5
+    assert bucket.take("alice") == pytest.approx(120.0)  # the sixth waits for the next token
+    assert bucket.take("bob") is None  # each key its own bucket
+    now[0] += 60
+    assert bucket.take("alice") == pytest.approx(60.0)
+    now[0] += 60
+    assert bucket.take("alice") is None

@@ -16,6 +16,12 @@ could reach at most 1 / (1/trio + 1/no-pipes) decisions per second; the
 summary gives that bound as a share of trio's rate.
 
     python bench/referee_throughput.py [--games N] [--concurrency 1,2,4,8,32] [--presets ...]
+                                       [--isolation jail|none] [--fresh]
+
+By default the bots are jailed and kept from game to game (``persist``), so
+what is measured is the referee per decision; ``--isolation none`` takes the
+jail away, ``--fresh`` starts a new process for every game (the default of
+a tournament: bench/jail_cost.py breaks that start down).
 """
 
 from __future__ import annotations
@@ -48,6 +54,9 @@ SEATS = {"two-handed": 2, "three-handed": 3, "four-handed": 2, "call-for-partner
 GROUP = {"two-handed": 2, "three-handed": 6, "four-handed": 2, "call-for-partner": 5}  # games per duplicate deal
 
 
+MODE = {"isolation": "jail", "persist": True}  # how the bots run (main() sets it from the flags)
+
+
 def run_tournament(preset: str, concurrency: int, games: int, processes: int | None = None) -> tuple[float, float, int]:
     """(decisions/s, games/s, referee processes) of a real tournament run (results fsynced to a temp dir)."""
     records, elapsed, processes = play_tournament(preset, concurrency, games, processes)
@@ -58,10 +67,11 @@ def play_tournament(preset: str, concurrency: int, games: int, processes: int | 
                     limits: dict | None = None) -> tuple[list, float, int]:
     """(records, seconds, referee processes) of a tournament of about ``games`` games between first-legal bots."""
     per = max(GROUP[preset], games // GROUP[preset] * GROUP[preset])
-    # persist: each bot's process is kept from game to game, so what is measured is the referee per decision
-    # (jailed, as by default); bench/jail_cost.py measures the start of a fresh process per game
+    # persist (by default): each bot's process is kept from game to game, so what is measured is the referee per
+    # decision; bench/jail_cost.py measures the start of a fresh process per game
     data = {"tournament": {"variant": preset, "games_per_pairing": per, "concurrency": concurrency, "seed": 7,
-                           "persist": True, "options": OPTIONS.get(preset, {}),
+                           "persist": MODE["persist"], "isolation": MODE["isolation"],
+                           "options": OPTIONS.get(preset, {}),
                            **({"processes": processes} if processes else {})},
             **({"limits": limits} if limits else {}),
             "bot": [{"name": f"fl{i}", "sample": "first-legal"} for i in range(SEATS[preset])]}
@@ -81,9 +91,14 @@ def play_tournament(preset: str, concurrency: int, games: int, processes: int | 
 
 
 class _InstantClient:
-    """A bot without a process: the first legal action at once, nothing written or read."""
+    """A bot without a process: the first legal action at once, nothing written or read. (What a record keeps of
+    a seat's bot, as a BotClient has it: its name, its 'id' lines, its protocol and its options.)"""
 
     name = "instant"
+    ids: dict = {}
+    version = 3
+    options: dict = {}
+    wants: frozenset = frozenset()  # no state lines
 
     def post(self, message) -> None:
         pass
@@ -131,7 +146,12 @@ def main() -> None:
                         "more at higher concurrency)")
     parser.add_argument("--concurrency", default="1,2,4,8,32")
     parser.add_argument("--presets", nargs="*", default=list(PRESETS))
+    parser.add_argument("--isolation", choices=("jail", "none"), default="jail", help="the bots' isolation "
+                        "(default: the jail)")
+    parser.add_argument("--fresh", action="store_true", help="a fresh bot process for every game (default: kept)")
     args = parser.parse_args()
+    MODE.update(isolation=args.isolation, persist=not args.fresh)
+    print(f"bots: isolation {args.isolation}, {'a fresh process every game' if args.fresh else 'kept between games'}")
     levels = [int(x) for x in args.concurrency.split(",")]
     pipes = pipe_rates(2.0)
     alone = no_pipes_rate(max(args.games // 3, 5))  # right after trio's rate: the bound compares the two

@@ -23,6 +23,7 @@ BENCHMARKS = [
     ("duplicate deals", ["duplicate_vs_independent.py", "--repeats", "3"]),
     ("boards", ["boards_vs_games.py", "--hands", "500", "--seeds", "1", "2"]),
     ("6 jail cost", ["jail_cost.py"]),
+    ("a jailed game, step by step", ["game_breakdown.py", "--games", "40", "--profile", "0"]),
     ("page cache channel", ["page_cache_channel.py"]),
     ("cluster", ["cluster_throughput.py", "--games", "100", "--rounds", "2"]),
 ]

@@ -26,6 +26,8 @@ import os
 import secrets
 import shutil
 import signal
+import sys
+import traceback
 from pathlib import Path
 
 import attrs
@@ -98,16 +100,31 @@ async def build_forever(league: Path, db: LeagueDB, wake: trio.MemoryReceiveChan
 
 
 async def build_one(league: Path, db: LeagueDB, build: Build) -> None:
-    """Build, check and enter one upload; the outcome (and the log) goes to the build's row."""
+    """Build, check and enter one upload; the outcome (and the log) goes to the build's row. Never raises for
+    anything an upload can cause: the builder goes on with the next one."""
+    try:
+        await _build_one(league, db, build)
+    except Exception as e:  # a bug of ours that an upload found: this build fails, the others are still built
+        print(f"league serve: build {build.id} of {build.entrant} failed on an internal error:", file=sys.stderr)
+        traceback.print_exc()
+        message = f"an internal error of the league's ({type(e).__name__}); the organiser has its details"
+        await trio.to_thread.run_sync(db.finish_build, build.id, "failed", message, message + "\n")
+
+
+async def _build_one(league: Path, db: LeagueDB, build: Build) -> None:
     folder = build_folder(league, build.id)
     log = Log()
     bot = league / "bots" / build.entrant / f"b{build.id}"
+    shutil.rmtree(bot, ignore_errors=True)  # (left by a server stopped in the middle of this build)
     try:
+        if not (folder / "src").is_dir():
+            raise BuildFailed("the upload's files are gone (the server stopped while it was received): send it again")
         source, manifest = read_manifest(folder / "src")
         log.say(f"build {build.id} of {build.entrant}: {manifest.build or '(no build command)'}; run: {manifest.run}")
         await jailed_build(source, manifest, folder / "built.tar", log)
         bot.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
-        for note in await trio.to_thread.run_sync(lambda: unpack(folder / "built.tar", bot, BUILT_BYTES, "skip")):
+        for note in await trio.to_thread.run_sync(lambda: unpack(folder / "built.tar", bot, BUILT_BYTES, "skip",
+                                                                  tar_only=True)):
             log.say(note)
         version = await _check_and_enter(league, db, build.entrant, manifest, bot, folder / "check", log)
     except (BuildFailed, UploadError) as e:
@@ -118,9 +135,15 @@ async def build_one(league: Path, db: LeagueDB, build: Build) -> None:
         log.say(f"PASSED: version {version.number} of {build.entrant} plays from now on")
         await trio.to_thread.run_sync(db.finish_build, build.id, "passed", "", log.text(), version.id)
     finally:
-        for scratch in ("src", "built.tar", "check"):
+        for scratch in ("built.tar", "check", *(("src",) if build_done(db, build.id) else ())):
             path = folder / scratch
             shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
+
+
+def build_done(db: LeagueDB, build: int) -> bool:
+    """Whether the build has its outcome (else its sources stay, for a restarted server to build again)."""
+    done = db.build(build)
+    return done is not None and done.status in ("failed", "passed")
 
 
 @attrs.define

@@ -421,8 +421,13 @@ class LeagueDB:
                                                     created=time.time())).inserted_primary_key[0]
 
     def queue_build(self, build: int) -> None:
-        """A received build's files are in place: it may be built."""
+        """A received build's files are in place: it may be built. An older upload of the same entrant still
+        waiting is dropped (superseded): an entrant has at most one build in the queue, so one entrant's uploads
+        cannot hold everyone else's back for longer than one build."""
         with self._write() as c:
+            entrant = c.execute(sa.select(builds.c.entrant_id).where(builds.c.id == build)).scalar_one()
+            c.execute(builds.update().where((builds.c.entrant_id == entrant) & (builds.c.status == "queued"))
+                      .values(status="failed", message=f"superseded by build {build}", finished=time.time()))
             c.execute(builds.update().where(builds.c.id == build).values(status="queued"))
 
     def take_build(self) -> Build | None:

@@ -65,10 +65,28 @@ class _Member:
     open: Callable[[], BinaryIO]  # its contents (files only), while the archive is open
 
 
-def unpack(archive: Path, into: Path, max_bytes: int = MAX_UNPACKED, links: str = "refuse") -> list[str]:
-    """Unpack ``archive`` (zip, tar, tar.gz, tar.bz2, tar.xz) into the new folder ``into``, all checked first;
-    returns notes (the links skipped). UploadError, and nothing left in ``into``, if it is refused."""
-    with _opened(archive) as members:
+# What a damaged or hostile archive raises while it is read: each becomes an UploadError (one line), never a crash.
+BROKEN = (zipfile.BadZipFile, zipfile.LargeZipFile, tarfile.TarError, EOFError, zlib.error, lzma.LZMAError,
+          NotImplementedError, RuntimeError, ValueError, RecursionError, UnicodeError)
+MAX_DEPTH = 32  # folders deep
+MAX_NAME = 1024  # characters of a member's path
+
+
+def unpack(archive: Path, into: Path, max_bytes: int = MAX_UNPACKED, links: str = "refuse", tar_only: bool = False
+           ) -> list[str]:
+    """Unpack ``archive`` (zip, tar, tar.gz, tar.bz2, tar.xz; with ``tar_only`` a tar, as a build sends it, whatever
+    its last bytes look like) into the new folder ``into``, all checked first; returns notes (the links skipped).
+    UploadError, and nothing left in ``into``, if it is refused."""
+    try:
+        return _unpack(archive, into, max_bytes, links, tar_only)
+    except BROKEN as e:
+        shutil.rmtree(into, ignore_errors=True)
+        raise UploadError(f"a damaged or unreadable archive ({type(e).__name__}: {' '.join(str(e).split())[:200]})"
+                          ) from None
+
+
+def _unpack(archive: Path, into: Path, max_bytes: int, links: str, tar_only: bool) -> list[str]:
+    with _opened(archive, tar_only) as members:
         notes = _check(members, links)
         into.mkdir(mode=0o755)
         try:
@@ -92,22 +110,29 @@ def unpack(archive: Path, into: Path, max_bytes: int = MAX_UNPACKED, links: str 
 
 
 @contextlib.contextmanager
-def _opened(archive: Path) -> Iterator[list[_Member]]:
-    """The archive's members, each readable while the archive is open."""
-    if zipfile.is_zipfile(archive):
-        try:
-            with zipfile.ZipFile(archive) as z:
-                yield [_zip_member(z, info) for info in z.infolist()]
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError) as e:
-            raise UploadError(f"a damaged zip archive ({' '.join(str(e).split())})") from None
+def _opened(archive: Path, tar_only: bool) -> Iterator[list[_Member]]:
+    """The archive's members, each readable while the archive is open; past MAX_FILES members it stops reading
+    (a tar of a million empty headers is refused after 5,000, not held in memory)."""
+    if not tar_only and zipfile.is_zipfile(archive):
+        with zipfile.ZipFile(archive) as z:
+            infos = z.infolist()
+            if len(infos) > MAX_FILES:
+                raise UploadError(f"more than {MAX_FILES} files in the archive")
+            if any(info.flag_bits & 0x1 for info in infos):
+                raise UploadError("an encrypted zip: send the files unencrypted")
+            yield [_zip_member(z, info) for info in infos]
         return
     try:
-        with tarfile.open(archive) as tar:
-            yield [_tar_member(tar, info) for info in tar.getmembers()]
-    except (tarfile.TarError, EOFError, zlib.error, lzma.LZMAError, OSError) as e:
-        if isinstance(e, OSError) and not isinstance(e, tarfile.TarError) and e.errno is not None:
-            raise
+        tar = tarfile.open(archive)  # noqa: SIM115 (closed below, after the members are read)
+    except (tarfile.TarError, EOFError, zlib.error, lzma.LZMAError):
         raise UploadError("not a zip or tar archive (.zip, .tar, .tar.gz), or a damaged one") from None
+    with tar:
+        members = []
+        for info in tar:
+            if len(members) == MAX_FILES:
+                raise UploadError(f"more than {MAX_FILES} files in the archive")
+            members.append(_tar_member(tar, info))
+        yield members
 
 
 def _zip_member(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> _Member:
@@ -157,7 +182,7 @@ def _check(members: list[_Member], links: str) -> list[str]:
 def _plain(name: str) -> bool:
     path = PurePosixPath(name)
     return (bool(name) and not path.is_absolute() and ".." not in path.parts and "\\" not in name
-            and name.isprintable())
+            and name.isprintable() and len(name) <= MAX_NAME and len(path.parts) <= MAX_DEPTH)
 
 
 def _write(member: _Member, target: Path, written: int, max_bytes: int) -> int:
@@ -193,7 +218,25 @@ def read_manifest(folder: Path) -> tuple[Path, Manifest]:
         raise UploadError(f"{found.name}: no run command (run = \"./build/bot\", relative to its folder)")
     if not isinstance(build, str):
         raise UploadError(f"{found.name}: build should be a text (a shell command), got {build!r}")
+    outside = [word for word in run.split() if _leaves_folder(word)]
+    if outside:
+        raise UploadError(f"{found.name}: the run command names {outside[0]!r}, outside the bot's folder: name the "
+                          "bot's files relative to its folder (./build/bot, bot.py) and its runtime by name (python3)")
     return top, Manifest(run.strip(), build.strip())
+
+
+def _leaves_folder(word: str) -> bool:
+    """Whether a word of the run command names a path outside the bot's folder: the jail shows a bot every folder
+    its command names, so an upload may name only its own files and the system's (which every jail shows)."""
+    from referee.bots.jail import SYSTEM, is_under
+
+    for part in word.replace("=", " ").replace(":", " ").replace(",", " ").split():
+        path = PurePosixPath(part.strip("'\""))
+        if ".." in path.parts or part.startswith(("~", "$")):
+            return True
+        if path.is_absolute() and not is_under(Path(os.path.normpath(path)), SYSTEM):
+            return True
+    return False
 
 
 __all__ = ["MANIFESTS", "MAX_UPLOAD", "Manifest", "UploadError", "read_manifest", "unpack"]

@@ -340,3 +340,31 @@ def test_leagues_of_more_seats_play_every_seating_of_a_deal(variant, games_at_a_
     seatings = {tuple(s["entrant"] for s in r["seats"]) for r in records}
     assert len(seatings) == games_at_a_table and len({r["seed"] for r in records}) == 1  # one deal, every seating
     assert arena("league", "show", folder, "--bootstrap", "0").returncode == 0
+
+
+def test_one_entrant_has_one_build_in_the_queue_and_a_broken_build_never_stops_the_builder(tmp_path, monkeypatch):
+    import trio
+
+    from league import builds
+
+    db = LeagueDB.create(f"sqlite:///{tmp_path / 'l.db'}", {"tournament": {}})
+    db.add_entrant("a")
+    first, second = db.new_build("a"), db.new_build("a")
+    db.queue_build(first)
+    db.queue_build(second)  # the newer upload replaces the one still waiting
+    assert db.build(first).status == "failed" and db.build(first).message == f"superseded by build {second}"
+    taken = db.take_build()
+    assert taken.id == second and db.take_build() is None
+    trio.run(builds.build_one, tmp_path, db, taken)  # its files are gone: failed, with why
+    assert db.build(second).status == "failed" and "send it again" in db.build(second).message
+
+    third = db.new_build("a")
+    db.queue_build(third)
+    (builds.build_folder(tmp_path, third) / "src").mkdir(parents=True)
+
+    async def broken(*_args):
+        raise RuntimeError("a bug an upload found")
+
+    monkeypatch.setattr(builds, "_build_one", broken)
+    trio.run(builds.build_one, tmp_path, db, db.take_build())  # no exception out of it
+    assert db.build(third).status == "failed" and "internal error" in db.build(third).message

@@ -75,7 +75,11 @@ def test_the_pages_show_the_ladder_an_entrant_and_a_game(league):
         status, script = get(address + "/game/1/films/0.js")
         assert status == 200 and script.startswith('pinochleFilm(0, "')
         assert get(address + "/game/999/")[0] == 404
+        assert get(address + "/game/99999999999999999999999/")[0] == 404  # past the database's integers
         assert get(address + "/entrant/nobody")[0] == 404
+        with urllib.request.urlopen(address + "/", timeout=60) as reply:  # no framing by other sites, no sniffing
+            assert reply.headers["X-Frame-Options"] == "DENY"
+            assert reply.headers["X-Content-Type-Options"] == "nosniff"
 
 
 def test_text_on_the_pages_is_escaped_and_a_record_whose_seal_fails_is_not_shown(league, tmp_path):

@@ -9,6 +9,7 @@ import os
 import stat
 import tarfile
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -142,3 +143,86 @@ def test_the_rate_limits_bucket_lets_a_burst_through_then_one_per_interval(monke
     assert bucket.take("alice") == pytest.approx(60.0)
     now[0] += 60
     assert bucket.take("alice") is None
+
+
+# ------------------------------------------------------------------ what the red team found (2026-11-26)
+
+@pytest.mark.parametrize("run", ["python3 spy.py /tmp/league/bots", "./bot --data=/var/lib", "python3 ../other/bot.py",
+                                 "./bot ~/x", "java -cp lib:/opt/jars -jar bot.jar", "python3 spy.py /proc"])
+def test_a_run_command_may_name_only_the_bots_own_files(tmp_path, run):
+    """The jail shows a bot every folder its command names: an upload naming /tmp/league/bots would read every
+    other entrant's bot (and a folder such as /proc hung the fingerprint)."""
+    (tmp_path / "bot.toml").write_text(f"run = {run!r}\n".replace("'", '"'))
+    with pytest.raises(UploadError, match="outside the bot's folder"):
+        read_manifest(tmp_path)
+
+
+def test_a_run_command_may_name_the_systems_files_which_every_jail_shows(tmp_path):
+    (tmp_path / "bot.toml").write_text('run = "/usr/bin/java -cp build:/usr/share/java/x.jar bot.Main"\n')
+    assert read_manifest(tmp_path)[1].run.startswith("/usr/bin/java")
+
+
+def test_a_bot_shown_another_entrants_folder_is_refused(tmp_path):
+    from referee.bots.apart import exposures
+    from referee.bots.jail import JailSpec
+
+    bots = tmp_path / "bots"
+    for name in ("alice", "bob"):
+        (bots / name).mkdir(parents=True)
+        (bots / name / "bot.py").write_text("")
+    specs = {"alice": JailSpec(("python3", "bot.py", str(bots)), cwd=str(bots / "alice")),
+             "bob": JailSpec(("python3", "bot.py"), cwd=str(bots / "bob"))}
+    problems = exposures(specs)
+    assert len(problems) == 1 and problems[0].startswith("bot alice would be shown bob's program")
+
+
+def test_the_fingerprint_never_reads_the_kernels_files():
+    from referee.bots.fingerprint import _files
+
+    assert list(_files(Path("/proc"))) == [] and list(_files(Path("/sys/kernel"))) == []
+
+
+def test_a_builds_tar_is_read_as_a_tar_even_when_it_ends_like_a_zip(tmp_path):
+    """A build could make its folder's tar end with a zip (an encrypted one crashed the server)."""
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as z:
+        z.writestr("x", "y")
+    built = tmp_path / "built.tar"
+    with tarfile.open(built, "w") as t:
+        info = tarfile.TarInfo("bot.py")
+        info.size = 3
+        t.addfile(info, io.BytesIO(b"bot"))
+        info = tarfile.TarInfo("last.zip")
+        info.size = len(inner.getvalue())
+        t.addfile(info, io.BytesIO(inner.getvalue()))
+    with open(built, "ab") as f:
+        f.write(inner.getvalue())  # past the tar's end: what zipfile looks for
+    assert zipfile.is_zipfile(built)
+    unpack(built, tmp_path / "out", links="skip", tar_only=True)
+    assert (tmp_path / "out" / "bot.py").read_text() == "bot"
+
+
+def test_encrypted_damaged_deep_and_endless_archives_get_one_line(tmp_path):
+    encrypted = a_zip(tmp_path / "enc.zip", BOT)
+    data = bytearray(encrypted.read_bytes())
+    for at in range(len(data) - 4):  # set the "encrypted" flag in every header
+        if data[at:at + 4] in (b"PK\x03\x04", b"PK\x01\x02"):
+            data[at + (6 if data[at + 2] == 3 else 8)] |= 1
+    encrypted.write_bytes(bytes(data))
+    with pytest.raises(UploadError, match="encrypted"):
+        unpack(encrypted, tmp_path / "a")
+    deep = a_zip(tmp_path / "deep.zip", [("/".join(["d"] * 1900) + "/f", "x")])
+    with pytest.raises(UploadError, match="leaves the archive's folder"):
+        unpack(deep, tmp_path / "b")
+    damaged = bytearray(a_zip(tmp_path / "bad.zip", [("big", b"abc" * 50_000)]).read_bytes())
+    damaged[60:400] = b"\xff" * 340  # inside the deflated data
+    (tmp_path / "bad.zip").write_bytes(bytes(damaged))
+    with pytest.raises(UploadError):
+        unpack(tmp_path / "bad.zip", tmp_path / "c")
+    many = tmp_path / "many.tar"
+    with tarfile.open(many, "w") as t:
+        for i in range(6_000):
+            t.addfile(tarfile.TarInfo(f"f{i}"))
+    with pytest.raises(UploadError, match="more than 5000 files"):
+        unpack(many, tmp_path / "d")
+    assert not any((tmp_path / x).exists() for x in "abcd")

@@ -135,7 +135,8 @@ class Accounts:
     async def build_log(self, request: Request) -> Response:
         name = request.path_params["name"]
         self.allowed(request, name)
-        build = self.db.build(request.path_params["build"])
+        number = request.path_params["build"]
+        build = self.db.build(number) if number < 1 << 62 else None
         if build is None or build.entrant != name:
             raise HTTPException(404, "no such build")
         if not _by_browser(request):

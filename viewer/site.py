@@ -50,6 +50,24 @@ from .report import GAMES_HTML, STATIC, film_script, game_row
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent / "templates")
 POLL_MS = 2000  # how often the ladder page asks for new rows
+BIGGEST = 1 << 62  # numbers in addresses past this are no game or build (the database's integers end at 2**63)
+HEADERS = [(b"x-frame-options", b"DENY"), (b"x-content-type-options", b"nosniff"),
+           (b"referrer-policy", b"same-origin")]
+
+
+class SafetyHeaders:
+    """ASGI middleware: no page may be framed by another site (clickjacking), nor its type guessed."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        async def with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers if scope["type"] == "http" else send)
 
 
 def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio.MemorySendChannel | None = None,
@@ -98,7 +116,7 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
         Route("/game/{number:int}/", game),
         Route("/game/{number:int}/films/0.js", game_film),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ], middleware=[Middleware(BodyLimit),
+    ], middleware=[Middleware(SafetyHeaders), Middleware(BodyLimit),
                    Middleware(SessionMiddleware, secret_key=session_key(db.key()), session_cookie="league_session",
                               max_age=SESSION_DAYS * 86400, same_site="strict", https_only=behind_proxy)],
         exception_handlers={HTTPException: refused})
@@ -106,7 +124,7 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
 
 
 def _record(db: LeagueDB, number: int) -> GameRecord:
-    line = db.record(number)
+    line = db.record(number) if number < BIGGEST else None
     if line is None:
         raise HTTPException(404, "no such game")
     try:

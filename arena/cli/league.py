@@ -440,22 +440,28 @@ def run_serve(args) -> int:
         folder = args.folder.resolve()
         app = league_site(db, folder.name, folder, wake, args.behind_proxy)
         async with trio.open_nursery() as nursery:
-            address = await nursery.start(serve_site, app, args.host, args.port)
+            try:
+                address = await nursery.start(serve_site, app, args.host, args.port)
+            except BaseException as e:  # (the server's nurseries wrap the system's refusal in groups)
+                refused = _os_error(e)
+                if refused is None:
+                    raise
+                raise UsageError(f"cannot listen on {args.host}:{args.port}: {refused.strerror or refused}") from None
             nursery.start_soon(build_forever, folder, db, woken)
             print(f"the league's pages: {address}/ (Ctrl-C stops)", flush=True)
 
     try:
         run_trio(serve)
-    except (OSError, BaseExceptionGroup) as e:
-        refused = _os_error(e)
+    except BaseExceptionGroup as e:
+        refused = e.subgroup(UsageError)
         if refused is None:
             raise
-        raise UsageError(f"cannot listen on {args.host}:{args.port}: {refused.strerror or refused}") from None
+        raise refused.exceptions[0] from None
     return 0
 
 
 def _os_error(error: BaseException) -> OSError | None:
-    """The operating system's refusal inside ``error`` (the server's nurseries wrap it in groups), if that is it."""
+    """The operating system's refusal to listen inside ``error``, if that is it."""
     while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
         error = error.exceptions[0]
     return error if isinstance(error, OSError) else None

@@ -69,12 +69,15 @@ def _shown(spec: JailSpec) -> list[Path]:
 
 
 def _files(spec: JailSpec) -> set[Path]:
-    """The bot's own files: its program, and every file its command names."""
+    """The bot's own files: its program, every file its command names, and its working folder (an uploaded
+    bot's folder, whose program may be the system's python3)."""
     try:
         files = {Path(os.path.realpath(program_of(spec)))}
     except JailError:
         return set()
     files |= {Path(os.path.realpath(w)) for w in spec.argv[1:] if os.path.isabs(w) and os.path.isfile(w)}
+    if spec.cwd:
+        files.add(Path(os.path.realpath(spec.cwd)))
     return files
 
 

@@ -34,6 +34,7 @@ MAX_BYTES = 1 << 30
 CHUNK = 1 << 20
 RUNTIMES = tuple(sorted({sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))}))
 OWN = (str(SAMPLE_DIR), *LIBRARY)  # pinochle-arena's own folders: the version vouches for them
+KERNEL = ("/proc", "/sys", "/dev")  # never walked: the kernel's, not files
 SKIPPED = {"__pycache__", ".git", "dask-scratch-space", "dask-worker-space"}  # written while bots run
 
 
@@ -95,6 +96,8 @@ def _files(root: Path) -> Iterator[tuple[str, Path]]:
     if root.is_file():
         yield root.name, root
         return
+    if is_under(Path(os.path.realpath(root)), KERNEL):
+        return  # the kernel's files: not a bot's, and some of them (/proc/kmsg) never end a read
     for top, dirs, files in os.walk(root):
         if any(name in files for name in RESULTS_FILES):  # a results folder: the run's, not the bot's
             dirs[:] = []

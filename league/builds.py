@@ -35,6 +35,7 @@ import trio
 
 from referee.bots.apart import exposures, jails_of
 from referee.bots.fingerprint import fingerprint
+from referee.bots.jail import SYSTEM, JailSpec, is_under, visible_paths
 from referee.bots.sandbox import LEADERS, Isolation, Limits, Sandbox, SandboxError, kill_leftovers, launch
 from referee.bots.spawn import become_subreaper, spawn
 from referee.match.compliance import run_check
@@ -140,6 +141,18 @@ async def _build_one(league: Path, db: LeagueDB, build: Build) -> None:
             shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
 
 
+def shown_outside(entrant, folder: Path) -> list[Path]:
+    """The folders an uploaded bot's jail would show besides its own folder, the system and the runtime its
+    command names by name (python3, java): what a script's ``#!`` line or any other way of naming a path would
+    open to it. The run command's words are checked at upload; this checks what the built files add."""
+    argv = entrant.command.argv
+    allowed = [folder.resolve(), *SYSTEM]
+    if os.sep not in argv[0]:  # a runtime found on PATH, as the organiser's machine has it
+        allowed += [real for _, real in visible_paths(JailSpec((argv[0],)))]
+    spec = jails_of([(entrant.name, entrant.command, entrant.sandbox)], ())[entrant.name]
+    return [real for _, real in visible_paths(spec) if not is_under(real, allowed)]
+
+
 def build_done(db: LeagueDB, build: int) -> bool:
     """Whether the build has its outcome (else its sources stay, for a restarted server to build again)."""
     done = db.build(build)
@@ -231,11 +244,15 @@ async def _check_and_enter(league: Path, db: LeagueDB, name: str, manifest: Mani
         config = league_config(db, league, [Version(0, name, 1, table, ""), *others])
     except ConfigError as e:
         raise BuildFailed(str(e).removeprefix(f"league {league}: ")) from None
+    entrant = config.entrants[0]
+    outside = shown_outside(entrant, bot)
+    if outside:
+        raise BuildFailed(f"the bot's jail would show {outside[0]}, outside its folder (a script's first line, #!, "
+                          "names it?): an uploaded bot may use its own files and the system's only")
     problems = exposures(jails_of([(e.name, e.command, e.sandbox) for e in config.entrants],
                                   (str(games_folder(league)),)))
     if problems:
         raise BuildFailed(problems[0])
-    entrant = config.entrants[0]
     report = await run_check(entrant, config.variant, CHECK_GAMES, secrets.randbits(63), out)
     log.say("\n".join(line for line in report.render().splitlines()
                        if not line.startswith("Full protocol transcript")))  # (a path on the server, not kept)

@@ -64,8 +64,11 @@ def test_match_partners_are_rated_as_sides(tmp_path):
     entrants = tables.split("Multi-player ratings")[1].split("\n\n")[0]
     assert "| greedy+greedy-2 |" in entrants and "| random+random-2 |" in entrants and "| greedy " not in entrants
     individual = tables.split("Individual crosstable")[1].split("\n\n")[0]
-    greedy_row = next(line for line in individual.splitlines() if line.startswith("| greedy  "))
-    assert [cell.strip() for cell in greedy_row.split("|")[2:4]] == ["", "-"]  # never rated against its partner
+    header = next(line for line in individual.splitlines() if line.startswith("| bot "))
+    columns = [cell.strip() for cell in header.split("|")]  # (ordered by the results: find them by name)
+    greedy_row = [cell.strip() for cell in next(line for line in individual.splitlines()
+                                                 if line.startswith("| greedy  ")).split("|")]
+    assert [greedy_row[columns.index(name)] for name in ("greedy", "greedy-2")] == ["", "-"]  # never against its partner
 
 
 @pytest.mark.parametrize(

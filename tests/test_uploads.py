@@ -226,3 +226,23 @@ def test_encrypted_damaged_deep_and_endless_archives_get_one_line(tmp_path):
     with pytest.raises(UploadError, match="more than 5000 files"):
         unpack(many, tmp_path / "d")
     assert not any((tmp_path / x).exists() for x in "abcd")
+
+
+def test_a_built_script_whose_first_line_names_another_folder_is_refused(tmp_path):
+    """The jail shows a script's interpreter's folder: a bot built as './bot.py' with '#!/srv/league/bots/bob/...'
+    on its first line would be shown another entrant's folder."""
+    from league.builds import shown_outside
+    from referee.bots.transport import BotCommand
+    from referee.match import Entrant
+
+    elsewhere = tmp_path / "bob"
+    elsewhere.mkdir()
+    (elsewhere / "interpreter").write_text("")
+    mine = tmp_path / "alice"
+    mine.mkdir()
+    (mine / "bot.py").write_text(f"#!{elsewhere / 'interpreter'}\n")
+    (mine / "fair.py").write_text("#!/usr/bin/env python3\n")
+    spy = Entrant("alice", BotCommand.from_text("./bot.py", str(mine)))
+    assert shown_outside(spy, mine) == [elsewhere]
+    fair = Entrant("alice", BotCommand.from_text("python3 fair.py", str(mine)))
+    assert shown_outside(fair, mine) == []

@@ -52,12 +52,13 @@ CHECK_GAMES = 2
 POLL = 2.0  # seconds between two looks for queued builds (an upload also wakes the builder at once)
 
 # What runs in the jail: the sources (shown read-only at $SOURCE) copied into the private home, built there (its
-# output to stderr: the build log), then the folder sent out on stdout as a tar.
+# output to stderr: the build log), then the folder sent out on stdout as a tar, hard links as the files they are
+# (cargo hard-links its binary into two folders: as a link the second copy would be skipped when unpacked).
 SCRIPT = """set -e
 cp -R "$SOURCE/." "$HOME/bot"
 cd "$HOME/bot"
 if [ -n "$BUILD" ]; then sh -c "$BUILD" >&2; fi
-exec tar -cf - .
+exec tar --hard-dereference -cf - .
 """
 
 

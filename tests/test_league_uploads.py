@@ -243,3 +243,21 @@ def test_tokens_come_from_the_command_line_with_one_line_errors(league, tmp_path
     listed = arena("league", "list", folder)
     assert "alice" in listed.stdout and "bob" in listed.stdout
     shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_a_builds_hard_links_come_out_as_the_files_they_are(tmp_path):
+    """cargo hard-links its binary into two folders; as a tar link the second would be skipped when unpacked."""
+    import trio
+
+    from league.builds import Log, jailed_build
+    from league.uploads import read_manifest, unpack
+
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "bot.toml").write_text('build = "echo hi > a; mkdir d; ln a d/b"\nrun = "python3 bot.py"\n')
+    for path in (tmp_path, source, *source.iterdir()):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    top, manifest = read_manifest(source)
+    trio.run(jailed_build, top, manifest, tmp_path / "built.tar", Log())
+    assert unpack(tmp_path / "built.tar", tmp_path / "out", links="skip", tar_only=True) == []
+    assert (tmp_path / "out" / "a").read_text() == (tmp_path / "out" / "d" / "b").read_text() == "hi\n"

@@ -118,6 +118,7 @@ async def _build_one(league: Path, db: LeagueDB, build: Build) -> None:
     log = Log()
     bot = league / "bots" / build.entrant / f"b{build.id}"
     shutil.rmtree(bot, ignore_errors=True)  # (left by a server stopped in the middle of this build)
+    done = False  # its outcome saved: else its sources stay, for a restarted server to build again
     try:
         if not (folder / "src").is_dir():
             raise BuildFailed("the upload's files are gone (the server stopped while it was received): send it again")
@@ -133,11 +134,13 @@ async def _build_one(league: Path, db: LeagueDB, build: Build) -> None:
         shutil.rmtree(bot, ignore_errors=True)
         log.say(f"FAILED: {e}")
         await trio.to_thread.run_sync(db.finish_build, build.id, "failed", str(e), log.text())
+        done = True
     else:
         log.say(f"PASSED: version {version.number} of {build.entrant} plays from now on")
         await trio.to_thread.run_sync(db.finish_build, build.id, "passed", "", log.text(), version.id)
+        done = True
     finally:
-        for scratch in ("built.tar", "check", *(("src",) if build_done(db, build.id) else ())):
+        for scratch in ("built.tar", "check", *(("src",) if done else ())):
             path = folder / scratch
             shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
 
@@ -152,12 +155,6 @@ def shown_outside(entrant, folder: Path) -> list[Path]:
         allowed += [real for _, real in visible_paths(JailSpec((argv[0],)))]
     spec = jails_of([(entrant.name, entrant.command, entrant.sandbox)], ())[entrant.name]
     return [real for _, real in visible_paths(spec) if not is_under(real, allowed)]
-
-
-def build_done(db: LeagueDB, build: int) -> bool:
-    """Whether the build has its outcome (else its sources stay, for a restarted server to build again)."""
-    done = db.build(build)
-    return done is not None and done.status in ("failed", "passed")
 
 
 @attrs.define

@@ -27,7 +27,7 @@ from league.db import PAUSED_BY_ORGANISER, Holder, LeagueDB, LeagueError
 from league.runner import games_folder
 from league.uploads import UploadError
 
-from .guard import Guard, address, check_csrf, csrf_value
+from .guard import BIGGEST, Guard, address, by_browser, check_csrf, csrf_value
 
 LOG_TAIL = 64 << 10  # the end of a stderr log a page shows
 
@@ -69,11 +69,22 @@ class Accounts:
         return {"mine": holder.entrant == name, "organiser": holder.organiser, "builds": self.db.builds(name),
                 "logs": self.bot_logs(name)}
 
-    def allowed(self, request: Request, name: str) -> Holder:
-        """The holder if it is ``name`` or the organiser; else 401 (nobody) or 403 (someone else)."""
+    def signed_in(self, request: Request) -> Holder:
+        """Who sent ``request``; 401 if nobody."""
         holder = self.guard.holder(request)
         if holder is None:
             raise HTTPException(401, "log in with your token first (/login), or send it: Authorization: Bearer TOKEN")
+        return holder
+
+    def organiser_only(self, request: Request, what: str) -> None:
+        """403, saying ``what`` is the organiser's, unless the organiser sent ``request``."""
+        holder = self.guard.holder(request)
+        if holder is None or not holder.organiser:
+            raise HTTPException(403, what)
+
+    def allowed(self, request: Request, name: str) -> Holder:
+        """The holder if it is ``name`` or the organiser; else 401 (nobody) or 403 (someone else)."""
+        holder = self.signed_in(request)
         if not (holder.organiser or holder.entrant == name):
             raise HTTPException(403, "only that entrant (with its token) and the organiser may see this")
         return holder
@@ -101,10 +112,7 @@ class Accounts:
     async def upload(self, request: Request) -> Response:
         """A new version's archive (multipart field ``archive``): checked, then queued for its build."""
         name = request.path_params["name"]
-        holder = self.guard.holder(request)
-        if holder is None:
-            raise HTTPException(401, "log in with your token first (/login), or send it: Authorization: Bearer TOKEN")
-        if holder.entrant != name:
+        if self.signed_in(request).entrant != name:
             raise HTTPException(403, f"only {name}, with its own token, may upload its versions")
         self.guard.limit(self.guard.uploads, name)
         self.guard.limit(self.guard.uploads_from, address(request))
@@ -128,7 +136,7 @@ class Accounts:
                 self.wake.send_nowait(None)
             except trio.WouldBlock:
                 pass  # the builder has been told already
-        if _by_browser(request):
+        if by_browser(request):
             return RedirectResponse(f"/entrant/{name}#builds", status_code=303)
         return PlainTextResponse(f"build {build} queued; its log: /entrant/{name}/builds/{build}\n", status_code=202)
 
@@ -136,10 +144,10 @@ class Accounts:
         name = request.path_params["name"]
         self.allowed(request, name)
         number = request.path_params["build"]
-        build = self.db.build(number) if number < 1 << 62 else None
+        build = self.db.build(number) if number < BIGGEST else None
         if build is None or build.entrant != name:
             raise HTTPException(404, "no such build")
-        if not _by_browser(request):
+        if not by_browser(request):
             return PlainTextResponse(f"{build.status}{': ' + build.message if build.message else ''}\n{build.log}")
         return self.page(request, "build.html", {"name": name, "build": build})
 
@@ -164,24 +172,20 @@ class Accounts:
                 text = f.read().decode(errors="replace")
         except FileNotFoundError:
             raise HTTPException(404, "no such log") from None
-        if not _by_browser(request):
+        if not by_browser(request):
             return PlainTextResponse(text)
         return self.page(request, "log.html", {"name": name, "file": file, "text": text, "cut": size > LOG_TAIL})
 
     # ------------------------------------------------------------------ the organiser
     async def organiser(self, request: Request) -> Response:
-        holder = self.guard.holder(request)
-        if holder is None or not holder.organiser:
-            raise HTTPException(403, "the organiser's page: log in with the organiser's token")
+        self.organiser_only(request, "the organiser's page: log in with the organiser's token")
         entrants = await trio.to_thread.run_sync(self.db.entrants)
         return self.page(request, "organiser.html", {"entrants": entrants})
 
     async def status(self, request: Request) -> Response:
         """The organiser pauses, removes or restores an entrant (form field ``action``)."""
         name = request.path_params["name"]
-        holder = self.guard.holder(request)
-        if holder is None or not holder.organiser:
-            raise HTTPException(403, "only the organiser may pause, remove or restore entrants")
+        self.organiser_only(request, "only the organiser may pause, remove or restore entrants")
         form = await request.form(max_files=0, max_fields=4)
         check_csrf(request, form)
         status = {"pause": "paused", "remove": "removed", "restore": "active"}.get(str(form.get("action")))
@@ -192,7 +196,7 @@ class Accounts:
             await trio.to_thread.run_sync(self.db.set_status, name, status, note)
         except LeagueError as e:
             raise HTTPException(404, str(e)) from None
-        if _by_browser(request):
+        if by_browser(request):
             return RedirectResponse("/organiser", status_code=303)
         return PlainTextResponse(f"{name}: {status}\n")
 
@@ -204,11 +208,6 @@ def _log_of(file: str) -> str | None:
     """The entrant a stderr log's name belongs to (``NAME[.vN][.wSLOT].stderr.log``), or None."""
     match = LOG_NAME.fullmatch(file)
     return match.group(1) if match else None
-
-
-def _by_browser(request: Request) -> bool:
-    """Whether a browser asked (it takes HTML), rather than curl."""
-    return "text/html" in request.headers.get("accept", "")
 
 
 __all__ = ["Accounts"]

@@ -32,6 +32,7 @@ from league.db import Holder, LeagueDB, token_hash
 from league.uploads import MAX_UPLOAD
 
 MAX_BODY = MAX_UPLOAD + (64 << 10)  # an upload and its form's other fields
+BIGGEST = 1 << 62  # numbers in addresses past this are no game or build (the database's integers end at 2**63)
 SESSION_DAYS = 14
 
 
@@ -72,7 +73,12 @@ class Guard:
 
     def holder(self, request: Request) -> Holder | None:
         """Who sent ``request``: its bearer token's holder (a wrong one is refused, and counted as a failed
-        login), else its session's, else None."""
+        login), else its session's, else None. Looked up once a request."""
+        if not hasattr(request.state, "holder"):
+            request.state.holder = self._holder(request)
+        return request.state.holder
+
+    def _holder(self, request: Request) -> Holder | None:
         header = request.headers.get("authorization", "")
         if header.lower().startswith("bearer "):
             holder = self.db.holder(header[7:].strip())
@@ -88,6 +94,7 @@ class Guard:
         holder = self.db.holder(token.strip())
         if holder is not None:
             request.session.clear()
+            request.state.holder = holder
             request.session["token"] = token_hash(token.strip())
             request.session["csrf"] = secrets.token_urlsafe(24)
         return holder
@@ -101,6 +108,11 @@ class Guard:
 def address(request: Request) -> str:
     """The client's address (behind a proxy started with --behind-proxy: the one the proxy names)."""
     return request.client.host if request.client else "?"
+
+
+def by_browser(request: Request) -> bool:
+    """Whether a browser asked (it takes HTML), rather than curl: a page or a line of text in reply."""
+    return "text/html" in request.headers.get("accept", "")
 
 
 def csrf_value(request: Request) -> str:
@@ -154,4 +166,5 @@ async def _too_large(send, limit: int) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["MAX_BODY", "BodyLimit", "Bucket", "Guard", "address", "check_csrf", "csrf_value", "session_key"]
+__all__ = ["BIGGEST", "MAX_BODY", "BodyLimit", "Bucket", "Guard", "address", "by_browser", "check_csrf", "csrf_value",
+           "session_key"]

@@ -45,12 +45,11 @@ from referee.records.record import GameRecord
 from referee.records.seals import SealError, check_seal
 
 from .accounts import Accounts
-from .guard import SESSION_DAYS, BodyLimit, session_key
+from .guard import BIGGEST, SESSION_DAYS, BodyLimit, by_browser, session_key
 from .report import GAMES_HTML, STATIC, film_script, game_row
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent / "templates")
 POLL_MS = 2000  # how often the ladder page asks for new rows
-BIGGEST = 1 << 62  # numbers in addresses past this are no game or build (the database's integers end at 2**63)
 HEADERS = [(b"x-frame-options", b"DENY"), (b"x-content-type-options", b"nosniff"),
            (b"referrer-policy", b"same-origin")]
 
@@ -103,7 +102,7 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
 
     async def refused(request: Request, error: HTTPException) -> Response:
         """An error as a page for a browser, as one line of text for curl."""
-        if "text/html" not in request.headers.get("accept", ""):
+        if not by_browser(request):
             return PlainTextResponse(f"{error.detail}\n", error.status_code, headers=error.headers)
         return TEMPLATES.TemplateResponse(request, "refused.html", {"title": title, "error": error},
                                           status_code=error.status_code, headers=error.headers)

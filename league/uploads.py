@@ -40,6 +40,8 @@ from typing import BinaryIO
 
 import attrs
 
+from referee.bots.jail import SYSTEM, is_under
+
 MANIFESTS = ("bot.toml", "starter.toml")  # the upload's manifest, by the names it may have
 MAX_UPLOAD = 16 << 20  # bytes of an archive as sent
 MAX_UNPACKED = 128 << 20  # bytes of its files once unpacked
@@ -228,8 +230,6 @@ def read_manifest(folder: Path) -> tuple[Path, Manifest]:
 def _leaves_folder(word: str) -> bool:
     """Whether a word of the run command names a path outside the bot's folder: the jail shows a bot every folder
     its command names, so an upload may name only its own files and the system's (which every jail shows)."""
-    from referee.bots.jail import SYSTEM, is_under
-
     for part in word.replace("=", " ").replace(":", " ").replace(",", " ").split():
         path = PurePosixPath(part.strip("'\""))
         if ".." in path.parts or part.startswith(("~", "$")):

@@ -59,7 +59,7 @@ def jailed(script: Path, listing: Path) -> str:
     """Run ``python3 script listing`` in a jail, as the referee starts a bot; its stdout."""
     how = launch(Sandbox(), ("/usr/bin/python3", str(script), str(listing)), None, {})
     try:
-        done = subprocess.run(how.argv, env=how.env, cwd=how.cwd, preexec_fn=how.preexec_fn, pass_fds=how.pass_fds,
+        done = subprocess.run(how.argv, env=how.env, cwd=how.cwd, pass_fds=how.pass_fds,
                               capture_output=True, text=True, timeout=120)
     finally:
         for fd in how.pass_fds:

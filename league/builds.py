@@ -178,7 +178,7 @@ async def jailed_build(source: Path, manifest: Manifest, tar_path: Path, log: Lo
     except SandboxError as e:
         raise BuildFailed(f"no jail to build in: {e}") from None
     become_subreaper()
-    process = await spawn(how.argv, cwd=how.cwd, env=how.env, preexec_fn=how.preexec_fn, pass_fds=how.pass_fds)
+    process = await spawn(how.argv, cwd=how.cwd, env=how.env, pass_fds=how.pass_fds)
     LEADERS.add(process.pid)
     output, too_much = bytearray(), []
     try:

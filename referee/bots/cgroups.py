@@ -13,8 +13,9 @@ of its own, below the referee's own group, with:
   the scheduler shares the cores between groups first, then between the
   threads of a group.
 
-The child joins its group between fork and exec (:meth:`BotCgroup.join`),
-so nothing it starts ever runs outside it. At the end every process still
+A new process joins its group before it runs the bot or bwrap (the first
+program it runs is a shell that writes to :attr:`BotCgroup.procs`, see
+:mod:`referee.bots.sandbox`), so nothing the bot starts ever runs outside it. At the end every process still
 in the group is killed and the group removed; groups left by a referee that
 was killed (its pid is in the group's name) are cleaned up by the next one.
 """
@@ -88,10 +89,6 @@ class BotCgroup:
     """The group (one folder per hierarchy) of one bot process."""
 
     folders: tuple[Path, ...]
-    _procs: tuple[bytes, ...] = attrs.field(init=False)  # each folder's cgroup.procs, made before any fork
-
-    def __attrs_post_init__(self) -> None:
-        self._procs = tuple(os.fsencode(folder / "cgroup.procs") for folder in self.folders)
 
     @classmethod
     def create(cls, hierarchy: Hierarchy, limits: CgroupLimits) -> BotCgroup:
@@ -111,15 +108,10 @@ class BotCgroup:
             raise CgroupError(e.errno, f"cannot set up the bot's control group {folders[0]}: {e.strerror}") from None
         return group
 
-    def join(self) -> None:
-        """Move the calling process into the group: runs in the child between fork and exec, so it only
-        writes "0" (the writer itself) to files named before the fork."""
-        for procs in self._procs:
-            fd = os.open(procs, os.O_WRONLY)
-            try:
-                os.write(fd, b"0")
-            finally:
-                os.close(fd)
+    @property
+    def procs(self) -> tuple[str, ...]:
+        """Each folder's cgroup.procs: a process that writes 0 there moves into the group."""
+        return tuple(str(folder / "cgroup.procs") for folder in self.folders)
 
     def pids(self) -> set[int]:
         found: set[int] = set()

@@ -114,6 +114,12 @@ class _InProcess(Player):
     async def ensure_started(self, nursery):
         return self.client
 
+    def prepare(self, nursery) -> None:  # no process to start ahead
+        pass
+
+    async def game_over(self, nursery) -> None:
+        pass
+
 
 def play_without_pipes(games: int) -> tuple[int, float]:
     """(decisions, seconds) of ``games`` two-handed games against in-process instant stand-ins."""

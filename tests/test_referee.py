@@ -253,6 +253,12 @@ class _StandIn(Player):
     async def ensure_started(self, nursery):
         return self.client
 
+    def prepare(self, nursery) -> None:  # its client is no process: none to start ahead
+        pass
+
+    async def game_over(self, nursery) -> None:
+        pass
+
     async def retire(self) -> None:
         self.client = None
 

@@ -20,6 +20,7 @@ from referee.match import Entrant, Player, Restart, close_players, play_game
 from referee.records.record import GameRecord
 
 from .config import TournamentConfig
+from .schedule import GameSpec
 
 
 async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[str, Entrant],
@@ -34,29 +35,51 @@ async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[
     seating = None
     async with queue, trio.open_nursery() as bots:
         try:
+            spec = await _next(queue)
             played = False
-            async for spec in queue:
+            while spec is not None:
                 if played and config.wait_ms:  # cutechess's -wait: a pause between two games of these processes
                     await trio.sleep(config.wait_ms / 1000)
                 played = True
                 if config.boards and seating != (spec.pairing, spec.turn):  # each seating of a board: its own processes
                     seating = (spec.pairing, spec.turn)
                     await _close_all(pool)
-                players = [_player(pool, entrants[name], logs, slot, transcripts, config.boards)
-                           for name in spec.seating]
-                for player in players:
-                    if player.entrant.name in retired:
-                        player.faulted = True
+                def seated(game: GameSpec) -> list[Player]:
+                    return [_player(pool, entrants[name], logs, slot, transcripts, config.boards, retired)
+                            for name in game.seating]
+                players = seated(spec)
+                after = _waiting(queue)  # the next game, if it is there already: its bots start during this one
+                same_processes = after is not None and not (config.boards and seating != (after.pairing, after.turn))
+                upcoming = seated(after) if same_processes else []
                 record = await play_game(bots, players, config.variant, spec.seed, spec.game_id,
                                          extra={"pairing": list(spec.pairing), "pair": spec.pair,
                                                 "duplicate": config.duplicate, "sides": list(spec.sides),
                                                 "bots": list(spec.bots), **({"board": spec.pair} if config.boards else {})},
-                                         decks=spec.decks)
+                                         decks=spec.decks, upcoming=upcoming)
+                for player in players:
+                    await player.game_over(bots)
                 note_retirement(record, entrants, retired)
                 await finished(record)
+                spec = after or await _next(queue)
         finally:
             await _close_all(pool)
             bots.cancel_scope.cancel()
+
+
+async def _next(queue: trio.MemoryReceiveChannel) -> GameSpec | None:
+    """The queue's next game, waiting for it; None once the queue is closed."""
+    try:
+        return await queue.receive()
+    except trio.EndOfChannel:
+        return None
+
+
+def _waiting(queue: trio.MemoryReceiveChannel) -> GameSpec | None:
+    """The queue's next game if it can be had without waiting."""
+    try:
+        return queue.receive_nowait()
+    except (trio.WouldBlock, trio.EndOfChannel):
+        return None
 
 
 async def _close_all(pool: dict[str, Player]) -> None:
@@ -75,9 +98,12 @@ def note_retirement(record: GameRecord, entrants: dict[str, Entrant], retired: s
 
 
 def _player(pool: dict[str, Player], entrant: Entrant, logs: Path, slot: int, transcripts: bool,
-            one_seating: bool) -> Player:
+            one_seating: bool, retired: set[str]) -> Player:
+    """The slot's player of ``entrant`` (made on its first game), marked faulted if it was ``retired`` anywhere."""
     player = pool.get(entrant.name)
     if player is None:
         player = pool[entrant.name] = Player.logged(entrant, logs, f"{entrant.name}.w{slot}", transcripts,
                                                     one_seating=one_seating)
+    if entrant.name in retired:
+        player.faulted = True
     return player

@@ -118,7 +118,9 @@ async def run_sprt(new: Entrant, old: Entrant, variant: Variant, test: Sprt, see
                                                  f"sprt-{k + 1}{suffix}", extra={"pairing": [new.name, old.name],
                                                                                  "pair": k + 1, "duplicate": True,
                                                                                  **({"board": k + 1} if boards else {})},
-                                                 decks=decks)
+                                                 decks=decks, upcoming=players)
+                        for player in players:
+                            await player.game_over(bots)
                         await trio.to_thread.run_sync(store.append, record)
                         state.records.append(record)
                         pair[suffix] = record

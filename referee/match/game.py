@@ -64,8 +64,15 @@ async def play_game(
     game_id: str,
     extra: dict | None = None,
     decks: Sequence[Sequence[Card]] = (),
+    upcoming: Sequence[Player] = (),
 ) -> GameRecord:
     """Play one game; always returns a record, whatever the bots do.
+
+    The seats' processes are started side by side (or were, ahead: see
+    :meth:`Player.prepare`); once they are all there, those of the
+    ``upcoming`` game's players are started in the background. The players'
+    processes are left running (a runner stops those that will not play
+    again with :meth:`Player.game_over`).
 
     The bots are told another id for the game than ``game_id``, which
     names the pairing and the deal: a hash of the (secret) game seed and
@@ -92,12 +99,16 @@ async def play_game(
     clocks = [Clock(p.entrant.time_control) for p in players]
     game = None
     try:
+        for p in players:
+            p.prepare(nursery)
         clients = []
         for seat, p in enumerate(players):
             try:
                 clients.append(await p.ensure_started(nursery))
             except BotError as e:
                 raise _SeatFault(seat, _termination_of(e), f"failed to start: {e}") from None
+        for p in upcoming:
+            p.prepare(nursery)
         record.seats = [p.seat_info() for p in players]
         record.time_control = {p.entrant.name: p.entrant.time_control.to_dict() for p in players}
         rules = rule_messages(variant) if any(c.version >= 3 for c in clients) else ()

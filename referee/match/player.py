@@ -88,6 +88,8 @@ class Player:
     stalls: int = 0  # pings between games that went unanswered
     program: str | None = None  # its fingerprint (referee.bots.fingerprint), taken before its first start
     preflight: bool = False  # only started to check that it can (:func:`preflight`): its start is not numbered
+    _spare: _Spare | None = None  # the process for its next game, started ahead (see prepare)
+    _stopping: trio.Event | None = None  # set once the last process it stopped in the background is gone
 
     @classmethod
     def logged(cls, entrant: Entrant, logs: Path, stem: str | None = None, transcripts: bool = False,
@@ -109,38 +111,90 @@ class Player:
         self.games += 1
         if self.faulted and self.entrant.restart is Restart.NEVER:
             raise BotCrashed("not restarted after its fault in an earlier game (restart = never)")
-        if self.client is not None and self._fresh_process_due():
-            await self.close()
+        await self.game_over(nursery)  # (a process kept from the last game that must not play this one)
         if self.client is not None and not await self._answers_ping() and self.entrant.restart is Restart.NEVER:
             self.faulted = True
             raise BotTimeout("did not answer the stall check before this game (restart = never)")
         if self.client is None:
-            if self.program is None:
-                self.program = "" if self.entrant.connect is not None else \
-                    await trio.to_thread.run_sync(fingerprint, self.entrant.command)
-            self.starts += 1
-            first = "check before the first game" if self.preflight else f"start {self.starts}"
-            self.note(f"{first} of {self.entrant.command.to_text()}")
-            client = None
-            try:
-                if self.entrant.connect is not None:
-                    link = await self.entrant.connect(nursery, self.log_path)
-                    self.program = getattr(link, "program", self.program)  # a remote bot's, as its host found it
-                    client = await BotClient.attach(link, self.entrant.name, self.startup_timeout)
-                else:
-                    client = await BotClient.start(nursery, self.entrant.command, self.log_path,
-                                                   self.startup_timeout, self.transcript_path, self.entrant.sandbox,
-                                                   self.workdir, self.hidden)
-                client.set_options(dict(self.entrant.options))
-            except BotError:
-                self.faulted = True
-                if client is not None:  # it started, but refused its options
-                    await client.process.kill()
-                raise
-            self.client = client
+            self.client = await self._take_spare(nursery)
             self.games_on_process = 0
         self.games_on_process += 1
         return self.client
+
+    def prepare(self, nursery: trio.Nursery) -> None:
+        """Start the process for this player's next game now, in the background, if that game will need a new one.
+
+        The game then begins without waiting for it: a pooled process is past
+        its handshake and options and has seen nothing else (a fault in its
+        start is the next game's, as if it had started then). A player has at
+        most one process waiting; a bot on another machine or in a browser is
+        never started ahead.
+        """
+        if self._spare is not None or self.entrant.connect is not None:
+            return
+        if self.faulted and self.entrant.restart is Restart.NEVER:
+            return
+        if self.client is not None and not self._fresh_process_due():
+            return
+        self._spare = _Spare()
+        nursery.start_soon(self._spare.fill, self._start_process, nursery)
+
+    async def game_over(self, nursery: trio.Nursery) -> None:
+        """After a game: a process that will not play the next one is stopped (matchend, quit) in the background,
+        so the next game need not wait for it; a player stops one process at a time."""
+        if self.client is None or not self._fresh_process_due():
+            return
+        if self._stopping is not None:
+            await self._stopping.wait()
+        client, self.client = self.client, None
+        stopping = self._stopping = trio.Event()
+
+        async def stop() -> None:
+            try:
+                with trio.CancelScope(shield=True):
+                    await _say_goodbye(client)
+            finally:
+                stopping.set()
+        nursery.start_soon(stop)
+
+    async def _take_spare(self, nursery: trio.Nursery) -> BotClient:
+        """The process started ahead for this game, once it is ready, or one started now."""
+        spare, self._spare = self._spare, None
+        try:
+            if spare is None:
+                return await self._start_process(nursery)
+            await spare.done.wait()
+            if spare.error is not None:
+                raise spare.error
+            return spare.client
+        except BotError:
+            self.faulted = True
+            raise
+
+    async def _start_process(self, nursery: trio.Nursery) -> BotClient:
+        """Start the bot, past its handshake, with its options set."""
+        if self.program is None:
+            self.program = "" if self.entrant.connect is not None else \
+                await trio.to_thread.run_sync(fingerprint, self.entrant.command)
+        self.starts += 1
+        first = "check before the first game" if self.preflight else f"start {self.starts}"
+        self.note(f"{first} of {self.entrant.command.to_text()}")
+        client = None
+        try:
+            if self.entrant.connect is not None:
+                link = await self.entrant.connect(nursery, self.log_path)
+                self.program = getattr(link, "program", self.program)  # a remote bot's, as its host found it
+                client = await BotClient.attach(link, self.entrant.name, self.startup_timeout)
+            else:
+                client = await BotClient.start(nursery, self.entrant.command, self.log_path,
+                                               self.startup_timeout, self.transcript_path, self.entrant.sandbox,
+                                               self.workdir, self.hidden)
+            client.set_options(dict(self.entrant.options))
+        except BotError:
+            if client is not None:  # it started, but refused its options
+                await client.process.kill()
+            raise
+        return client
 
     def _fresh_process_due(self) -> bool:
         """Whether the next game needs a new process: always with ``restart = always``, never with ``persist``,
@@ -176,15 +230,20 @@ class Player:
         if self.client is not None:
             client, self.client = self.client, None
             await client.process.kill()
+        if self._spare is not None and self.entrant.restart is Restart.NEVER:  # it will not play again
+            spare, self._spare = self._spare, None
+            await spare.empty()
 
     async def close(self) -> None:
+        """Stop its process, and the one started ahead for a next game that will not come."""
+        spare, self._spare = self._spare, None
+        if spare is not None:
+            await spare.empty()
         if self.client is not None:
             client, self.client = self.client, None
-            try:
-                await client.send(m.MatchEnd())
-            except BotError:
-                pass
-            await client.quit()
+            await _say_goodbye(client)
+        if self._stopping is not None:
+            await self._stopping.wait()
 
     def seat_info(self) -> SeatInfo:
         """Who played, as the record keeps it: the entrant, what the bot called itself, its protocol and options."""
@@ -193,6 +252,41 @@ class Player:
             return SeatInfo(self.entrant.name, self.entrant.name, command, program=self.program or "")
         c = self.client
         return SeatInfo(self.entrant.name, c.name, command, dict(c.ids), c.version, dict(c.options), self.program or "")
+
+
+async def _say_goodbye(client: BotClient) -> None:
+    """Matchend and quit: the process is gone when this returns."""
+    try:
+        await client.send(m.MatchEnd())
+    except BotError:
+        pass
+    await client.quit()
+
+
+@attrs.define(eq=False)
+class _Spare:
+    """A process being started ahead of the game that will use it."""
+
+    done: trio.Event = attrs.Factory(trio.Event)
+    client: BotClient | None = None
+    error: BotError | None = None
+    scope: trio.CancelScope = attrs.Factory(trio.CancelScope)
+
+    async def fill(self, start: Callable[[trio.Nursery], Awaitable[BotClient]], nursery: trio.Nursery) -> None:
+        try:
+            with self.scope:
+                self.client = await start(nursery)
+        except BotError as e:
+            self.error = e
+        finally:
+            self.done.set()
+
+    async def empty(self) -> None:
+        """Stop it (a start under way is called off)."""
+        self.scope.cancel()
+        await self.done.wait()
+        if self.client is not None:
+            await self.client.quit()  # (no matchend: it was never in the match)
 
 
 @attrs.frozen

@@ -119,18 +119,24 @@ async def _play_lane(plan: MatchPlan, games: list, stem: str, store: ResultStore
         players: list[Player] = []
         lane = None
         try:
+            def seating_lane(game) -> int:  # boards: each seating has processes of its own
+                return (game[0] - 1) % n if plan.boards else 0
+
             for played, (number, seed, seating, decks) in enumerate(games):
                 if played and plan.wait_ms:
                     await trio.sleep(plan.wait_ms / 1000)
-                seating_lane = (number - 1) % n if plan.boards else 0  # boards: each seating has processes of its own
-                if seating_lane != lane:
-                    lane = seating_lane
+                if seating_lane(games[played]) != lane:
+                    lane = seating_lane(games[played])
                     await close_players(players)
                     players = _new_players(plan, logs, {p.entrant.name for p in players if p.faulted}, stem)
                 seated = [players[i] for i in seating]
                 board = _board_extra(plan, number, seating) if plan.boards else _sides_extra(plan, seating)
+                more = played + 1 < len(games) and seating_lane(games[played + 1]) == lane
                 record = await play_game(nursery, seated, plan.variant, seed, f"g{number}",
-                                         extra={"game": number, "seating": list(seating), **board}, decks=decks)
+                                         extra={"game": number, "seating": list(seating), **board}, decks=decks,
+                                         upcoming=players if more else ())
+                for player in seated:
+                    await player.game_over(nursery)
                 store.append(record)
                 records.append(record)
                 if on_game is not None:

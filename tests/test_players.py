@@ -1,0 +1,111 @@
+"""Players start the next game's processes ahead and stop the last game's behind: what a process sees, what a
+failed start is charged to, and that nothing is left running however a run ends."""
+
+import os
+import sys
+from pathlib import Path
+
+import trio
+
+from referee.bots.sandbox import Isolation, Sandbox
+from referee.bots.transport import BotCommand
+from referee.match import Entrant, MatchPlan, Player, close_players, play_game, run_match
+from referee.match.clock import TimeControl
+from referee.records.record import Termination
+from referee.rules import get_variant
+
+BOTS = Path(__file__).parent / "bots"
+V = get_variant("two-handed")
+UNJAILED = Sandbox(isolation=Isolation.NONE)  # (the diarist writes its diary in a folder of the test's)
+
+
+def diarist(name: str, folder: Path, fail_from: int | None = None) -> Entrant:
+    folder.mkdir(exist_ok=True)
+    argv = (sys.executable, str(BOTS / "diarist.py"), str(folder), *([str(fail_from)] if fail_from else []))
+    return Entrant(name, BotCommand(argv), TimeControl(bank_ms=20_000, move_ms=2_000), sandbox=UNJAILED)
+
+
+def diaries(folder: Path) -> list[list[str]]:
+    return [path.read_text().splitlines() for path in sorted(folder.glob("*.log"))]
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return not Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def test_every_process_of_a_match_plays_exactly_one_game_and_saw_nothing_before_it(tmp_path):
+    entrants = (diarist("a", tmp_path / "a"), diarist("b", tmp_path / "b"))
+    plan = MatchPlan(entrants, V, 6, 11, tmp_path / "out")
+    records = trio.run(run_match, plan)
+    assert [r.termination for r in records] == [Termination.COMPLETED] * 6
+    for name in ("a", "b"):
+        kept = diaries(tmp_path / name)
+        assert len(kept) == 6  # one process a game, and none started for a seventh
+        for lines in kept:
+            words = [line.split()[0] for line in lines]
+            assert words[0] == "pinochle" and words.count("game") == 1  # the greeting first, then one game
+            assert words[-2:] == ["matchend", "quit"]
+            assert all(w not in ("deal", "go") for w in words[:words.index("game")])  # nothing before its game
+
+
+def test_the_next_games_processes_are_started_during_this_game_and_the_next_game_starts_none(tmp_path):
+    players = [Player(diarist(n, tmp_path / n)) for n in ("a", "b")]
+
+    async def two_games():
+        async with trio.open_nursery() as nursery:
+            await play_game(nursery, players, V, 1, "g1", upcoming=players)
+            assert [p.starts for p in players] == [2, 2]  # the second game's processes, ahead
+            first = [p.client.process.pid for p in players]
+            for p in players:
+                await p.game_over(nursery)
+            await play_game(nursery, players, V, 2, "g2")
+            assert [p.starts for p in players] == [2, 2]  # the second game waited for none
+            assert not {p.client.process.pid for p in players} & set(first)
+            await close_players(players)
+        return first
+
+    first = trio.run(two_games)
+    assert not any(alive(pid) for pid in first)
+
+
+def test_a_start_that_fails_ahead_is_the_fault_of_the_game_it_was_for(tmp_path):
+    # b's second process fails to start; it was started during the first game, which b plays to the end
+    players = [Player(diarist("a", tmp_path / "a")), Player(diarist("b", tmp_path / "b", fail_from=2))]
+
+    async def two_games():
+        async with trio.open_nursery() as nursery:
+            first = await play_game(nursery, players, V, 1, "g1", upcoming=players)
+            for p in players:
+                await p.game_over(nursery)
+            second = await play_game(nursery, players, V, 2, "g2")
+            await close_players(players)
+        return first, second
+
+    first, second = trio.run(two_games)
+    assert first.termination is Termination.COMPLETED
+    assert second.termination is Termination.CRASH and second.culprit == 1
+    assert second.detail.startswith("failed to start")
+
+
+def test_a_run_cancelled_while_processes_start_ahead_leaves_none_running(tmp_path):
+    players = [Player(diarist(n, tmp_path / n)) for n in ("a", "b")]
+
+    async def cancelled():
+        with trio.CancelScope() as scope:
+            async with trio.open_nursery() as nursery:
+                try:
+                    await play_game(nursery, players, V, 1, "g1", upcoming=players)
+                    for p in players:
+                        await p.game_over(nursery)
+                    scope.cancel()  # with the next game's processes on their way up
+                    await trio.sleep_forever()
+                finally:
+                    await close_players(players)
+
+    trio.run(cancelled)
+    pids = [int(pid) for n in ("a", "b") for pid in (tmp_path / n / "pids").read_text().split()]
+    assert len(pids) >= 2 and not any(alive(pid) for pid in pids)

@@ -109,3 +109,28 @@ def test_a_run_cancelled_while_processes_start_ahead_leaves_none_running(tmp_pat
     trio.run(cancelled)
     pids = [int(pid) for n in ("a", "b") for pid in (tmp_path / n / "pids").read_text().split()]
     assert len(pids) >= 2 and not any(alive(pid) for pid in pids)
+
+
+def test_a_working_folder_is_made_even_when_the_last_processes_clean_up_removes_its_parent_meanwhile(tmp_path,
+                                                                                                    monkeypatch):
+    # Unjailed, each process works in a fresh folder under work/NAME, and the clean-up of a stopped process
+    # removes work/NAME when it leaves it empty: now that a process is stopped in another thread while the
+    # next one starts, that may fall between the next one making work/NAME and its folder in it.
+    from referee.bots import sandbox
+
+    workdir = tmp_path / "work" / "bot"
+    made = []
+    real = sandbox.tempfile.mkdtemp
+
+    def raced(**kwargs):
+        if not made:  # the first time, the other thread's clean-up comes first
+            made.append(None)
+            workdir.rmdir()
+            workdir.parent.rmdir()
+        return real(**kwargs)
+
+    monkeypatch.setattr(sandbox.tempfile, "mkdtemp", raced)
+    how = sandbox.launch(UNJAILED, ("true",), None, {}, workdir)
+    assert Path(how.cwd).parent == workdir and Path(how.cwd).is_dir() and made
+    how.cleanup()
+    assert not workdir.exists()

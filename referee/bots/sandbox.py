@@ -227,8 +227,7 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
         else:
             command = list(argv)
             if cwd is None and workdir is not None:
-                workdir.mkdir(parents=True, exist_ok=True)
-                cwd = tempfile.mkdtemp(prefix="run-", dir=workdir)
+                cwd = _fresh_folder(workdir)
                 undo.append(lambda path=Path(cwd): _remove_folder(path))
             if cwd is not None and sandbox.clean_env:
                 env["HOME"] = env["TMPDIR"] = cwd
@@ -379,6 +378,19 @@ def _is_ours(pid: int, marker: str) -> bool:
         return False
     # its marker, or no environment left to read: a process of ours on its way out
     return not environ or f"{MARKER}={marker}".encode() in environ.split(b"\0")
+
+
+def _fresh_folder(workdir: Path) -> str:
+    """A new, empty working folder under ``workdir`` (made if missing). The clean-up of another of the bot's
+    processes, running at the same time in another thread, may remove ``workdir`` once it finds it empty
+    (:func:`_remove_folder`): then it is made again."""
+    for _ in range(8):
+        try:
+            workdir.mkdir(parents=True, exist_ok=True)
+            return tempfile.mkdtemp(prefix="run-", dir=workdir)
+        except FileNotFoundError:
+            continue
+    raise FileNotFoundError(f"cannot make a working folder in {workdir}: it keeps disappearing")
 
 
 def _remove_folder(path: Path) -> None:

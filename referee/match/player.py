@@ -166,7 +166,7 @@ class Player:
             await spare.done.wait()
             if spare.error is not None:
                 raise spare.error
-            return spare.client
+            return spare.client or await self._start_process(nursery)  # (none if its start was called off)
         except BotError:
             self.faulted = True
             raise

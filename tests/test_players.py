@@ -134,3 +134,16 @@ def test_a_working_folder_is_made_even_when_the_last_processes_clean_up_removes_
     assert Path(how.cwd).parent == workdir and Path(how.cwd).is_dir() and made
     how.cleanup()
     assert not workdir.exists()
+
+
+def test_without_prlimit_a_bot_cannot_start_and_says_what_to_install(monkeypatch):
+    from referee.bots import sandbox
+
+    monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
+    monkeypatch.setattr(sandbox.os, "access", lambda path, mode: False)
+    try:
+        sandbox.launch(UNJAILED, ("true",), None, {})
+    except sandbox.SandboxError as e:
+        assert "prlimit" in str(e) and "util-linux" in str(e)
+    else:
+        raise AssertionError("started without prlimit")

@@ -186,6 +186,7 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
     folders a jailed bot must not see (the output folder).
     """
     sandbox.check()
+    prlimit = _prlimit()  # (before anything is set up that would have to be undone)
     marker = uuid.uuid4().hex
     if sandbox.clean_env or sandbox.isolation is Isolation.JAIL:
         env = {"PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
@@ -241,7 +242,7 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
     # (No PR_SET_PDEATHSIG here: bwrap's --die-with-parent does that for jailed bots.)
     limits = [(which, min(value, _hard(which))) for which, value in limits]
     capped = dict(limits).get(resource.RLIMIT_AS)
-    entry = _entry(group.procs if group is not None else (), limits)
+    entry = _entry(group.procs if group is not None else (), limits, prlimit)
     return Launch(entry + command, env, cwd, marker, cleanup, pass_fds, capped // MiB if capped else None,
                   group.oom_killed if group is not None else _never)
 
@@ -259,7 +260,7 @@ RLIMIT_FLAGS = {resource.RLIMIT_AS: "--as", resource.RLIMIT_CPU: "--cpu", resour
                 resource.RLIMIT_NOFILE: "--nofile", resource.RLIMIT_FSIZE: "--fsize", resource.RLIMIT_CORE: "--core"}
 
 
-def _entry(groups: tuple[str, ...], limits: list[tuple[int, int]]) -> list[str]:
+def _entry(groups: tuple[str, ...], limits: list[tuple[int, int]], prlimit: str) -> list[str]:
     """What a bot's process runs before its program (or bwrap): the shell joining its control groups, then
     prlimit setting its rlimits (soft and hard; CPU time's hard limit stays, so that SIGXCPU comes first).
 
@@ -268,7 +269,7 @@ def _entry(groups: tuple[str, ...], limits: list[tuple[int, int]]) -> list[str]:
     process is started with vfork in well under a millisecond."""
     entry = ["/bin/sh", "-c", JOIN_GROUPS, "sh", *groups, "--"] if groups else []
     if limits:
-        entry += [_prlimit()]
+        entry += [prlimit]
         for which, value in limits:
             hard = value
             if which == resource.RLIMIT_CPU:
@@ -280,7 +281,11 @@ def _entry(groups: tuple[str, ...], limits: list[tuple[int, int]]) -> list[str]:
 
 
 def _prlimit() -> str:
-    return shutil.which("prlimit") or "/usr/bin/prlimit"
+    found = shutil.which("prlimit") or ("/usr/bin/prlimit" if os.access("/usr/bin/prlimit", os.X_OK) else None)
+    if found is None:
+        raise SandboxError("prlimit is needed to set the bots' resource limits and is not installed "
+                           "(it comes with util-linux: sudo apt-get install util-linux)")
+    return found
 
 
 # ------------------------------------------------------------------ leftovers

@@ -33,6 +33,10 @@ async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[
     are not started again for later games.
     """
     seating = None
+
+    def seated(game: GameSpec) -> list[Player]:
+        return [_player(pool, entrants[name], logs, slot, transcripts, config.boards, retired) for name in game.seating]
+
     async with queue, trio.open_nursery() as bots:
         try:
             spec = await _next(queue)
@@ -44,9 +48,6 @@ async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[
                 if config.boards and seating != (spec.pairing, spec.turn):  # each seating of a board: its own processes
                     seating = (spec.pairing, spec.turn)
                     await _close_all(pool)
-                def seated(game: GameSpec) -> list[Player]:
-                    return [_player(pool, entrants[name], logs, slot, transcripts, config.boards, retired)
-                            for name in game.seating]
                 players = seated(spec)
                 after = _waiting(queue)  # the next game, if it is there already: its bots start during this one
                 same_processes = after is not None and not (config.boards and seating != (after.pairing, after.turn))

@@ -115,23 +115,24 @@ async def _play_lane(plan: MatchPlan, games: list, stem: str, store: ResultStore
     """Play ``games`` one after another, each record saved, kept in ``records`` and passed to ``on_game``."""
     logs = plan.out_dir / "logs"
     n = len(plan.entrants)
+
+    def seating_lane(number: int) -> int:  # boards: each seating has processes of its own
+        return (number - 1) % n if plan.boards else 0
+
     async with trio.open_nursery() as nursery:
         players: list[Player] = []
         lane = None
         try:
-            def seating_lane(game) -> int:  # boards: each seating has processes of its own
-                return (game[0] - 1) % n if plan.boards else 0
-
             for played, (number, seed, seating, decks) in enumerate(games):
                 if played and plan.wait_ms:
                     await trio.sleep(plan.wait_ms / 1000)
-                if seating_lane(games[played]) != lane:
-                    lane = seating_lane(games[played])
+                if seating_lane(number) != lane:
+                    lane = seating_lane(number)
                     await close_players(players)
                     players = _new_players(plan, logs, {p.entrant.name for p in players if p.faulted}, stem)
                 seated = [players[i] for i in seating]
                 board = _board_extra(plan, number, seating) if plan.boards else _sides_extra(plan, seating)
-                more = played + 1 < len(games) and seating_lane(games[played + 1]) == lane
+                more = played + 1 < len(games) and seating_lane(games[played + 1][0]) == lane
                 record = await play_game(nursery, seated, plan.variant, seed, f"g{number}",
                                          extra={"game": number, "seating": list(seating), **board}, decks=decks,
                                          upcoming=players if more else ())

@@ -133,7 +133,9 @@ def test_cgroup_v1_groups_go_below_the_referees_own_group_in_each_controller():
     writes = hierarchy.writes(CgroupLimits(processes=64, memory_bytes=1 << 30, cpus=2))
     assert (0, "pids.max", "64") in writes
     assert (1, "memory.limit_in_bytes", str(1 << 30)) in writes
-    assert (2, "cpu.cfs_quota_us", "200000") in writes and (2, "cpu.shares", "1024") in writes
+    assert (2, "cpu.cfs_quota_us", "200000") in writes
+    # a new group starts at a sixteenth of a playing bot's weight (BotCgroup.play gives it the full one)
+    assert (2, "cpu.shares", "64") in writes and hierarchy.weight() == (2, "cpu.shares", "64", "1024")
     assert writes.index((1, "memory.limit_in_bytes", str(1 << 30))) < writes.index(
         (1, "memory.memsw.limit_in_bytes", str(1 << 30)))  # the kernel wants memory first
 
@@ -145,7 +147,8 @@ def test_cgroup_v2_when_it_has_the_controllers(tmp_path):
     assert why == "" and hierarchy == Hierarchy(2, (tmp_path / "system.slice/arena.service/pinochle-arena",))
     writes = hierarchy.writes(CgroupLimits(processes=10, memory_bytes=100, cpus=1))
     assert (0, "cpu.max", "100000 100000") in writes and (0, "memory.swap.max", "0") in writes
-    assert (0, "pids.max", "10") in writes and (0, "cpu.weight", "100") in writes
+    assert (0, "pids.max", "10") in writes
+    assert (0, "cpu.weight", "6") in writes and hierarchy.weight() == (0, "cpu.weight", "6", "100")
 
 
 def test_cgroup_v2_without_the_controllers_says_which_are_missing(tmp_path):

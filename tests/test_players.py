@@ -5,6 +5,7 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 import trio
 
 from referee.bots.sandbox import Isolation, Sandbox
@@ -147,3 +148,40 @@ def test_without_prlimit_a_bot_cannot_start_and_says_what_to_install(monkeypatch
         assert "prlimit" in str(e) and "util-linux" in str(e)
     else:
         raise AssertionError("started without prlimit")
+
+
+def cpu_weight(pid: int) -> int:
+    """The CPU weight of the control group that process ``pid`` is in."""
+    from referee.bots import cgroups
+
+    hierarchy, _ = cgroups.usable_hierarchy()
+    index, file, _, _ = hierarchy.weight()
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if hierarchy.version == 2 or "cpu" in controllers.split(","):
+            return int((hierarchy.folders[index] / Path(path).name / file).read_text())
+    raise AssertionError(f"process {pid} is in no cpu group")
+
+
+def test_a_process_started_ahead_has_a_low_cpu_weight_until_its_game_begins(tmp_path):
+    # A bot could spin before 'ready' in the process started for its next game, while its current game is
+    # played: until that process's game begins, its group weighs a sixteenth of a playing bot's.
+    from referee.bots import cgroups
+    from referee.bots.samples import SAMPLES
+
+    if cgroups.usable_hierarchy()[0] is None:
+        pytest.skip(f"no control groups for the bots here: {cgroups.usable_hierarchy()[1]}")
+    _, _, low, playing = cgroups.usable_hierarchy()[0].weight()
+    player = Player(Entrant("first-legal", SAMPLES["first-legal"].command()))  # in the default jail
+
+    async def ahead_then_play():
+        async with trio.open_nursery() as nursery:
+            player.prepare(nursery)
+            await player._spare.done.wait()
+            before = cpu_weight(player._spare.client.process.pid)
+            client = await player.ensure_started(nursery)
+            after = cpu_weight(client.process.pid)
+            await close_players([player])
+        return before, after
+
+    assert trio.run(ahead_then_play) == (int(low), int(playing))

@@ -9,9 +9,12 @@ of its own, below the referee's own group, with:
   which the kernel charges to the group that writes them), swap included
   where the kernel accounts for it;
 * a CPU quota (``cpus`` cores at most) and the same CPU weight as every
-  other bot, so a bot that spins on every core cannot starve its opponent:
-  the scheduler shares the cores between groups first, then between the
-  threads of a group.
+  other playing bot, so a bot that spins on every core cannot starve its
+  opponent: the scheduler shares the cores between groups first, then
+  between the threads of a group. A group starts at a low weight and gets
+  the full one when its process's first game begins (:meth:`BotCgroup.play`):
+  a process started ahead of its game, while other games are played,
+  takes little from them whatever it does before its game.
 
 A new process joins its group before it runs the bot or bwrap (the first
 program it runs is a shell that writes to :attr:`BotCgroup.procs`, see
@@ -22,6 +25,7 @@ was killed (its pid is in the group's name) are cleaned up by the next one.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import itertools
 import os
@@ -53,6 +57,11 @@ class Hierarchy:
     version: int  # 1 or 2
     folders: tuple[Path, ...]  # v1: one per controller in CONTROLLERS order; v2: one
 
+    def weight(self) -> tuple[int, str, str, str]:
+        """(folder index, file, a new group's value, a playing group's value) of the CPU weight: the low one is a
+        sixteenth of the other."""
+        return (2, "cpu.shares", "64", "1024") if self.version == 1 else (0, "cpu.weight", "6", "100")
+
     def writes(self, limits: CgroupLimits) -> list[tuple[int, str, str]]:
         """(folder index, file, value) that set ``limits`` in a new group, in the order they must be written."""
         out: list[tuple[int, str, str]] = []
@@ -62,7 +71,7 @@ class Hierarchy:
             if limits.memory_bytes is not None:
                 out.append((memory, "memory.limit_in_bytes", str(limits.memory_bytes)))
                 out.append((memory, "memory.memsw.limit_in_bytes", str(limits.memory_bytes)))  # if swap is counted
-            out.append((cpu, "cpu.shares", "1024"))
+            out.append(self.weight()[:3])
             if limits.cpus is not None:
                 out.append((cpu, "cpu.cfs_period_us", str(CPU_PERIOD_US)))
                 out.append((cpu, "cpu.cfs_quota_us", str(max(int(limits.cpus * CPU_PERIOD_US), 1000))))
@@ -71,7 +80,7 @@ class Hierarchy:
             if limits.memory_bytes is not None:
                 out.append((0, "memory.max", str(limits.memory_bytes)))
                 out.append((0, "memory.swap.max", "0"))
-            out.append((0, "cpu.weight", "100"))
+            out.append(self.weight()[:3])
             if limits.cpus is not None:
                 out.append((0, "cpu.max", f"{max(int(limits.cpus * CPU_PERIOD_US), 1000)} {CPU_PERIOD_US}"))
         return out
@@ -89,12 +98,14 @@ class BotCgroup:
     """The group (one folder per hierarchy) of one bot process."""
 
     folders: tuple[Path, ...]
+    playing_weight: tuple[Path, str] | None = None  # the CPU weight's file and the value :meth:`play` writes
 
     @classmethod
     def create(cls, hierarchy: Hierarchy, limits: CgroupLimits) -> BotCgroup:
         name = f"{os.getpid()}-{next(_counter)}"
         folders = tuple(parent / name for parent in hierarchy.folders)
-        group = cls(folders)
+        index, file, _, playing = hierarchy.weight()
+        group = cls(folders, (folders[index] / file, playing))
         try:
             for folder in folders:
                 folder.mkdir()
@@ -107,6 +118,14 @@ class BotCgroup:
             group.remove()
             raise CgroupError(e.errno, f"cannot set up the bot's control group {folders[0]}: {e.strerror}") from None
         return group
+
+    def play(self) -> None:
+        """Give the group the CPU weight of every playing bot (its process's first game begins). A group already
+        gone (its process died) is left alone."""
+        if self.playing_weight is not None:
+            path, value = self.playing_weight
+            with contextlib.suppress(FileNotFoundError):
+                path.write_text(value)
 
     @property
     def procs(self) -> tuple[str, ...]:

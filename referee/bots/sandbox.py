@@ -162,6 +162,10 @@ def _never() -> bool:
     return False
 
 
+def _nothing() -> None:
+    pass
+
+
 @attrs.frozen
 class Launch:
     """What to hand to subprocess for one bot process, and what to undo once it is gone."""
@@ -174,6 +178,7 @@ class Launch:
     pass_fds: tuple[int, ...] = ()  # more descriptors for the child (bwrap's info pipe), closed after the start
     address_space_mb: int | None = None  # each process's address space cap (RLIMIT_AS), if there is one
     out_of_memory: Callable[[], bool] = _never  # whether its control group's memory limit killed a process
+    play: Callable[[], None] = _nothing  # its first game begins: its control group gets the full CPU weight
 
 
 def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: dict[str, str],
@@ -244,7 +249,7 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
     capped = dict(limits).get(resource.RLIMIT_AS)
     entry = _entry(group.procs if group is not None else (), limits, prlimit)
     return Launch(entry + command, env, cwd, marker, cleanup, pass_fds, capped // MiB if capped else None,
-                  group.oom_killed if group is not None else _never)
+                  group.oom_killed if group is not None else _never, group.play if group is not None else _nothing)
 
 
 def _hard(which: int) -> int:

@@ -155,6 +155,7 @@ class BotProcess:
     output_cap: int | None = None  # bytes of stdout allowed between two lines from the referee
     address_space_mb: int | None = None  # each of its processes' address space cap (RLIMIT_AS), if any
     out_of_memory: Callable[[], bool] | None = None  # whether its control group's memory limit killed a process
+    play: Callable[[], None] | None = None  # (set by start) its first game begins: the full CPU weight (cgroups)
     stderr_drained: trio.Event = attrs.Factory(trio.Event)  # all its stderr is in the log (the pipe ended)
     _failure: BotError | None = None
     _unasked_bytes: int = 0
@@ -216,7 +217,7 @@ class BotProcess:
         LEADERS.add(process.pid)
         bot = cls(command, process, stderr_path, transcript, how.marker, how.cleanup,
                   sandbox.isolation is Isolation.JAIL, sandbox.limits.output_bytes, how.address_space_mb,
-                  how.out_of_memory)
+                  how.out_of_memory, how.play)
         bot.now = trio.lowlevel.current_clock().current_time
         nursery.start_soon(bot._watch_exit)
         nursery.start_soon(bot._watch_clock)

@@ -118,6 +118,8 @@ class Player:
         if self.client is None:
             self.client = await self._take_spare(nursery)
             self.games_on_process = 0
+            if self.entrant.connect is None:  # (a bot elsewhere is no process of ours)
+                self.client.process.play()
         self.games_on_process += 1
         return self.client
 

@@ -44,7 +44,7 @@ from sqlalchemy import exc
 from referee.rules.dealing import derive_seed
 
 KIND = "pinochle-arena league"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DEFAULT_FILE = "league.db"
 URL_FILE = "database.url"  # in a league's folder when its database is elsewhere (PostgreSQL)
 STATUSES = ("active", "paused", "removed")
@@ -99,6 +99,7 @@ game_seats = sa.Table(
     sa.Column("share", sa.Float, nullable=False),
 )
 SEATS_BY_VERSION = sa.Index("game_seats_by_version", game_seats.c.version_id)  # schema 2
+GAMES_BY_UNIT = sa.Index("games_by_unit", games.c.unit_id)  # schema 4
 tokens = sa.Table(  # schema 3
     "tokens", metadata,
     sa.Column("hash", sa.String(64), primary_key=True),  # SHA-256 of the token, in hex
@@ -253,6 +254,7 @@ class LeagueDB:
                     raise LeagueError(f"database {_safe(url)} is not empty: a league needs a database of its own")
                 metadata.create_all(c)
                 SEATS_BY_VERSION.create(c, checkfirst=True)
+                GAMES_BY_UNIT.create(c, checkfirst=True)
                 c.execute(league_meta.insert(), [
                     {"key": "kind", "value": KIND},
                     {"key": "schema", "value": str(SCHEMA_VERSION)},
@@ -581,7 +583,13 @@ def _upgrade_to_3(c: sa.Connection) -> None:
     builds.create(c, checkfirst=True)
 
 
-UPGRADES = {2: _upgrade_to_2, 3: _upgrade_to_3}  # schema version -> the step from the one before
+def _upgrade_to_4(c: sa.Connection) -> None:
+    """Schema 4: an index of the games by unit (a unit is finished when its games are counted, at every save;
+    without it each save read every game the league had played)."""
+    GAMES_BY_UNIT.create(c, checkfirst=True)
+
+
+UPGRADES = {2: _upgrade_to_2, 3: _upgrade_to_3, 4: _upgrade_to_4}  # schema version -> the step from the one before
 
 
 __all__ = [

@@ -17,7 +17,7 @@ import time
 import pytest
 from helpers import ROOT, arena
 
-from league.db import PAUSED_BY_ORGANISER, SCHEMA_VERSION, LeagueDB, LeagueError
+from league.db import _FINISH_UNIT, PAUSED_BY_ORGANISER, SCHEMA_VERSION, LeagueDB, LeagueError
 from league.matchmaking import PLACEMENT, Candidate, next_table
 
 FAST = ("--boards", "--time-per-move", "5000")
@@ -197,8 +197,9 @@ def test_a_file_that_is_no_league_is_refused_in_one_line(tmp_path):
 def test_an_older_league_is_upgraded_and_a_newer_one_refused(tmp_path):
     url = f"sqlite:///{tmp_path / 'l.db'}"
     LeagueDB.create(url, {"tournament": {}}).close()
-    with sqlite3.connect(tmp_path / "l.db") as c:  # as schema 1 left it: no index of the seats by version, no tokens
+    with sqlite3.connect(tmp_path / "l.db") as c:  # as schema 1 left it: no indexes, no tokens
         c.execute("drop index game_seats_by_version")
+        c.execute("drop index games_by_unit")
         c.execute("drop table tokens")
         c.execute("drop table builds")
         c.execute("update league_meta set value = '1' where key = 'schema'")
@@ -208,10 +209,23 @@ def test_an_older_league_is_upgraded_and_a_newer_one_refused(tmp_path):
     db.close()
     with sqlite3.connect(tmp_path / "l.db") as c:
         assert c.execute("select value from league_meta where key = 'schema'").fetchone() == (str(SCHEMA_VERSION),)
-        assert c.execute("select count(*) from sqlite_master where name = 'game_seats_by_version'").fetchone() == (1,)
+        assert c.execute("select count(*) from sqlite_master where name in ('game_seats_by_version', 'games_by_unit')"
+                         ).fetchone() == (2,)
         c.execute("update league_meta set value = ? where key = 'schema'", (str(SCHEMA_VERSION + 1),))
     with pytest.raises(LeagueError, match="made by a newer pinochle-arena"):
         LeagueDB.open(url)
+
+
+def test_saving_a_game_reads_its_units_games_only(tmp_path):
+    """Finishing a unit counts its games: through an index, not by reading every game of the league (which made
+    each save slower the longer a league ran)."""
+    db = LeagueDB.create(f"sqlite:///{tmp_path / 'l.db'}", {"tournament": {}})
+    with db.engine.connect() as c:
+        finish = _FINISH_UNIT.compile(c)
+        values = finish.construct_params({"unit": 1, "now": 0.0})
+        plan = " / ".join(row[-1] for row in c.exec_driver_sql(
+            f"explain query plan {finish}", tuple(values[name] for name in finish.positiontup)))
+    assert "games_by_unit" in plan and "SCAN games" not in plan, plan
 
 
 def test_the_database_runs_in_wal_mode_with_its_writers_waiting_their_turn(tmp_path):

@@ -24,28 +24,34 @@ from __future__ import annotations
 from referee.records.deals import record_decks
 from referee.records.record import GameRecord, Termination
 from referee.rules import IllegalActionError, get_variant, new_game, recorded_action
+from referee.rules.cards import sort_cards
 from referee.rules.observation import Observation, Observer
 
 
-def seat_view(obs: Observation) -> dict:
-    """One seat's view as flat JSON fields: its hand and what lies on the table, in the protocol's card text."""
-    def cards(cs) -> str:
-        return " ".join(c.to_text() for c in cs)
+def _cards(cs) -> str:
+    return " ".join([c.to_text() for c in cs])
 
+
+def seat_view(obs: Observation | Observer) -> dict:
+    """One seat's view as flat JSON fields: its hand and what lies on the table, in the protocol's card text.
+    From an :class:`Observation`, or straight from the :class:`Observer` that would make it (the film takes a
+    view after every step, and making the whole observation each time, with what the viewer does not show,
+    was most of a report's cost)."""
+    cards = _cards
     return {
         "hand_no": obs.hand_number,
         "dealer": obs.dealer,
         "phase": obs.phase,
         "trump": obs.trump.value if obs.trump is not None else "",
         "turnup": obs.turnup.to_text() if obs.turnup is not None else "",
-        "cards": cards(obs.hand),
-        "tables": [cards(t) for t in obs.tables],
+        "cards": cards(sort_cards(obs.hand)),
+        "tables": [cards(sort_cards(t)) for t in obs.tables],
         "trick": [[seat, card.to_text()] for seat, card in obs.trick],
         # the trick just taken, until the next lead: the cards played this hand, the last round of them
         "last_trick": [] if obs.trick or not obs.played else [[seat, card.to_text()]
                                                               for seat, card in obs.played[-len(obs.held):]],
         "held": [len(obs.hand) if s == obs.seat else n for s, n in enumerate(obs.held)],
-        "piles": {name: n for name, n in obs.piles},
+        "piles": dict(obs.piles),
         "kitty": cards(obs.kitty),
         "dummy": cards(obs.dummy),
         "gave": cards(obs.gave),
@@ -84,7 +90,7 @@ def film(record: GameRecord) -> dict:
         for notice in notices:  # each seat follows what it was shown, as its bot does
             for s in notice.seats:
                 observers[s].see(notice.event)
-        views = [seat_view(o.observation()) for o in observers]
+        views = [seat_view(o) for o in observers]
         steps.append({"seat": seat, "text": text, "ms": ms, "hand": views[0]["hand_no"],
                       "views": [_changed(v, b) for v, b in zip(views, last, strict=True)]})
         last[:] = views

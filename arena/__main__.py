@@ -4,4 +4,5 @@ import sys
 
 from arena.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # (a process the report starts to write films imports this module again: not a run)
+    sys.exit(main())

@@ -16,6 +16,7 @@ from referee.records.record import ActionEntry, GameRecord, SeatInfo, Terminatio
 from referee.rules import PRESETS, action_from_text, get_variant, new_game
 from referee.rules import events as ev
 from viewer.film import film, seat_view
+from viewer.report import write_films
 
 
 def record_of(name: str, seed: int, limit: int = 150) -> GameRecord:
@@ -160,3 +161,13 @@ def test_each_seat_of_play_has_a_token_of_its_own():
     refused = trio.run(knock, 1, server.tokens[0])  # (closed after the handshake: the page gets the code)
     assert refused == [{"type": "websocket.accept"}, {"type": "websocket.close", "code": 4403}]
     assert trio.run(knock, 1, server.tokens[1]) != refused  # its own token is let in
+
+
+def test_films_shared_out_over_processes_are_the_films_of_one_process(tmp_path, monkeypatch):
+    records = [record_of(name, seed, limit=60) for name in ("two-handed", "four-handed") for seed in (1, 2, 3)]
+    write_films(records, tmp_path / "alone")
+    monkeypatch.setattr("viewer.report.GAMES_PER_PROCESS", 2)  # six games: a process for every two, on each core
+    monkeypatch.setattr("os.cpu_count", lambda: 3)
+    write_films(records, tmp_path / "shared")
+    alone = {p.name: p.read_text() for p in (tmp_path / "alone").iterdir()}
+    assert len(alone) == len(records) and alone == {p.name: p.read_text() for p in (tmp_path / "shared").iterdir()}

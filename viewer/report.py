@@ -12,7 +12,9 @@ writes ``out/report/``:
 * ``films/N.js``: game N's film (:mod:`viewer.film`), gzipped and loaded
   by the viewer only when the game is opened (a browser may load a script
   from ``file://`` but not fetch a file), so a report of thousands of
-  games opens at once.
+  games opens at once. Films are most of a report's cost (each replays its
+  game and takes every seat's view after every step): with many games they
+  are written by a process per core.
 
 The plots are small hand-written SVG: two line charts do not justify
 shipping and auditing a charting library.
@@ -24,9 +26,12 @@ import base64
 import gzip
 import html
 import json
+import multiprocessing
+import os
 import shutil
 from collections import defaultdict
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from tabulate import tabulate
@@ -49,10 +54,8 @@ def write_report(records: Sequence[GameRecord], directory: Path, title: str, sum
     films.mkdir(parents=True, exist_ok=True)
     for name in ("cards.js", "report.js", "report.css"):
         shutil.copyfile(STATIC / name, directory / name)
-    games = []
-    for number, record in enumerate(records):
-        (films / f"{number}.js").write_text(film_script(number, record))
-        games.append(game_row(number, record))
+    write_films(records, films)
+    games = [game_row(number, record) for number, record in enumerate(records)]
     sections = [f"<h1>{html.escape(title)}</h1>"]
     if records:
         summary = summary or summarise(records, bootstrap=bootstrap)
@@ -65,6 +68,28 @@ def write_report(records: Sequence[GameRecord], directory: Path, title: str, sum
     index = directory / "index.html"
     index.write_text(page)
     return index
+
+
+GAMES_PER_PROCESS = 40  # films worth a process of their own (starting one costs about as much as 10 films)
+
+
+def write_films(records: Sequence[GameRecord], films: Path) -> None:
+    """``films/N.js`` for every record: in this process for a few games, else shared out over the cores."""
+    films.mkdir(parents=True, exist_ok=True)
+    processes = min(os.cpu_count() or 1, len(records) // GAMES_PER_PROCESS)
+    if processes <= 1:
+        _write_films(films, list(enumerate(records)))
+        return
+    shares = [list(enumerate(records))[i::processes] for i in range(processes)]
+    # spawned, not forked: the caller may have threads (a fork copies their locks in whatever state they are)
+    with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for done in [pool.submit(_write_films, films, share) for share in shares]:
+            done.result()
+
+
+def _write_films(films: Path, numbered: Sequence[tuple[int, GameRecord]]) -> None:
+    for number, record in numbered:
+        (films / f"{number}.js").write_text(film_script(number, record))
 
 
 def film_script(number: int, record: GameRecord) -> str:

@@ -82,7 +82,7 @@ def film(record: GameRecord) -> dict:
     variant = get_variant(record.variant, record.options)
     names = [s.entrant for s in record.seats] or [f"seat {i}" for i in range(variant.players)]
     game, notices = new_game(variant, record.seed, record_decks(record, variant))
-    observers = [Observer(variant, s) for s in range(variant.players)]
+    observers = [Observer(variant, s, infer=False) for s in range(variant.players)]
     steps: list[dict] = []
     last: list[dict | None] = [None] * variant.players
 

@@ -123,8 +123,11 @@ class Observation:
 class Observer:
     """Follows the events shown to one seat (:class:`~.events.Notice` addressed to it) and keeps what it knows."""
 
-    def __init__(self, variant, seat: int, totals: Sequence[int] | None = None) -> None:
+    def __init__(self, variant, seat: int, totals: Sequence[int] | None = None, infer: bool = True) -> None:
+        """``infer=False``: keep what the seat was shown, not what it could infer from the follow duties about
+        the cards others cannot hold (``excluded`` stays empty; the replay viewer shows no inferences)."""
         self.variant, self.seat, self.players = variant, seat, variant.players
+        self.infer = infer
         self.stock_game = variant.family == "stock"
         self.faces = make_deck(1, variant.deck_ranks)
         self.totals = tuple(totals) if totals is not None else (0,) * self.players
@@ -254,7 +257,7 @@ class Observer:
 
     def _on_Played(self, ev: e.Played) -> None:
         seat, c = ev.seat, ev.action.card
-        if seat != self.seat:
+        if seat != self.seat and self.infer:
             self._exclude(seat, c)
         if ev.action.from_table:
             self.tables[seat].remove(c)

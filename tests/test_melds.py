@@ -1,5 +1,7 @@
 """Progressive melding in two-handed pinochle: the texts' worked examples, literally."""
 
+import copy
+
 from referee.rules import cards
 from referee.rules.cards import Suit, sort_cards
 from referee.rules.melds import Meld, MeldBoard
@@ -12,7 +14,11 @@ def meld(board, hand, name_kind, mult, from_hand, trump=H, table=CLASSIC_MELDS):
     option = Meld(name_kind, mult, tuple(sort_cards(cards(from_hand))))
     legal = board.options(hand, table, trump, table.types())
     assert option in legal, f"{option} not among {legal}"
+    before = copy.deepcopy(board)
+    foreseen = board.score(option, trump, table)  # (what a version-3 request says it would score)
+    assert board == before
     points, used = board.make(option, trump, table)
+    assert points == foreseen
     for c in used:
         hand.remove(c)
     return points

@@ -333,6 +333,28 @@ class MeldBoard:
         in no intact smaller meld first, so an upgrade is only charged when
         it cannot be avoided.
         """
+        points, full, chosen, absorbed = self._plan(option, trump, table)
+        for m in absorbed:
+            m.intact = False  # absorbed into the bigger meld
+        spent = covered_types(option.kind, option.multiplicity)
+        ids = list(chosen)
+        for c in option.from_hand:
+            ids.append(self.next_id)
+            self.slots[self.next_id] = TableCard(c)
+            self.next_id += 1
+        for i in ids:
+            self.slots[i].spent |= spent
+            self.slots[i].used_in.append(option.name)
+        self.melds.append(MeldRecord(option.name, ids, full, from_table=len(chosen)))
+        return points, list(option.from_hand)
+
+    def score(self, option: Meld, trump: Suit, table: MeldTable) -> int:
+        """The points :meth:`make` would score for ``option``, the board left as it is."""
+        return self._plan(option, trump, table)[0]
+
+    def _plan(self, option: Meld, trump: Suit, table: MeldTable) -> tuple[int, int, list[int], list[MeldRecord]]:
+        """How :meth:`make` would put ``option`` on the table: (points scored, the meld's full value, the table
+        slots that complete it, the intact smaller melds it absorbs, whose points it is not paid again)."""
         name = option.name
         mult = option.multiplicity
         taken = _counts(option.from_hand)
@@ -352,23 +374,8 @@ class MeldBoard:
         full = table.value(option.kind, option.multiplicity)
         if full is None:
             raise ValueError(f"{name} is not a meld in this variant")
-        credit = 0
-        for m in self.melds:
-            if m.intact and m.name in inner and set(m.cards) & set(chosen):
-                credit += m.points
-                m.intact = False  # absorbed into the bigger meld
-        points = max(full - credit, 0)
-        spent = covered_types(option.kind, option.multiplicity)
-        ids = list(chosen)
-        for c in option.from_hand:
-            ids.append(self.next_id)
-            self.slots[self.next_id] = TableCard(c)
-            self.next_id += 1
-        for i in ids:
-            self.slots[i].spent |= spent
-            self.slots[i].used_in.append(name)
-        self.melds.append(MeldRecord(name, ids, full, from_table=len(chosen)))
-        return points, list(option.from_hand)
+        absorbed = [m for m in self.melds if m.intact and m.name in inner and set(m.cards) & set(chosen)]
+        return max(full - sum(m.points for m in absorbed), 0), full, chosen, absorbed
 
     def histories(self, c: Card) -> list[str]:
         """The different histories of the copies of ``c`` on the table (one entry when they are alike)."""

@@ -22,7 +22,6 @@ The hand, following 000 with the options of :mod:`.variants`:
 
 from __future__ import annotations
 
-import copy
 import functools
 import random
 from collections.abc import Sequence
@@ -204,8 +203,7 @@ class StockGame(GameState):
         """What ``action``, one of the legal melds now, would score (an upgrade scores only what it adds)."""
         if action.kind == "dix" and not self.dix_exchanged and self.turnup is not None:
             return self.variant.melds.value("dix") or 0  # exchanged for the turn-up (see _meld)
-        board = copy.deepcopy(self.boards[self.last_winner])
-        return board.make(action, self.trump, self.variant.melds)[0]
+        return self.boards[self.last_winner].score(action, self.trump, self.variant.melds)
 
     def _unscored_dix(self, seat: int) -> int:
         """Nines of trump in the hand that may still score: each dix scores once per hand."""

@@ -7,6 +7,7 @@ import gzip
 import json
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from referee.records.record import ActionEntry, GameRecord, SeatInfo, Terminatio
 from referee.rules import PRESETS, action_from_text, get_variant, new_game
 from referee.rules import events as ev
 from viewer.film import film, seat_view
-from viewer.report import write_films
+from viewer.report import FilmsAhead, film_script, write_films
 
 
 def record_of(name: str, seed: int, limit: int = 150) -> GameRecord:
@@ -171,3 +172,24 @@ def test_films_shared_out_over_processes_are_the_films_of_one_process(tmp_path, 
     write_films(records, tmp_path / "shared")
     alone = {p.name: p.read_text() for p in (tmp_path / "alone").iterdir()}
     assert len(alone) == len(records) and alone == {p.name: p.read_text() for p in (tmp_path / "shared").iterdir()}
+
+
+def test_films_made_ahead_are_taken_as_they_are_and_the_rest_are_made_at_the_end(tmp_path):
+    records = [record_of("two-handed", seed, limit=40) for seed in (1, 2, 3)]
+    folder = tmp_path / "report" / "films" / "ahead"
+    with FilmsAhead(tmp_path / "report") as ahead:  # (as a tournament does while its games are played)
+        ahead.add(records[0])
+        ahead.add(records[1])
+        deadline = time.monotonic() + 120  # (a bound for a stuck maker, not a timing: it runs when a core is free)
+        while time.monotonic() < deadline and len(list(folder.glob("*[!l]"))) < 2:  # (not '.partial')
+            time.sleep(0.05)
+    made = sorted(p for p in folder.iterdir() if p.suffix != ".partial")
+    assert len(made) == 2
+    made[0].write_text("MADE-AHEAD")  # one of them, marked: the report must use it rather than film its game again
+    write_films(records, tmp_path / "report" / "films")
+    films = [(tmp_path / "report" / "films" / f"{n}.js").read_text() for n in range(3)]
+    assert sum("MADE-AHEAD" in f for f in films) == 1
+    unmarked = [f for f in films if "MADE-AHEAD" not in f]
+    assert unmarked == [film_script(n, r) for n, r in enumerate(records) if film_script(n, r) in unmarked]
+    assert len(unmarked) == 2
+    assert not (tmp_path / "report" / "films" / "ahead").exists()  # gone once the report is written

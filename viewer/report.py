@@ -13,7 +13,10 @@ writes ``out/report/``:
   by the viewer only when the game is opened (a browser may load a script
   from ``file://`` but not fetch a file), so a report of thousands of
   games opens at once. Films are most of a report's cost (each replays its
-  game and takes every seat's view after every step): with many games they
+  game and takes every seat's view after every step), so a tournament or
+  match makes them while its games are played (:class:`FilmsAhead`: one
+  process in the kernel's idle class, which uses a core the games leave
+  idle and yields to them at once), and the films still missing at the end
   are written by a process per core.
 
 The plots are small hand-written SVG: two line charts do not justify
@@ -23,15 +26,18 @@ shipping and auditing a charting library.
 from __future__ import annotations
 
 import base64
+import contextlib
 import gzip
 import html
 import json
-import multiprocessing
 import os
+import queue
 import shutil
+import subprocess
+import sys
+import threading
 from collections import defaultdict
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from tabulate import tabulate
@@ -41,8 +47,10 @@ from tournaments.report import Part
 from tournaments.summary import Summary, summarise
 
 from .film import film
+from .film_maker import AHEAD, ahead_name
 
 STATIC = Path(__file__).resolve().parent / "static"
+ROOT = Path(__file__).resolve().parent.parent  # on the film makers' PYTHONPATH
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"]
 
 
@@ -70,32 +78,106 @@ def write_report(records: Sequence[GameRecord], directory: Path, title: str, sum
     return index
 
 
-GAMES_PER_PROCESS = 40  # films worth a process of their own (starting one costs about as much as 10 films)
+GAMES_PER_PROCESS = 20  # films worth a process of their own (starting one costs about as much as 10 films)
+FILM_MAKER = (sys.executable, "-m", "viewer.film_maker")
 
 
 def write_films(records: Sequence[GameRecord], films: Path) -> None:
-    """``films/N.js`` for every record: in this process for a few games, else shared out over the cores."""
+    """``films/N.js`` for every record: those made ahead as they are (their folder is then removed), the rest in
+    this process for a few games, else shared out over a film maker per core (:mod:`viewer.film_maker`)."""
     films.mkdir(parents=True, exist_ok=True)
-    processes = min(os.cpu_count() or 1, len(records) // GAMES_PER_PROCESS)
+    missing = []
+    for number, record in enumerate(records):
+        made = films / AHEAD / ahead_name(record.to_json())
+        if made.exists():
+            (films / f"{number}.js").write_text(_script(number, made.read_text()))
+        else:
+            missing.append((number, record))
+    shutil.rmtree(films / AHEAD, ignore_errors=True)
+    processes = min(os.cpu_count() or 1, len(missing) // GAMES_PER_PROCESS)
     if processes <= 1:
-        _write_films(films, list(enumerate(records)))
+        for number, record in missing:
+            (films / f"{number}.js").write_text(film_script(number, record))
         return
-    shares = [list(enumerate(records))[i::processes] for i in range(processes)]
-    # spawned, not forked: the caller may have threads (a fork copies their locks in whatever state they are)
-    with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
-        for done in [pool.submit(_write_films, films, share) for share in shares]:
-            done.result()
+    makers = [_film_maker(films) for _ in range(processes)]
+    feeders = [threading.Thread(target=_feed, args=(maker, missing[i::processes]), daemon=True)
+               for i, maker in enumerate(makers)]
+    for feeder in feeders:
+        feeder.start()
+    for feeder, maker in zip(feeders, makers, strict=True):
+        feeder.join()
+        if maker.wait() != 0:
+            raise RuntimeError(f"a film maker failed (exit status {maker.returncode})")
 
 
-def _write_films(films: Path, numbered: Sequence[tuple[int, GameRecord]]) -> None:
-    for number, record in numbered:
-        (films / f"{number}.js").write_text(film_script(number, record))
+def _film_maker(films: Path, *flags: str) -> subprocess.Popen:
+    """A film maker writing into ``films``, fed records on its standard input."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    return subprocess.Popen([*FILM_MAKER, str(films), *flags], stdin=subprocess.PIPE, env=env, text=True)
+
+
+def _feed(maker: subprocess.Popen, numbered: Sequence[tuple[int, GameRecord]]) -> None:
+    with maker.stdin:
+        for number, record in numbered:
+            maker.stdin.write(f"{number} {record.to_json()}\n")
 
 
 def film_script(number: int, record: GameRecord) -> str:
     """Game ``number``'s film as the viewer loads it: a script that hands it over, gzipped, in base64."""
+    return _script(number, packed_film(record))
+
+
+def packed_film(record: GameRecord) -> str:
+    """A record's film, gzipped, in base64."""
     data = json.dumps(film(record), separators=(",", ":")).encode()
-    return f'pinochleFilm({number}, "{base64.b64encode(gzip.compress(data, mtime=0)).decode()}");\n'
+    return base64.b64encode(gzip.compress(data, mtime=0)).decode()
+
+
+def _script(number: int, packed: str) -> str:
+    return f'pinochleFilm({number}, "{packed}");\n'
+
+
+class FilmsAhead:
+    """Films made while a run's games are played, for :func:`write_films` to find in ``films/ahead/``.
+
+    A film maker (:mod:`viewer.film_maker`) in the kernel's idle class
+    makes them as records are added: beside a game at a time it keeps up,
+    and beside games on every core it makes what it can. At most
+    ``WAITING`` records wait for it; beyond that a record is left for the
+    report to film at the end. Use as a context manager: leaving it stops
+    the film maker (the films it had not finished are made at the end)."""
+
+    WAITING = 64
+
+    def __init__(self, report: Path) -> None:
+        self._maker = _film_maker(report / "films", "--idle")
+        self._waiting: queue.Queue = queue.Queue(self.WAITING)
+        self._feeder = threading.Thread(target=self._feed, daemon=True)
+        self._feeder.start()
+
+    def add(self, record: GameRecord) -> None:
+        with contextlib.suppress(queue.Full):
+            self._waiting.put_nowait(record)
+
+    def _feed(self) -> None:
+        with contextlib.suppress(OSError):  # (the maker was stopped)
+            while (record := self._waiting.get()) is not None:
+                self._maker.stdin.write(f"- {record.to_json()}\n")
+                self._maker.stdin.flush()
+
+    def __enter__(self) -> FilmsAhead:
+        return self
+
+    def __exit__(self, *_) -> None:
+        self._maker.kill()  # (every file it writes is whole or absent)
+        self._maker.wait()
+        with contextlib.suppress(queue.Empty):
+            while True:
+                self._waiting.get_nowait()
+        self._waiting.put_nowait(None)
+        self._feeder.join()
+        with contextlib.suppress(OSError):
+            self._maker.stdin.close()
 
 
 def game_row(number: int, r: GameRecord) -> dict:

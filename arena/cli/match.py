@@ -27,6 +27,7 @@ from .args import (
     variant_from_args,
 )
 from .printing import (
+    films_ahead,
     deals_text,
     game_line,
     print_faults,
@@ -105,11 +106,13 @@ def run(args) -> int:
 
     def on_game(record: GameRecord) -> None:
         records.append(record)
+        film(record)
         progress.update(len(records), game_line(record))
         rating_interval(progress, records, args.ratinginterval)
 
     try:
-        run_trio(run_match, plan, on_game, store, {r.game_id for r in records}, args.concurrency)
+        with films_ahead(out, not args.no_report) as film:
+            run_trio(run_match, plan, on_game, store, {r.game_id for r in records}, args.concurrency)
     except KeyboardInterrupt:
         progress.close()
         print(f"\nstopped after {len(records)} of {games} games (all saved in {store.games_path}); so far:")

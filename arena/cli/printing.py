@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tabulate import tabulate
@@ -77,6 +79,19 @@ def print_report(records: list[GameRecord], out: Path | None, anchor: str | None
     if out is not None:
         print(f"\nwritten: {', '.join(str(f) for f in summary.write(out))}")
     return summary
+
+
+@contextmanager
+def films_ahead(out: Path, report: bool) -> Iterator[Callable[[GameRecord], None]]:
+    """A function to call with each finished game: unless ``report`` is off, the report's films are made while the
+    games are played (viewer.report.FilmsAhead) and :func:`write_html_report` then only writes them out."""
+    if not report:
+        yield lambda record: None
+        return
+    from viewer.report import FilmsAhead
+
+    with FilmsAhead(out / "report") as films:
+        yield films.add
 
 
 def write_html_report(records: list[GameRecord], out: Path, title: str, summary=None, bootstrap: int = 300) -> Path:

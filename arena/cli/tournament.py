@@ -32,6 +32,7 @@ from .args import (
     read_only_from_args,
 )
 from .printing import (
+    films_ahead,
     game_line,
     print_faults,
     rating_interval,
@@ -159,6 +160,7 @@ def play(args, opened) -> collections.Counter | None:
         nonlocal finished
         finished += 1
         live.append(record)
+        film(record)
         workers = ""
         if "worker" in record.extra:
             per_worker[record.extra["worker"]] += 1
@@ -169,12 +171,13 @@ def play(args, opened) -> collections.Counter | None:
         rating_interval(progress, live, args.ratinginterval)
 
     try:
-        todo = opened.todo()
-        while todo:  # a knockout's next games follow from the last ones' results
-            progress.grow(opened.total(live))
-            play_these = functools.partial(run_games, planned=opened.planned(live), played=list(live))
-            run_on_cluster_or_here(play_these, config, todo, store, on_game, args.transcripts)
-            todo = opened.todo(live) if config.format == "knockout" else []
+        with films_ahead(config.output, not args.no_report) as film:
+            todo = opened.todo()
+            while todo:  # a knockout's next games follow from the last ones' results
+                progress.grow(opened.total(live))
+                play_these = functools.partial(run_games, planned=opened.planned(live), played=list(live))
+                run_on_cluster_or_here(play_these, config, todo, store, on_game, args.transcripts)
+                todo = opened.todo(live) if config.format == "knockout" else []
     except KeyboardInterrupt:
         progress.close()
         print(f"\nstopped after {finished} of {opened.total(live)} games; so far:")

@@ -1,0 +1,61 @@
+"""A process that makes the report's films from the records given on its standard input.
+
+Started by :mod:`viewer.report` as ``python -m viewer.film_maker FILMS
+[--idle]``, each input line ``N RECORD`` (a number, a space, a record's
+JSON) makes ``FILMS/N.js``, and ``- RECORD`` makes ``FILMS/ahead/NAME``,
+the film made ahead, named by the record's text (:func:`ahead_name`). It
+exits when its input ends: when the parent is done, or dies (a SIGKILL of a
+tournament leaves no film maker behind). Every file is written whole or not
+at all (a temporary name, then a rename), so it may be killed at any moment.
+
+``--idle``: the process puts itself in the kernel's idle class
+(SCHED_IDLE, below nice 19): it then runs only on a core nothing else
+wants, and a waking game takes the core back at once; Ctrl-C is left to the
+parent, which then stops it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import sys
+from pathlib import Path
+
+from referee.records.record import GameRecord
+
+AHEAD = "ahead"  # FILMS/ahead/: films made while the games were played, named by their records
+
+
+def ahead_name(record_json: str) -> str:
+    """A film made ahead is named by its record's text: a stale one (a folder used again) is never taken."""
+    return hashlib.sha256(record_json.encode()).hexdigest()[:32]
+
+
+def make(films: Path, line: str) -> None:
+    """The film one input line asks for."""
+    from .report import film_script, packed_film
+
+    name, record_json = line.rstrip("\n").split(" ", 1)
+    record = GameRecord.from_json(record_json)
+    if name == "-":
+        target, text = films / AHEAD / ahead_name(record_json), packed_film(record)
+        target.parent.mkdir(parents=True, exist_ok=True)
+    else:
+        target, text = films / f"{int(name)}.js", film_script(int(name), record)
+    partial = target.with_name(target.name + ".partial")
+    partial.write_text(text)
+    os.replace(partial, target)
+
+
+def main() -> None:
+    films = Path(sys.argv[1])
+    if "--idle" in sys.argv[2:]:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for line in sys.stdin:
+        make(films, line)
+
+
+if __name__ == "__main__":
+    main()

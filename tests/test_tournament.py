@@ -10,9 +10,14 @@ from pathlib import Path
 
 import pytest
 from helpers import arena, as_from_a_terminal, descendants, sigint_state
+from hypothesis import given
+from hypothesis import strategies as st
+
+from referee.records.record import GameRecord, SeatInfo
 
 from tournaments.config import ConfigError, default_config, parse_config
 from tournaments.schedule import schedule
+from tournaments.standings import Leader, standings
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM = f"{sys.executable} {ROOT / 'sample_bots' / 'random_bot.py'} 11"  # seeded: replays the same way
@@ -278,3 +283,18 @@ def test_a_tournament_refused_before_its_first_game_leaves_no_results_behind(tmp
                 "--no-report", cwd=event)
     assert run.returncode == 2 and "would be shown" in run.stderr
     assert not (out / "secret.key").exists() and not (out / "games.jsonl").exists()
+
+
+@given(st.lists(st.tuples(st.sampled_from("abcd"), st.sampled_from("abcd"), st.sampled_from([0.0, 0.5, 1.0])),
+                max_size=30))
+def test_the_progress_lines_leader_is_the_first_of_the_standings(games):
+    """Kept up game by game, the leader is always the entrant the standings of all the games so far put first."""
+    leader = Leader()
+    records = []
+    for number, (first, second, share) in enumerate(games):
+        seats = [SeatInfo(first, first, "cmd"), SeatInfo(second, second, "cmd")]
+        records.append(GameRecord(f"g{number}", "two-handed", {}, number, seats, {}, result=(share, 1.0 - share)))
+        leader.add(records[-1])
+        top = standings(records)[0]
+        assert leader.now() == (top.entrant, pytest.approx(top.percent))
+    assert games or leader.now() is None

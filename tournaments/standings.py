@@ -48,6 +48,27 @@ def standings(records: Iterable[GameRecord]) -> list[Standing]:
     return sorted(table.values(), key=lambda s: (-s.percent, s.entrant))
 
 
+@attrs.define
+class Leader:
+    """The entrant that :func:`standings` would put first, kept up game by game for a progress line (standings of
+    every record after each game would cost a tournament time in proportion to the square of its games)."""
+
+    score: Counter = attrs.Factory(Counter)
+    games: Counter = attrs.Factory(Counter)
+
+    def add(self, record: GameRecord) -> None:
+        for seat, info in enumerate(record.seats):
+            self.games[info.entrant] += 1
+            self.score[info.entrant] += record.result[seat]
+
+    def now(self) -> tuple[str, float] | None:
+        """(entrant, score %) of the first place, or None before any game."""
+        if not self.games:
+            return None
+        first = min(self.games, key=lambda e: (-self.score[e] / self.games[e], e))
+        return first, 100.0 * self.score[first] / self.games[first]
+
+
 def standings_rows(rows: list[Standing]) -> list[list]:
     out = []
     for s in rows:

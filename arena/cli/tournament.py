@@ -148,26 +148,29 @@ def play(args, opened) -> collections.Counter | None:
     """Play the games not yet saved, with a progress line; returns this run's games by cluster worker (empty when
     played here), or None when stopped by Ctrl-C."""
     from tournaments.runner import run_games
-    from tournaments.standings import standings
+    from tournaments.standings import Leader
 
     config, store = opened.config, opened.store
     live = opened.saved()
     finished = len(opened.done())
     progress = Progress(opened.total(), start=finished)
     per_worker: collections.Counter = collections.Counter()
+    leader = Leader()
+    for record in live:
+        leader.add(record)
 
     def on_game(record: GameRecord) -> None:
         nonlocal finished
         finished += 1
         live.append(record)
+        leader.add(record)
         film(record)
         workers = ""
         if "worker" in record.extra:
             per_worker[record.extra["worker"]] += 1
             workers = "  workers: " + ", ".join(f"{w.split('://')[-1]} {n}" for w, n in sorted(per_worker.items()))
-        rows = standings(live)
-        leader = f"{rows[0].entrant} {rows[0].percent:.0f}%" if rows else "-"
-        progress.update(finished, f"leader: {leader}{workers}  last: {game_line(record)}")
+        first = leader.now()
+        progress.update(finished, f"leader: {first[0]} {first[1]:.0f}%{workers}  last: {game_line(record)}")
         rating_interval(progress, live, args.ratinginterval)
 
     try:

@@ -95,6 +95,23 @@ def test_a_scripts_interpreter_line_is_followed(tmp_path):
     assert str(tmp_path / "tools") in seen and str(bot.parent) in seen
 
 
+def test_a_program_link_turned_to_another_program_is_followed(tmp_path):
+    """The jail's file system is worked out once per bot, and again when its program is another file."""
+    for version in ("v1", "v2"):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "bot").write_text("#!/bin/sh\n")
+        (tmp_path / version / "bot").chmod(0o755)
+    (tmp_path / "links").mkdir()
+    link = tmp_path / "links" / "current"
+    link.symlink_to(tmp_path / "v1" / "bot")
+    first = binds(jail.command(jail.JailSpec((str(link),))))
+    link.unlink()
+    link.symlink_to(tmp_path / "v2" / "bot")
+    second = binds(jail.command(jail.JailSpec((str(link),))))
+    assert str(tmp_path / "v1") in first and str(tmp_path / "v2") not in first
+    assert str(tmp_path / "v2") in second and str(tmp_path / "v1") not in second
+
+
 def test_root_runs_the_bot_under_its_own_uid_without_privileges():
     argv = jail.command(jail.JailSpec(("/bin/true",), uid=jail.UID_BASE + 7))
     tail = argv[argv.index("--") + 1:]

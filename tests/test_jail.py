@@ -7,6 +7,7 @@ including the cgroup v2 layout that this machine (cgroup v1) cannot run.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -191,6 +192,32 @@ def test_a_real_group_holds_its_limits_and_is_removed():
     finally:
         group.close()
     assert not any(folder.exists() for folder in group.folders)
+
+
+@pytest.mark.skipif(cgroups.usable_hierarchy()[0] is None, reason="no writable control groups here")
+def test_each_referee_keeps_its_bots_groups_in_its_own_and_a_dead_ones_are_swept():
+    hierarchy, _ = cgroups.usable_hierarchy()
+    assert all(folder.name == str(os.getpid()) and folder.parent.name == cgroups.PARENT
+               for folder in hierarchy.folders)  # the CPU is shared between referees first
+    group = cgroups.BotCgroup.create(hierarchy, CgroupLimits(processes=4))
+    try:
+        assert all(g.parent == h for g, h in zip(group.folders, hierarchy.folders, strict=True))
+    finally:
+        group.close()
+    gone = _a_dead_pid()
+    shared = cgroups.Hierarchy(hierarchy.version, tuple(folder.parent for folder in hierarchy.folders))
+    left = [folder / str(gone) / f"{gone}-1" for folder in shared.folders]  # as a killed referee leaves them
+    for folder in left:
+        folder.mkdir(parents=True)
+    assert cgroups.sweep(shared) >= len(left)
+    assert not any(folder.parent.exists() for folder in left)
+
+
+def _a_dead_pid() -> int:
+    """The pid of a process that has ended (and was waited for)."""
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
 
 
 def test_a_bot_that_cannot_reach_a_file_in_its_jail_fails_to_start_naming_it(tmp_path):

@@ -16,11 +16,16 @@ of its own, below the referee's own group, with:
   a process started ahead of its game, while other games are played,
   takes little from them whatever it does before its game.
 
+Each referee process keeps its bots' groups in a group of its own
+(``pinochle-arena/PID/``), so the CPU is shared between referees first: the
+busy bots of one referee on a machine do not slow another's starts and
+games.
+
 A new process joins its group before it runs the bot or bwrap (the first
 program it runs is a shell that writes to :attr:`BotCgroup.procs`, see
 :mod:`referee.bots.sandbox`), so nothing the bot starts ever runs outside it. At the end every process still
 in the group is killed and the group removed; groups left by a referee that
-was killed (its pid is in the group's name) are cleaned up by the next one.
+was killed (its pid names its folder) are cleaned up by the next one.
 """
 
 from __future__ import annotations
@@ -249,50 +254,72 @@ def find_hierarchy(proc_cgroup: str, mountinfo: str) -> tuple[Hierarchy | None, 
     return None, f"no cgroup hierarchy with the {', '.join(missing)} controller(s) is mounted"
 
 
-def _enable_v2(parent: Path) -> None:
-    """Let the groups below ``parent`` use the controllers (v2 delegates them level by level)."""
-    wanted = " ".join(f"+{c}" for c in CONTROLLERS)
-    for folder in (parent.parent, parent):
-        (folder / "cgroup.subtree_control").write_text(wanted)
-
-
 @cache
 def usable_hierarchy() -> tuple[Hierarchy | None, str]:
-    """The hierarchy bots' groups go in, ready to use, or (None, why not). Cleans up dead referees' groups."""
+    """The hierarchy this referee process's bots' groups go in (its own folder below the shared ``PARENT``),
+    ready to use, or (None, why not). Cleans up dead referees' groups."""
     if os.geteuid() != 0:
         return None, "the referee does not run as root"
     try:
-        hierarchy, why = find_hierarchy(Path("/proc/self/cgroup").read_text(), Path("/proc/self/mountinfo").read_text())
+        shared, why = find_hierarchy(Path("/proc/self/cgroup").read_text(), Path("/proc/self/mountinfo").read_text())
     except OSError as e:
         return None, f"cannot read this process's control groups: {e.strerror}"
-    if hierarchy is None:
+    if shared is None:
         return None, why
+    hierarchy = Hierarchy(shared.version, tuple(folder / str(os.getpid()) for folder in shared.folders))
     try:
+        for folder in shared.folders:
+            folder.mkdir(exist_ok=True)
+        sweep(shared)
         for folder in hierarchy.folders:
             folder.mkdir(exist_ok=True)
+            _clear(folder)  # (a dead referee's, whose pid this process has now)
         if hierarchy.version == 2:
             _enable_v2(hierarchy.folders[0])
         probe = BotCgroup.create(hierarchy, CgroupLimits(processes=8, memory_bytes=64 << 20, cpus=1))
         probe.remove()
     except OSError as e:
-        return None, f"cannot create control groups in {hierarchy.folders[0].parent}: {e.strerror or e}"
-    sweep(hierarchy)
+        return None, f"cannot create control groups in {shared.folders[0].parent}: {e.strerror or e}"
     return hierarchy, ""
 
 
-def sweep(hierarchy: Hierarchy) -> int:
-    """Kill and remove the groups of referees that are no longer running; returns how many."""
+def _enable_v2(folder: Path) -> None:
+    """Let the groups below ``folder`` use the controllers (v2 delegates them level by level, from the
+    referee's own group down)."""
+    wanted = " ".join(f"+{c}" for c in CONTROLLERS)
+    for level in (folder.parent.parent, folder.parent, folder):
+        (level / "cgroup.subtree_control").write_text(wanted)
+
+
+def sweep(shared: Hierarchy) -> int:
+    """Kill and remove the groups of referees that are no longer running, below the shared folders; returns how
+    many groups."""
     removed = 0
-    for parent in hierarchy.folders:
-        try:
-            entries = list(parent.iterdir())
-        except OSError:
-            continue
-        for entry in entries:
-            owner, _, _ = entry.name.partition("-")
-            if not entry.is_dir() or not owner.isdigit() or Path(f"/proc/{owner}").exists():
+    for parent in shared.folders:
+        for entry in _folders(parent):
+            owner = entry.name.partition("-")[0]
+            if not owner.isdigit() or Path(f"/proc/{owner}").exists():
                 continue
-            group = BotCgroup((entry,))
-            group.close()
-            removed += 1
+            if entry.name.isdigit():  # a referee's folder
+                removed += _clear(entry)
+                with contextlib.suppress(OSError):
+                    entry.rmdir()
+            else:  # a bot's group, as referees before per-referee folders made them
+                BotCgroup((entry,)).close()
+                removed += 1
     return removed
+
+
+def _clear(folder: Path) -> int:
+    """Kill and remove every group in a referee's ``folder``; returns how many."""
+    groups = _folders(folder)
+    for group in groups:
+        BotCgroup((group,)).close()
+    return len(groups)
+
+
+def _folders(parent: Path) -> list[Path]:
+    try:
+        return [entry for entry in parent.iterdir() if entry.is_dir()]
+    except OSError:
+        return []

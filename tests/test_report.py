@@ -16,8 +16,8 @@ from helpers import arena, sensible
 from referee.records.record import ActionEntry, GameRecord, SeatInfo, Termination
 from referee.rules import PRESETS, action_from_text, get_variant, new_game
 from referee.rules import events as ev
-from viewer.film import film, seat_view
-from viewer.report import FilmsAhead, film_script, write_films
+from viewer.film import film, film_script, seat_view
+from viewer.report import FilmsAhead, write_films
 
 
 def record_of(name: str, seed: int, limit: int = 150) -> GameRecord:

@@ -17,9 +17,16 @@ so a film is a few tens of kilobytes a game::
 
 A step's ``text`` says what happened in words ("greedy plays AS"), and the
 last step of a game that ended on a fault says the fault.
+
+The viewer loads game N's film as a script, ``films/N.js``
+(:func:`film_script`), that hands it over gzipped, in base64.
 """
 
 from __future__ import annotations
+
+import base64
+import gzip
+import json
 
 from referee.records.deals import record_decks
 from referee.records.record import GameRecord, Termination
@@ -125,3 +132,19 @@ def film(record: GameRecord) -> dict:
         "detail": record.detail,
         "steps": steps,
     }
+
+
+def film_script(number: int, record: GameRecord) -> str:
+    """Game ``number``'s film as the viewer loads it."""
+    return film_script_of(number, packed_film(record))
+
+
+def packed_film(record: GameRecord) -> str:
+    """A record's film, gzipped, in base64."""
+    data = json.dumps(film(record), separators=(",", ":")).encode()
+    return base64.b64encode(gzip.compress(data, mtime=0)).decode()
+
+
+def film_script_of(number: int, packed: str) -> str:
+    """The script that hands a packed film (:func:`packed_film`) to the viewer as game ``number``'s."""
+    return f'pinochleFilm({number}, "{packed}");\n'

@@ -24,6 +24,8 @@ from pathlib import Path
 
 from referee.records.record import GameRecord
 
+from .film import film_script, packed_film
+
 AHEAD = "ahead"  # FILMS/ahead/: films made while the games were played, named by their records
 
 
@@ -34,8 +36,6 @@ def ahead_name(record_json: str) -> str:
 
 def make(films: Path, line: str) -> None:
     """The film one input line asks for."""
-    from .report import film_script, packed_film
-
     name, record_json = line.rstrip("\n").split(" ", 1)
     record = GameRecord.from_json(record_json)
     if name == "-":

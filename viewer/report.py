@@ -25,9 +25,7 @@ shipping and auditing a charting library.
 
 from __future__ import annotations
 
-import base64
 import contextlib
-import gzip
 import html
 import json
 import os
@@ -46,7 +44,7 @@ from referee.records.record import GameRecord, Termination
 from tournaments.report import Part
 from tournaments.summary import Summary, summarise
 
-from .film import film
+from .film import film_script, film_script_of
 from .film_maker import AHEAD, ahead_name
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -90,7 +88,7 @@ def write_films(records: Sequence[GameRecord], films: Path) -> None:
     for number, record in enumerate(records):
         made = films / AHEAD / ahead_name(record.to_json())
         if made.exists():
-            (films / f"{number}.js").write_text(_script(number, made.read_text()))
+            (films / f"{number}.js").write_text(film_script_of(number, made.read_text()))
         else:
             missing.append((number, record))
     shutil.rmtree(films / AHEAD, ignore_errors=True)
@@ -120,21 +118,6 @@ def _feed(maker: subprocess.Popen, numbered: Sequence[tuple[int, GameRecord]]) -
     with maker.stdin:
         for number, record in numbered:
             maker.stdin.write(f"{number} {record.to_json()}\n")
-
-
-def film_script(number: int, record: GameRecord) -> str:
-    """Game ``number``'s film as the viewer loads it: a script that hands it over, gzipped, in base64."""
-    return _script(number, packed_film(record))
-
-
-def packed_film(record: GameRecord) -> str:
-    """A record's film, gzipped, in base64."""
-    data = json.dumps(film(record), separators=(",", ":")).encode()
-    return base64.b64encode(gzip.compress(data, mtime=0)).decode()
-
-
-def _script(number: int, packed: str) -> str:
-    return f'pinochleFilm({number}, "{packed}");\n'
 
 
 class FilmsAhead:

@@ -46,7 +46,8 @@ from referee.records.seals import SealError, check_seal
 
 from .accounts import Accounts
 from .guard import BIGGEST, SESSION_DAYS, BodyLimit, by_browser, session_key
-from .report import GAMES_HTML, STATIC, film_script, game_row
+from .film import film_script
+from .report import GAMES_HTML, STATIC, game_row
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent / "templates")
 POLL_MS = 2000  # how often the ladder page asks for new rows

@@ -113,6 +113,23 @@ def test_a_program_link_turned_to_another_program_is_followed(tmp_path):
     assert str(tmp_path / "v2") in second and str(tmp_path / "v1") not in second
 
 
+def test_a_bound_folder_turned_into_a_link_to_the_output_is_not_shown_at_the_next_start(tmp_path):
+    """What a jail shows is worked out once per bot, but not trusted blindly: a folder it binds that has become a
+    link (bwrap would follow it into the hidden output folder) makes it worked out again."""
+    data, out = tmp_path / "data", tmp_path / "out"
+    data.mkdir()
+    out.mkdir()
+    (data / "w.bin").write_text("weights")
+    (out / "games.jsonl").write_text("")
+    spec = jail.JailSpec(("/bin/cat", str(data / "w.bin")), hidden=(str(out),))
+    assert str(data) in binds(jail.command(spec))
+    (data / "w.bin").unlink()
+    data.rmdir()
+    data.symlink_to(out)
+    again = binds(jail.command(spec))
+    assert str(data) not in again and str(out) not in again
+
+
 def test_root_runs_the_bot_under_its_own_uid_without_privileges():
     argv = jail.command(jail.JailSpec(("/bin/true",), uid=jail.UID_BASE + 7))
     tail = argv[argv.index("--") + 1:]
@@ -195,10 +212,11 @@ def test_a_real_group_holds_its_limits_and_is_removed():
 
 
 @pytest.mark.skipif(cgroups.usable_hierarchy()[0] is None, reason="no writable control groups here")
-def test_each_referee_keeps_its_bots_groups_in_its_own_and_a_dead_ones_are_swept():
+def test_each_run_keeps_its_bots_groups_in_its_own_and_a_gone_ones_are_swept():
     hierarchy, _ = cgroups.usable_hierarchy()
-    assert all(folder.name == str(os.getpid()) and folder.parent.name == cgroups.PARENT
-               for folder in hierarchy.folders)  # the CPU is shared between referees first
+    assert all(folder.name == cgroups.run_name() and folder.parent.name == cgroups.PARENT
+               for folder in hierarchy.folders)  # the CPU is shared between runs first
+    assert cgroups.run_name().startswith(f"{os.getpid()}.") or cgroups.RUN_ENV in os.environ
     group = cgroups.BotCgroup.create(hierarchy, CgroupLimits(processes=4))
     try:
         assert all(g.parent == h for g, h in zip(group.folders, hierarchy.folders, strict=True))
@@ -206,11 +224,15 @@ def test_each_referee_keeps_its_bots_groups_in_its_own_and_a_dead_ones_are_swept
         group.close()
     gone = _a_dead_pid()
     shared = cgroups.Hierarchy(hierarchy.version, tuple(folder.parent for folder in hierarchy.folders))
-    left = [folder / str(gone) / f"{gone}-1" for folder in shared.folders]  # as a killed referee leaves them
+    # as killed runs leave them: one whose first process is gone, and one whose pid a new process has now
+    mine = cgroups._start_time(os.getpid())
+    left = [folder / name / f"{gone}-1" for folder in shared.folders
+            for name in (f"{gone}.123", f"{os.getpid()}.{int(mine) - 1}")]
     for folder in left:
         folder.mkdir(parents=True)
     assert cgroups.sweep(shared) >= len(left)
     assert not any(folder.parent.exists() for folder in left)
+    assert all(folder.exists() for folder in hierarchy.folders)  # this run's own is kept
 
 
 def _a_dead_pid() -> int:

@@ -139,3 +139,19 @@ def _gone(pids: list[int], patience: float = 60) -> list[int]:
         if not left or time.monotonic() > deadline:
             return left
         time.sleep(0.05)
+
+
+def test_the_worker_processes_are_told_their_run_so_their_bots_share_its_control_group(tmp_path):
+    """Every playing bot of a tournament has the same CPU weight whichever referee process plays it: the workers
+    put their bots' groups in the run's folder, not one each (cgroups.run_name)."""
+    from referee.bots import cgroups
+
+    config, games, store = small_tournament(tmp_path)
+    told = set()
+
+    def on_record(index: int, pid: int, record) -> None:
+        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        told.update(v.split(b"=", 1)[1].decode() for v in environ if v.startswith(cgroups.RUN_ENV.encode() + b"="))
+
+    trio.run(functools.partial(run_games, config, games, store, hooks=WorkerHooks(on_record=on_record)))
+    assert told == {cgroups.run_name()}

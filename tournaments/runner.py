@@ -39,6 +39,7 @@ from pathlib import Path
 import attrs
 import trio
 
+from referee.bots import cgroups
 from referee.match import board_runs
 from referee.records.record import GameRecord
 
@@ -274,6 +275,7 @@ async def _run_in_workers(config, apart: SeatingsApart, slots, processes, logs, 
     retired: set[str] = set()  # sent with every game, so a 'never' entrant's fault in one worker retires it in all
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    env[cgroups.RUN_ENV] = cgroups.run_name()  # the workers' bots share this run's control group (fair between games)
 
     async def run_worker(index: int) -> _Session:
         """One worker process, until the games run out (nothing left in flight) or it dies (its output ends)."""

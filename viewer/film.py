@@ -38,6 +38,8 @@ from referee.rules.observation import Observation, Observer
 def _cards(cs) -> str:
     return " ".join([c.to_text() for c in cs])
 
+FORMAT = 1  # a film's layout, as the viewer reads it: raise it when it changes (films made ahead are named by it)
+
 
 def seat_view(obs: Observation | Observer) -> dict:
     """One seat's view as flat JSON fields: its hand and what lies on the table, in the protocol's card text.

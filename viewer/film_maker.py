@@ -10,28 +10,29 @@ at all (a temporary name, then a rename), so it may be killed at any moment.
 
 ``--idle``: the process puts itself in the kernel's idle class
 (SCHED_IDLE, below nice 19): it then runs only on a core nothing else
-wants, and a waking game takes the core back at once; Ctrl-C is left to the
-parent, which then stops it.
+wants, and a waking game takes the core back at once. A film maker is
+started in a process group of its own: Ctrl-C goes to the run, which then
+stops it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import signal
 import sys
 from pathlib import Path
 
 from referee.records.record import GameRecord
 
-from .film import film_script, packed_film
+from .film import FORMAT, film_script, packed_film
 
 AHEAD = "ahead"  # FILMS/ahead/: films made while the games were played, named by their records
 
 
 def ahead_name(record_json: str) -> str:
-    """A film made ahead is named by its record's text: a stale one (a folder used again) is never taken."""
-    return hashlib.sha256(record_json.encode()).hexdigest()[:32]
+    """A film made ahead is named by its record's text and the films' format: a stale one (a folder used again,
+    a run resumed by a newer version) is never taken."""
+    return hashlib.sha256(f"{FORMAT}\n{record_json}".encode()).hexdigest()[:32]
 
 
 def make(films: Path, line: str) -> None:
@@ -52,7 +53,6 @@ def main() -> None:
     films = Path(sys.argv[1])
     if "--idle" in sys.argv[2:]:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
     for line in sys.stdin:
         make(films, line)
 

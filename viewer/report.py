@@ -98,26 +98,35 @@ def write_films(records: Sequence[GameRecord], films: Path) -> None:
             (films / f"{number}.js").write_text(film_script(number, record))
         return
     makers = [_film_maker(films) for _ in range(processes)]
-    feeders = [threading.Thread(target=_feed, args=(maker, missing[i::processes]), daemon=True)
-               for i, maker in enumerate(makers)]
-    for feeder in feeders:
-        feeder.start()
-    for feeder, maker in zip(feeders, makers, strict=True):
-        feeder.join()
-        if maker.wait() != 0:
-            raise RuntimeError(f"a film maker failed (exit status {maker.returncode})")
+    try:
+        feeders = [threading.Thread(target=_feed, args=(maker, missing[i::processes]), daemon=True)
+                   for i, maker in enumerate(makers)]
+        for feeder in feeders:
+            feeder.start()
+        for feeder, maker in zip(feeders, makers, strict=True):
+            feeder.join()
+            if maker.wait() != 0:
+                raise RuntimeError(f"a film maker failed (exit status {maker.returncode})")
+    finally:  # (Ctrl-C or a failure: the others are stopped, never left behind)
+        for maker in makers:
+            if maker.poll() is None:
+                maker.kill()
+                maker.wait()
 
 
 def _film_maker(films: Path, *flags: str) -> subprocess.Popen:
-    """A film maker writing into ``films``, fed records on its standard input."""
+    """A film maker writing into ``films``, fed records on its standard input. In a process group of its own, so
+    that Ctrl-C goes to the run alone, which then stops it; nothing on the terminal but a failure's words."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    return subprocess.Popen([*FILM_MAKER, str(films), *flags], stdin=subprocess.PIPE, env=env, text=True)
+    return subprocess.Popen([*FILM_MAKER, str(films), *flags], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            env=env, text=True, process_group=0)
 
 
 def _feed(maker: subprocess.Popen, numbered: Sequence[tuple[int, GameRecord]]) -> None:
-    with maker.stdin:
-        for number, record in numbered:
-            maker.stdin.write(f"{number} {record.to_json()}\n")
+    with contextlib.suppress(OSError):  # (a maker that failed: its exit status says so)
+        with maker.stdin:
+            for number, record in numbered:
+                maker.stdin.write(f"{number} {record.to_json()}\n")
 
 
 class FilmsAhead:

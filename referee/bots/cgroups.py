@@ -16,16 +16,20 @@ of its own, below the referee's own group, with:
   a process started ahead of its game, while other games are played,
   takes little from them whatever it does before its game.
 
-Each referee process keeps its bots' groups in a group of its own
-(``pinochle-arena/PID/``), so the CPU is shared between referees first: the
-busy bots of one referee on a machine do not slow another's starts and
-games.
+Each run (a tournament, a match, a league: its first process and the
+referee worker processes it starts) keeps its bots' groups in a group of
+its own, ``pinochle-arena/RUN/`` (``RUN``: the first process's pid and start
+time), so the CPU is shared between runs first: the busy bots of one run on
+a machine do not slow another's starts and games, while within a run every
+playing bot has the same weight whichever of its referee processes plays
+it.
 
 A new process joins its group before it runs the bot or bwrap (the first
 program it runs is a shell that writes to :attr:`BotCgroup.procs`, see
 :mod:`referee.bots.sandbox`), so nothing the bot starts ever runs outside it. At the end every process still
-in the group is killed and the group removed; groups left by a referee that
-was killed (its pid names its folder) are cleaned up by the next one.
+in the group is killed and the group removed; a run's folder, left when it
+ends, and the groups of a run that was killed are cleaned up by the next
+run that finds its first process gone.
 """
 
 from __future__ import annotations
@@ -34,7 +38,9 @@ import contextlib
 import errno
 import itertools
 import os
+import re
 import signal
+import threading
 import time
 from functools import cache
 from pathlib import Path
@@ -42,7 +48,8 @@ from pathlib import Path
 import attrs
 
 CONTROLLERS = ("pids", "memory", "cpu")
-PARENT = "pinochle-arena"  # the folder, below the referee's own group, that holds the bots' groups
+PARENT = "pinochle-arena"  # the folder, below the referee's own group, that holds each run's folder
+RUN_ENV = "PINOCHLE_ARENA_RUN"  # the run a referee worker process belongs to (its folder's name), from its parent
 CPU_PERIOD_US = 100_000
 
 
@@ -254,10 +261,18 @@ def find_hierarchy(proc_cgroup: str, mountinfo: str) -> tuple[Hierarchy | None, 
     return None, f"no cgroup hierarchy with the {', '.join(missing)} controller(s) is mounted"
 
 
-@cache
 def usable_hierarchy() -> tuple[Hierarchy | None, str]:
-    """The hierarchy this referee process's bots' groups go in (its own folder below the shared ``PARENT``),
-    ready to use, or (None, why not). Cleans up dead referees' groups."""
+    """The hierarchy this run's bots' groups go in (its folder below the shared ``PARENT``), ready to use, or
+    (None, why not). Made once (under a lock: threads may ask at the same time); cleans up gone runs' groups."""
+    with _ONCE:
+        return _usable_hierarchy()
+
+
+_ONCE = threading.Lock()
+
+
+@cache
+def _usable_hierarchy() -> tuple[Hierarchy | None, str]:
     if os.geteuid() != 0:
         return None, "the referee does not run as root"
     try:
@@ -266,14 +281,13 @@ def usable_hierarchy() -> tuple[Hierarchy | None, str]:
         return None, f"cannot read this process's control groups: {e.strerror}"
     if shared is None:
         return None, why
-    hierarchy = Hierarchy(shared.version, tuple(folder / str(os.getpid()) for folder in shared.folders))
+    hierarchy = Hierarchy(shared.version, tuple(folder / run_name() for folder in shared.folders))
     try:
         for folder in shared.folders:
             folder.mkdir(exist_ok=True)
         sweep(shared)
         for folder in hierarchy.folders:
-            folder.mkdir(exist_ok=True)
-            _clear(folder)  # (a dead referee's, whose pid this process has now)
+            folder.mkdir(exist_ok=True)  # (a run's processes share it: made by whichever comes first)
         if hierarchy.version == 2:
             _enable_v2(hierarchy.folders[0])
         probe = BotCgroup.create(hierarchy, CgroupLimits(processes=8, memory_bytes=64 << 20, cpus=1))
@@ -281,6 +295,20 @@ def usable_hierarchy() -> tuple[Hierarchy | None, str]:
     except OSError as e:
         return None, f"cannot create control groups in {shared.folders[0].parent}: {e.strerror or e}"
     return hierarchy, ""
+
+
+def run_name() -> str:
+    """This run's folder name: ``PID.START`` of its first process (a pid alone may be a new process's by now);
+    a referee worker process is told its run's by its parent (``RUN_ENV``)."""
+    return os.environ.get(RUN_ENV) or f"{os.getpid()}.{_start_time(os.getpid())}"
+
+
+def _start_time(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot), or None if there is no such process."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
 
 
 def _enable_v2(folder: Path) -> None:
@@ -291,20 +319,24 @@ def _enable_v2(folder: Path) -> None:
         (level / "cgroup.subtree_control").write_text(wanted)
 
 
+_RUN = re.compile(r"(\d+)(?:\.(\d+))?")  # a run's folder: PID.START (PID alone: made by an earlier version)
+_OLD_GROUP = re.compile(r"(\d+)-\d+")  # a bot's group, as referees before runs' folders made them: PID-N
+
+
 def sweep(shared: Hierarchy) -> int:
-    """Kill and remove the groups of referees that are no longer running, below the shared folders; returns how
+    """Kill and remove the groups of runs whose first process is gone, below the shared folders; returns how
     many groups."""
     removed = 0
     for parent in shared.folders:
         for entry in _folders(parent):
-            owner = entry.name.partition("-")[0]
-            if not owner.isdigit() or Path(f"/proc/{owner}").exists():
-                continue
-            if entry.name.isdigit():  # a referee's folder
+            if run := _RUN.fullmatch(entry.name):
+                pid, start = run.groups()
+                if _start_time(int(pid)) is not None and (start is None or _start_time(int(pid)) == start):
+                    continue  # its run goes on
                 removed += _clear(entry)
                 with contextlib.suppress(OSError):
                     entry.rmdir()
-            else:  # a bot's group, as referees before per-referee folders made them
+            elif (old := _OLD_GROUP.fullmatch(entry.name)) and _start_time(int(old.group(1))) is None:
                 BotCgroup((entry,)).close()
                 removed += 1
     return removed

@@ -39,7 +39,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 import attrs
@@ -359,8 +359,7 @@ def command(spec: JailSpec) -> list[str]:
         args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
     argv = list(spec.argv)
     argv[0] = resolve_program(argv[0])
-    args += _filesystem(attrs.evolve(spec, uid=None if spec.uid is None else 0, info_fd=None, seccomp_fd=None),
-                        os.path.realpath(argv[0]))
+    args += _filesystem(attrs.evolve(spec, uid=None if spec.uid is None else 0, info_fd=None, seccomp_fd=None))
     args += ["--chdir", os.path.abspath(spec.cwd) if spec.cwd else HOME, "--"]
     if spec.uid is not None:
         setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
@@ -369,12 +368,28 @@ def command(spec: JailSpec) -> list[str]:
     return args + argv
 
 
-@lru_cache(maxsize=1024)
-def _filesystem(spec: JailSpec, _program: str) -> tuple[str, ...]:
-    """bwrap's arguments for what ``spec``'s jail shows: made once for each bot (an entrant starts a process for
-    every game; working them out took 2 ms a start). ``spec`` comes without its start's uid and descriptors;
-    ``_program``, the real path of its program, keys the cache too, so a link turned to another program is
-    followed."""
+_FILESYSTEMS: dict[tuple[JailSpec, str], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+FILESYSTEMS_KEPT = 1024
+
+
+def _filesystem(spec: JailSpec) -> tuple[str, ...]:
+    """bwrap's arguments for what ``spec``'s jail shows (``spec`` without its start's uid and descriptors): worked
+    out once for each bot (an entrant starts a process for every game, and working them out took 2 ms a start),
+    and again when its program is another file (a link turned elsewhere), or when a folder it binds is no longer
+    what it was (a link put in its place could point into a hidden folder: bwrap follows it)."""
+    key = (spec, os.path.realpath(program_of(spec)))
+    kept = _FILESYSTEMS.get(key)
+    if kept is not None and all(os.path.realpath(source) == source and os.path.exists(source)
+                                for source in kept[1]):
+        return kept[0]
+    if len(_FILESYSTEMS) >= FILESYSTEMS_KEPT:
+        _FILESYSTEMS.clear()
+    made = _FILESYSTEMS[key] = _work_out_filesystem(spec)
+    return made[0]
+
+
+def _work_out_filesystem(spec: JailSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(bwrap's arguments, the host paths they bind that the bot's command named)."""
     size = str(spec.disk_mb * MiB)  # the private spaces first: a bot's own folder may lie in the host's /tmp
     args = ["--proc", "/proc", "--dev", "/dev",
             "--size", size, "--perms", "1777", "--tmpfs", "/tmp",
@@ -400,7 +415,7 @@ def _filesystem(spec: JailSpec, _program: str) -> tuple[str, ...]:
         args += ["--size", str(COVER_BYTES), "--perms", "0555", "--tmpfs", str(cover), "--remount-ro", str(cover)]
     # The jail's own / and /dev are tmpfs that bwrap makes without a size (and, not as root, the bot's own to
     # write): read-only, a bot writes only to its sized home, /tmp and /dev/shm.
-    return (*args, "--remount-ro", "/dev", "--remount-ro", "/")
+    return (*args, "--remount-ro", "/dev", "--remount-ro", "/"), tuple(str(real) for _, real in bound)
 
 
 def through_fd(argv: list[str]) -> tuple[list[str], int]:

@@ -5,8 +5,12 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import os
 import random
 import re
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -18,6 +22,8 @@ from referee.rules import PRESETS, action_from_text, get_variant, new_game
 from referee.rules import events as ev
 from viewer.film import film, film_script, seat_view
 from viewer.report import FilmsAhead, write_films
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def record_of(name: str, seed: int, limit: int = 150) -> GameRecord:
@@ -193,3 +199,40 @@ def test_films_made_ahead_are_taken_as_they_are_and_the_rest_are_made_at_the_end
     assert unmarked == [film_script(n, r) for n, r in enumerate(records) if film_script(n, r) in unmarked]
     assert len(unmarked) == 2
     assert not (tmp_path / "report" / "films" / "ahead").exists()  # gone once the report is written
+
+
+def test_a_film_maker_dies_with_its_run_even_one_that_gets_no_cpu(tmp_path):
+    """A run killed by SIGKILL leaves no film maker: the kernel kills it with its parent, rather than leaving it to
+    see its input end (which one in the idle class, on a busy machine, may not get the CPU to do). Here the maker
+    is stopped outright before its run is killed."""
+    run = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time, pathlib; from viewer.report import _film_maker; "
+         f"m = _film_maker(pathlib.Path({str(tmp_path)!r}), '--idle'); print(m.pid, flush=True); time.sleep(600)"],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    maker = int(run.stdout.readline())
+    deadline = time.monotonic() + 120  # (a bound for a stuck start, not a timing)
+    while time.monotonic() < deadline and "pipe" not in _waits_in(maker):  # reading records: set up, signal set
+        time.sleep(0.05)
+    assert "pipe" in _waits_in(maker)
+    os.kill(maker, signal.SIGSTOP)
+    run.kill()
+    run.wait()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and _state(maker) not in (None, "Z"):
+        time.sleep(0.05)
+    assert _state(maker) in (None, "Z")
+
+
+def _waits_in(pid: int) -> str:
+    """The kernel function process ``pid`` sleeps in ("anon_pipe_read": waiting for its input)."""
+    try:
+        return Path(f"/proc/{pid}/wchan").read_text()
+    except OSError:
+        return ""
+
+
+def _state(pid: int) -> str | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None

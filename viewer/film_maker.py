@@ -1,11 +1,12 @@
 """A process that makes the report's films from the records given on its standard input.
 
 Started by :mod:`viewer.report` as ``python -m viewer.film_maker FILMS
-[--idle]``, each input line ``N RECORD`` (a number, a space, a record's
+PARENT [--idle]``, each input line ``N RECORD`` (a number, a space, a record's
 JSON) makes ``FILMS/N.js``, and ``- RECORD`` makes ``FILMS/ahead/NAME``,
 the film made ahead, named by the record's text (:func:`ahead_name`). It
-exits when its input ends: when the parent is done, or dies (a SIGKILL of a
-tournament leaves no film maker behind). Every file is written whole or not
+exits when its input ends, and is killed by the kernel when its parent
+(pid PARENT) dies: a SIGKILL of a tournament leaves no film maker behind,
+even one that gets no CPU to see its input end. Every file is written whole or not
 at all (a temporary name, then a rename), so it may be killed at any moment.
 
 ``--idle``: the process puts itself in the kernel's idle class
@@ -22,6 +23,7 @@ import os
 import sys
 from pathlib import Path
 
+from referee.bots.spawn import die_with_parent
 from referee.records.record import GameRecord
 
 from .film import FORMAT, film_script, packed_film
@@ -50,8 +52,9 @@ def make(films: Path, line: str) -> None:
 
 
 def main() -> None:
-    films = Path(sys.argv[1])
-    if "--idle" in sys.argv[2:]:
+    films, parent = Path(sys.argv[1]), int(sys.argv[2])
+    die_with_parent(parent)
+    if "--idle" in sys.argv[3:]:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     for line in sys.stdin:
         make(films, line)

@@ -118,7 +118,8 @@ def _film_maker(films: Path, *flags: str) -> subprocess.Popen:
     """A film maker writing into ``films``, fed records on its standard input. In a process group of its own, so
     that Ctrl-C goes to the run alone, which then stops it; nothing on the terminal but a failure's words."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    return subprocess.Popen([*FILM_MAKER, str(films), *flags], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+    return subprocess.Popen([*FILM_MAKER, str(films), str(os.getpid()), *flags], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL,
                             env=env, text=True, process_group=0)
 
 

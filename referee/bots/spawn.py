@@ -17,6 +17,7 @@ import concurrent.futures
 import contextlib
 import ctypes
 import os
+import signal
 import subprocess
 from functools import cache
 
@@ -114,6 +115,20 @@ def _libc():
         return libc
     except (OSError, AttributeError):
         return None
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """Have the kernel SIGKILL this process when ``parent`` (its parent) dies, and exit at once if it is gone
+    already. For helper processes that could otherwise outlive a killed run: one that gets little CPU (the
+    idle class, on a busy machine) may take long to notice its input end."""
+    libc = _libc()
+    if libc is not None:
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(0)
 
 
 @cache

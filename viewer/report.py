@@ -119,8 +119,7 @@ def _film_maker(films: Path, *flags: str) -> subprocess.Popen:
     that Ctrl-C goes to the run alone, which then stops it; nothing on the terminal but a failure's words."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
     return subprocess.Popen([*FILM_MAKER, str(films), str(os.getpid()), *flags], stdin=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL,
-                            env=env, text=True, process_group=0)
+                            stdout=subprocess.DEVNULL, env=env, text=True, process_group=0)
 
 
 def _feed(maker: subprocess.Popen, numbered: Sequence[tuple[int, GameRecord]]) -> None:

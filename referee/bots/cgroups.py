@@ -343,7 +343,7 @@ def sweep(shared: Hierarchy) -> int:
 
 
 def _clear(folder: Path) -> int:
-    """Kill and remove every group in a referee's ``folder``; returns how many."""
+    """Kill and remove every group in a run's ``folder``; returns how many."""
     groups = _folders(folder)
     for group in groups:
         BotCgroup((group,)).close()

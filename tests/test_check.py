@@ -11,6 +11,7 @@ import pytest
 from helpers import arena
 
 FAULTY = Path(__file__).resolve().parent / "bots" / "faulty.py"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def check(bot: str, tmp_path: Path, *extra: str) -> subprocess.CompletedProcess:
@@ -46,6 +47,18 @@ def test_a_good_bot_passes_every_check(tmp_path):
     assert "asked follow" not in done.stdout and "meld " in done.stdout
     assert "PASSED" in done.stdout
     assert "protocol 2 (send 'protocol 3'" in done.stdout  # random speaks version 2, and passes
+
+
+def test_a_bot_whose_id_name_is_its_file_name_is_not_told_it_sent_none(tmp_path):
+    """The warning is for a bot that sent no 'id name' line, not for one that named itself as its file is named."""
+    bot = tmp_path / "bin" / "random"
+    bot.parent.mkdir()
+    bot.write_text(f"#!/bin/sh\nexec {sys.executable} {ROOT / 'sample_bots' / 'random_bot.py'}\n")
+    bot.chmod(0o755)
+    done = check(str(bot), tmp_path, "--isolation", "none")  # (id name random, from a program called random)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "[  ok] handshake" in done.stdout and "no 'id name' line" not in done.stdout
+    assert "id name 'random'" in done.stdout
 
 
 def test_a_version_3_bot_is_checked_with_its_options_and_wants(tmp_path):

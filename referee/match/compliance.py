@@ -138,7 +138,7 @@ async def _start(player: Player, nursery: trio.Nursery, checks: dict[str, Check]
     checks["handshake"].status = PASS
     checks["handshake"].detail = (f"id name {client.name!r}" + (f", author {client.author!r}" if client.author else "")
                                   + f"; {_version_text(client)}")
-    if client.name == Path(player.entrant.command.argv[-1]).name:
+    if not client.ids.get("name"):
         checks["handshake"].status = WARN
         checks["handshake"].detail = f"no 'id name' line: the bot is shown under its file name; {_version_text(client)}"
 

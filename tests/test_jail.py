@@ -230,7 +230,7 @@ def test_each_run_keeps_its_bots_groups_in_its_own_and_a_gone_ones_are_swept():
             for name in (f"{gone}.123", f"{os.getpid()}.{int(mine) - 1}")]
     for folder in left:
         folder.mkdir(parents=True)
-    assert cgroups.sweep(shared) >= len(left)
+    cgroups.sweep(shared)  # (another test process's first use may sweep some of them first: the end is what counts)
     assert not any(folder.parent.exists() for folder in left)
     assert all(folder.exists() for folder in hierarchy.folders)  # this run's own is kept
 

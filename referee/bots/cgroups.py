@@ -331,7 +331,8 @@ def sweep(shared: Hierarchy) -> int:
         for entry in _folders(parent):
             if run := _RUN.fullmatch(entry.name):
                 pid, start = run.groups()
-                if _start_time(int(pid)) is not None and (start is None or _start_time(int(pid)) == start):
+                started = _start_time(int(pid))
+                if started is not None and start in (None, started):
                     continue  # its run goes on
                 removed += _clear(entry)
                 with contextlib.suppress(OSError):

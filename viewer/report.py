@@ -84,17 +84,18 @@ def write_films(records: Sequence[GameRecord], films: Path) -> None:
     """``films/N.js`` for every record: those made ahead as they are (their folder is then removed), the rest in
     this process for a few games, else shared out over a film maker per core (:mod:`viewer.film_maker`)."""
     films.mkdir(parents=True, exist_ok=True)
-    missing = []
+    missing = []  # (number, record, its JSON)
     for number, record in enumerate(records):
-        made = films / AHEAD / ahead_name(record.to_json())
+        text = record.to_json()
+        made = films / AHEAD / ahead_name(text)
         if made.exists():
             (films / f"{number}.js").write_text(film_script_of(number, made.read_text()))
         else:
-            missing.append((number, record))
+            missing.append((number, record, text))
     shutil.rmtree(films / AHEAD, ignore_errors=True)
     processes = min(os.cpu_count() or 1, len(missing) // GAMES_PER_PROCESS)
     if processes <= 1:
-        for number, record in missing:
+        for number, record, _ in missing:
             (films / f"{number}.js").write_text(film_script(number, record))
         return
     makers = [_film_maker(films) for _ in range(processes)]
@@ -122,11 +123,11 @@ def _film_maker(films: Path, *flags: str) -> subprocess.Popen:
                             stdout=subprocess.DEVNULL, env=env, text=True, process_group=0)
 
 
-def _feed(maker: subprocess.Popen, numbered: Sequence[tuple[int, GameRecord]]) -> None:
+def _feed(maker: subprocess.Popen, numbered: Sequence[tuple[int, GameRecord, str]]) -> None:
     with contextlib.suppress(OSError):  # (a maker that failed: its exit status says so)
         with maker.stdin:
-            for number, record in numbered:
-                maker.stdin.write(f"{number} {record.to_json()}\n")
+            for number, _, text in numbered:
+                maker.stdin.write(f"{number} {text}\n")
 
 
 class FilmsAhead:

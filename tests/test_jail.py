@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.bots import cgroups, jail
 from referee.bots.cgroups import CgroupLimits, Hierarchy, find_hierarchy
@@ -414,3 +416,15 @@ def test_a_read_only_folder_that_holds_another_bot_is_named_as_the_cause(tmp_pat
     specs = {n: jail.JailSpec((str(tmp_path / n / "bot"),), read_only=(str(tmp_path),)) for n in ("a", "b")}
     problems = exposures(specs)
     assert problems and all("through a read-only folder given to it" in p for p in problems)
+
+
+_PARTS = st.sampled_from(["a", "b", "bc", "usr", ".x", "a b"])
+_PATHS = st.lists(_PARTS, max_size=4).map(lambda parts: "/" + "/".join(parts))
+
+
+@given(_PATHS, st.lists(st.tuples(_PATHS, st.sampled_from(["", "/", "//"])).map("".join), max_size=3))
+def test_is_under_compares_parts_as_pathlib_does(path, roots):
+    """The jail's "is this path inside that folder" (on texts, for speed) agrees with pathlib's parents: /a/b is
+    under /a and /a/, not under /a/bc or /ab; / holds everything."""
+    expected = any(Path(path) == Path(r) or Path(r) in Path(path).parents for r in roots)
+    assert jail.is_under(Path(path), roots) == expected

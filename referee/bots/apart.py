@@ -84,13 +84,13 @@ def _files(spec: JailSpec) -> set[Path]:
 def _secrets_in(folders: list[Path], hidden: tuple[str, ...]) -> tuple[Path, str] | None:
     """A results folder, or a folder of the cluster's certificates, inside ``folders`` that the jail would not
     cover (the run's own output is covered): (the folder, "results" or "certificates")."""
-    covered = [Path(os.path.realpath(h)) for h in hidden]
+    covered = {os.path.realpath(h) for h in hidden}
     looked = 0
     for folder in folders:
-        if not folder.is_dir() or is_under(folder, [SAMPLE_DIR]):
+        if not folder.is_dir() or is_under(folder, [SAMPLE_DIR, *covered]):
             continue
-        for top, dirs, files in os.walk(folder):
-            if is_under(Path(top), covered):
+        for top, dirs, files in os.walk(folder):  # (folder is a real path: so is each top, and a covered
+            if top in covered:                     # folder inside it is met as a top before anything in it)
                 dirs[:] = []
                 continue
             if any(name in files for name in RESULTS_FILES):

@@ -233,8 +233,15 @@ def _installation(program: Path) -> Path:
 
 
 def is_under(path: Path, roots: Iterable[str | Path]) -> bool:
-    """Whether ``path`` is one of ``roots`` or inside one."""
-    return any(path == Path(r) or Path(r) in path.parents for r in roots)
+    """Whether ``path`` is one of ``roots`` or inside one, both absolute: by their parts, as pathlib compares them
+    (``/a/b`` is not under ``/a/bc``), on their normal texts (walking a path's parents as Path objects cost a
+    league's ``add`` most of a second, for the thousands of folders a bot's jail shows)."""
+    text = str(path)
+    for root in roots:
+        base = str(Path(root))
+        if text == base or text.startswith(base if base.endswith("/") else base + "/"):
+            return True
+    return False
 
 
 def _shebang(path: Path) -> str | None:

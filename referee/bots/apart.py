@@ -23,7 +23,7 @@ from .transport import BotCommand
 
 RESULTS_FILES = ("secret.key", "schedule.jsonl", "league.db", "database.url")  # what marks a results folder (or a league's)
 CA_FILE, KEY_SUFFIX = "ca.pem", "-key.pem"  # what marks a folder of the cluster's certificates
-MAX_LOOKED_AT = 20_000  # entries of a bot's shown folders looked at for a results folder
+MAX_LOOKED_AT = 20_000  # entries of each folder a jail shows looked at for a results folder
 
 
 def jails_of(bots: Iterable[tuple[str, BotCommand, Sandbox]], hidden: tuple[str, ...]) -> dict[str, JailSpec]:
@@ -36,6 +36,7 @@ def jails_of(bots: Iterable[tuple[str, BotCommand, Sandbox]], hidden: tuple[str,
 def exposures(specs: Mapping[str, JailSpec]) -> list[str]:
     """Why the bots of ``specs`` (entrant name -> its jail) would see another entrant's files or results."""
     problems = []
+    looked_at: dict = {}
     shown = {name: _shown(spec) for name, spec in specs.items()}
     own = {name: _files(spec) for name, spec in specs.items()}
     for name, folders in shown.items():
@@ -50,7 +51,7 @@ def exposures(specs: Mapping[str, JailSpec]) -> list[str]:
             else:
                 problems.append(f"bot {name} would be shown {other}'s program ({seen[0]}): give each bot a "
                                 "folder of its own (mybot/ and otherbot/, not side by side)")
-        found = _secrets_in(folders, specs[name].hidden)
+        found = next(filter(None, (_secrets_in(f, specs[name].hidden, looked_at) for f in folders)), None)
         if found is not None and found[1] == "results":
             problems.append(f"bot {name} would be shown the results folder {found[0]} (its key and seeds): keep "
                             "results outside every bot's folder (give --out a folder elsewhere, or run from another "
@@ -81,23 +82,29 @@ def _files(spec: JailSpec) -> set[Path]:
     return files
 
 
-def _secrets_in(folders: list[Path], hidden: tuple[str, ...]) -> tuple[Path, str] | None:
-    """A results folder, or a folder of the cluster's certificates, inside ``folders`` that the jail would not
-    cover (the run's own output is covered): (the folder, "results" or "certificates")."""
-    covered = {os.path.realpath(h) for h in hidden}
+def _secrets_in(folder: Path, hidden: tuple[str, ...], looked_at: dict) -> tuple[Path, str] | None:
+    """A results folder, or a folder of the cluster's certificates, inside ``folder`` that the jail would not
+    cover (the run's own output is covered): (the folder, "results" or "certificates"). Each folder is looked
+    through once for all the bots shown it (``looked_at``: the sample bots share one interpreter's folder)."""
+    key = (folder, hidden)
+    if key not in looked_at:
+        looked_at[key] = _look_through(folder, {os.path.realpath(h) for h in hidden})
+    return looked_at[key]
+
+
+def _look_through(folder: Path, covered: set[str]) -> tuple[Path, str] | None:
+    if not folder.is_dir() or is_under(folder, [SAMPLE_DIR, *covered]):
+        return None
     looked = 0
-    for folder in folders:
-        if not folder.is_dir() or is_under(folder, [SAMPLE_DIR, *covered]):
+    for top, dirs, files in os.walk(folder):  # (folder is a real path: so is each top, and a covered folder
+        if top in covered:                     # inside it is met as a top before anything in it)
+            dirs[:] = []
             continue
-        for top, dirs, files in os.walk(folder):  # (folder is a real path: so is each top, and a covered
-            if top in covered:                     # folder inside it is met as a top before anything in it)
-                dirs[:] = []
-                continue
-            if any(name in files for name in RESULTS_FILES):
-                return Path(top), "results"
-            if CA_FILE in files and any(name.endswith(KEY_SUFFIX) for name in files):
-                return Path(top), "certificates"
-            looked += len(dirs) + len(files)
-            if looked > MAX_LOOKED_AT:
-                break
+        if any(name in files for name in RESULTS_FILES):
+            return Path(top), "results"
+        if CA_FILE in files and any(name.endswith(KEY_SUFFIX) for name in files):
+            return Path(top), "certificates"
+        looked += len(dirs) + len(files)
+        if looked > MAX_LOOKED_AT:
+            break
     return None

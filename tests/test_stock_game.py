@@ -71,6 +71,27 @@ def test_dix_exchanged_for_turnup_then_melded_with_it_earns_50():  # 002's examp
     assert game.decision().kind is DecisionKind.LEAD  # one meld per trick: the turn is over
 
 
+def test_after_another_meld_the_turn_offers_only_a_dix_then_ends():  # the other order (PROTOCOL.md, section 6)
+    game, _ = game_with()
+    act(game, "AS")
+    act(game, "JS")
+    act(game, "marriage:KC,QC")
+    d = game.decision()
+    assert (d.seat, d.kind) == (1, DecisionKind.MELD)
+    assert [a for a in d.legal if isinstance(a, Meld)] == [action_from_text("dix:9H")]
+    act(game, "dix:9H")
+    assert game.meld_points[1] == 20 + 10
+    assert game.decision().kind is DecisionKind.LEAD  # a dix and one other meld: the turn is over
+
+
+def test_without_dix_with_meld_a_dix_ends_the_turn():
+    game, _ = game_with(variant=get_variant("two-handed", {"dix-with-meld": "no"}))
+    act(game, "AS")
+    act(game, "JS")
+    act(game, "dix:9H")
+    assert game.decision().kind is DecisionKind.LEAD
+
+
 def test_second_dix_is_only_shown():
     game, _ = game_with(dealer="9H JS QD QD 9D 9D JD JD KD KD TD TD", non_dealer="9H QH AS TS KS AC TC KC QC JC 9C 9S")
     act(game, "AS")

@@ -92,6 +92,26 @@ def test_without_dix_with_meld_a_dix_ends_the_turn():
     assert game.decision().kind is DecisionKind.LEAD
 
 
+def test_002s_kings_and_queens_one_meld_at_a_time_make_220_and_as_a_round_house_240():
+    """002's worked example: kings 80, royal 40, two marriages 20 each, queens 60 (each meld a new card from the
+    hand, so the fourth marriage never scores); the round house (option) melds the eight cards at once for 240."""
+    hands = dict(non_dealer="KS KH KD KC QS QH QD QC AS AC AD TS", dealer="9S 9C 9D JS JC JD 9S 9C 9D JS JC JD",
+                 turnup="JH", stock="AS 9H AC 9H AD TH")  # hearts trump; seat 1 leads an ace and wins each trick
+    game, _ = game_with(**hands)
+    tricks = [("AS", "9C"), ("AC", "9D"), ("AD", "9S"), ("AS", "JC"), ("AC", "JD")]
+    melds = ["kings:KS,KH,KD,KC", "royal:QH", "marriage:QS", "marriage:QD", "queens:QC"]
+    for (lead, follow), meld in zip(tricks, melds, strict=True):
+        act(game, lead)
+        act(game, follow)
+        act(game, meld)
+    assert game.meld_points[1] == 80 + 40 + 20 + 20 + 60 == 220
+    game, _ = game_with(**hands, variant=get_variant("two-handed", {"roundhouse": "yes"}))
+    act(game, "AS")
+    act(game, "9C")
+    act(game, "roundhouse:KC,QC,KD,QD,KH,QH,KS,QS")
+    assert game.meld_points[1] == 240
+
+
 def test_second_dix_is_only_shown():
     game, _ = game_with(dealer="9H JS QD QD 9D 9D JD JD KD KD TD TD", non_dealer="9H QH AS TS KS AC TC KC QC JC 9C 9S")
     act(game, "AS")

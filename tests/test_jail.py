@@ -428,3 +428,37 @@ def test_is_under_compares_parts_as_pathlib_does(path, roots):
     under /a and /a/, not under /a/bc or /ab; / holds everything."""
     expected = any(Path(path) == Path(r) or Path(r) in Path(path).parents for r in roots)
     assert jail.is_under(Path(path), roots) == expected
+
+
+@pytest.mark.parametrize("written", [b'{\n    "child-pid": 4242,\n    "cgroup-namespace": 4026532475,\n}\n',
+                                     b'{\n    "child-pid": 4242,\n    "cgroup'])
+def test_the_jails_first_process_is_read_from_bwraps_info_even_cut_short(written):
+    """bwrap writes the first process's pid at once and the namespaces once the jail is set up: a bwrap killed in
+    between leaves the JSON cut short, and that process must still be found (and reaped) by its pid."""
+    read, write = os.pipe()
+    os.write(write, written)
+    os.close(write)
+    assert jail.read_first_process(read) == 4242
+
+
+def test_a_child_of_ours_on_its_way_out_is_still_ours_to_reap(monkeypatch):
+    """A jail's first process, adopted by the referee, read while it exits: its environment is gone (reading it
+    fails with ESRCH) and it must still be reaped, or it stays a zombie (found beside two busy processes)."""
+    from referee.bots import sandbox
+
+    child = subprocess.Popen(["sleep", "30"])
+    real_open = open
+
+    def exiting(path, *args, **kwargs):
+        if str(path) == f"/proc/{child.pid}/environ":
+            raise ProcessLookupError(3, "No such process")
+        return real_open(path, *args, **kwargs)
+
+    try:
+        monkeypatch.setattr("builtins.open", exiting)
+        assert sandbox._is_ours(child.pid, "no-marker")
+        monkeypatch.undo()
+        assert not sandbox._is_ours(child.pid, "no-marker")  # alive, environment readable, not its marker
+    finally:
+        child.kill()
+        child.wait()

@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import tempfile
@@ -477,12 +477,16 @@ def read_first_process(info: int) -> int | None:
 
     bwrap exits as soon as it knows how the bot ended, a moment before that
     process does; the referee, its "child subreaper", then adopts it and
-    must wait for it too, or it is left a zombie.
+    must wait for it too, or it is left a zombie. bwrap writes the pid as
+    soon as it has made that process, and the rest of its JSON (the
+    namespaces) only once the jail is set up: a bwrap killed in between
+    leaves the JSON cut short, and the pid is still read from it.
     """
     os.set_blocking(info, False)
     try:
-        return int(json.loads(os.read(info, 4096).decode())["child-pid"])
-    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+        found = re.search(rb'"child-pid"\s*:\s*(\d+)', os.read(info, 4096))
+    except OSError:
         return None
     finally:
         os.close(info)
+    return int(found.group(1)) if found else None

@@ -382,8 +382,11 @@ def _is_ours(pid: int, marker: str) -> bool:
             return False  # a bot process trio waits for
         if fields[0] == b"Z":
             return True  # a zombie child of ours: reap it
-        with open(f"/proc/{pid}/environ", "rb") as f:
-            environ = f.read()
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                environ = f.read()
+        except ProcessLookupError:  # our child, exiting: its memory is gone already
+            environ = b""
     except (OSError, IndexError, ValueError):
         return False
     # its marker, or no environment left to read: a process of ours on its way out

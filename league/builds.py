@@ -37,7 +37,8 @@ from referee.bots.apart import exposures, jails_of
 from referee.bots.fingerprint import fingerprint
 from referee.bots.jail import SYSTEM, JailSpec, is_under, visible_paths
 from referee.bots.sandbox import LEADERS, Isolation, Limits, Sandbox, SandboxError, kill_leftovers, launch
-from referee.bots.spawn import become_subreaper, spawn
+from referee.bots.sandbox import start as start_process
+from referee.bots.spawn import become_subreaper
 from referee.match.compliance import run_check
 
 from .db import Build, LeagueDB, Version
@@ -178,7 +179,12 @@ async def jailed_build(source: Path, manifest: Manifest, tar_path: Path, log: Lo
     except SandboxError as e:
         raise BuildFailed(f"no jail to build in: {e}") from None
     become_subreaper()
-    process = await spawn(how.argv, cwd=how.cwd, env=how.env, pass_fds=how.pass_fds)
+    try:
+        process = await start_process(how)
+    except (OSError, SandboxError) as e:
+        with trio.CancelScope(shield=True):
+            await trio.to_thread.run_sync(how.cleanup)
+        raise BuildFailed(f"cannot start the build in the jail: {getattr(e, 'strerror', None) or e}") from None
     LEADERS.add(process.pid)
     output, too_much = bytearray(), []
     try:

@@ -462,3 +462,86 @@ def test_a_child_of_ours_on_its_way_out_is_still_ours_to_reap(monkeypatch):
     finally:
         child.kill()
         child.wait()
+
+
+FIRST_THING = """import sys
+cgroups = open("/proc/self/cgroup").read().replace(chr(10), " ")
+limits = [line for line in open("/proc/self/limits") if line.startswith(("Max open files", "Max cpu time"))]
+print(cgroups, "|", " ".join(" ".join(line.split()) for line in limits), flush=True)
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or jail.problem() != "" or cgroups.usable_hierarchy()[0] is None,
+                    reason="needs the jail as root, with control groups")
+def test_a_jailed_bots_first_instruction_already_runs_in_its_group_and_under_its_limits():
+    """bwrap holds the jail it made until the referee has moved it into the bot's control groups and set its
+    rlimits: what the bot's program sees first of itself is its own group and its own limits."""
+    import shutil
+    import tempfile
+
+    import trio
+
+    from referee.bots.sandbox import Limits, Sandbox
+    from referee.bots.transport import BotCommand, BotProcess
+
+    folder = Path(tempfile.mkdtemp(prefix="pa-first-"))  # not under pytest's folder (0700): the bot's uid reads it
+    folder.chmod(0o755)
+    program = folder / "first.py"
+    program.write_text(FIRST_THING)
+    sandbox = Sandbox(Limits(open_files=37, cpu_seconds=99))
+
+    async def first_line() -> str:
+        async with trio.open_nursery() as nursery:
+            bot = await BotProcess.start(nursery, BotCommand((os.path.realpath(sys.executable), "-S", str(program))),
+                                         sandbox=sandbox)
+            line = await bot.read_line(trio.current_time() + 30)
+            await bot.kill()
+            nursery.cancel_scope.cancel()
+        return line.text
+
+    try:
+        seen, limits = trio.run(first_line).split("|")
+    finally:
+        shutil.rmtree(folder)
+    assert f"{cgroups.PARENT}/{cgroups.run_name()}/" in seen  # every hierarchy: the run's folder, the bot's group
+    assert all(f"{cgroups.PARENT}/{cgroups.run_name()}/" in entry for entry in seen.split() if ":pids:" in entry)
+    assert "Max open files 37 37 files" in limits and "Max cpu time 99 " in limits
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or jail.problem() != "", reason="needs the jail as root")
+def test_a_jail_that_cannot_be_fenced_is_killed_before_it_goes_on(monkeypatch):
+    """If the referee cannot set the held jail's limits, the start fails with one line, and the jail (still
+    waiting at bwrap's --block-fd, so nothing of the bot ran) is killed and reaped, its uid and group given back."""
+    import trio
+
+    from referee.bots import sandbox
+    from referee.bots.transport import BotCommand, BotProcess, BotStartError
+
+    def refused(pid, which, limits):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(sandbox.resource, "prlimit", refused)
+    before = _children()
+
+    async def start() -> str:
+        async with trio.open_nursery() as nursery:
+            try:
+                await BotProcess.start(nursery, BotCommand(("/bin/cat",)))
+            except BotStartError as e:
+                return str(e)
+        return "started"
+
+    assert trio.run(start).endswith("cannot fence the bot's jail: Operation not permitted")
+    assert _children() - before == set()  # bwrap and the jail's first process: killed and reaped
+
+
+def _children() -> set[int]:
+    me = str(os.getpid())
+    found = set()
+    for entry in os.scandir("/proc"):
+        try:
+            if entry.name.isdigit() and Path(f"/proc/{entry.name}/stat").read_text().rsplit(")", 1)[1].split()[1] == me:
+                found.add(int(entry.name))
+        except OSError:
+            pass
+    return found

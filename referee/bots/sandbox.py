@@ -17,28 +17,34 @@ Two isolation modes (docs/competition.md, "Running a competition", has the full 
   fresh working folder, removed when the process ends. Not safe against
   hostile bots.
 
-In both, per process: rlimits set (by ``prlimit``) before the bot's
-program or bwrap is run; its own session and process group, killed as a whole; a marker
-in its environment that every descendant inherits, so a grandchild that
-leaves the group is still found and killed (the referee is the "child
-subreaper" of such orphans, so they are reaped, not left as zombies).
+In both, per process: rlimits set before any of the bot's code runs
+(unjailed by ``prlimit``, which then runs the bot; jailed on the jail's
+first process, which bwrap holds until the referee has also moved it into
+the bot's control groups: :meth:`_JailEnd.admit`); its own session and
+process group, killed as a whole; a marker in its environment that every
+descendant inherits, so that an unjailed grandchild that leaves the group
+is still found and killed (the referee is the "child subreaper" of such
+orphans, so they are reaped, not left as zombies).
 """
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import functools
 import os
 import resource
 import shutil
 import signal
 import tempfile
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import attrs
+import trio
 
-from . import cgroups, jail
+from . import cgroups, jail, spawn
 
 MARKER = "PINOCHLE_ARENA_BOT"  # environment variable every process of a bot inherits
 
@@ -179,6 +185,7 @@ class Launch:
     address_space_mb: int | None = None  # each process's address space cap (RLIMIT_AS), if there is one
     out_of_memory: Callable[[], bool] = _never  # whether its control group's memory limit killed a process
     play: Callable[[], None] = _nothing  # its first game begins: its control group gets the full CPU weight
+    admit: Callable[[], Awaitable[None]] | None = None  # jailed: fence the held jail, then let it go on (start())
 
 
 def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: dict[str, str],
@@ -191,7 +198,8 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
     folders a jailed bot must not see (the output folder).
     """
     sandbox.check()
-    prlimit = _prlimit()  # (before anything is set up that would have to be undone)
+    if sandbox.isolation is not Isolation.JAIL:
+        _prlimit()  # (before anything is set up that would have to be undone)
     marker = uuid.uuid4().hex
     if sandbox.clean_env or sandbox.isolation is Isolation.JAIL:
         env = {"PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
@@ -211,9 +219,10 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
     try:
         if sandbox.isolation is Isolation.JAIL:
             info, info_child = os.pipe()
-            end = _JailEnd(info, marker)
+            held, hold = os.pipe()  # the jail waits at bwrap's --block-fd (``held``) until admit() writes to ``hold``
+            end = _JailEnd(info, marker, hold=hold)
             undo.append(end.close)
-            pass_fds = (info_child,)
+            pass_fds = (info_child, held)
             seccomp = jail.seccomp_pipe()
             pass_fds += (seccomp,)
             if os.geteuid() == 0:
@@ -224,7 +233,7 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
             uid = end.uid.uid if end.uid is not None else None
             spec = jail.JailSpec(tuple(argv), read_only=sandbox.read_only, hidden=hidden, cwd=cwd,
                                  disk_mb=sandbox.limits.disk_mb or 1 << 20, uid=uid, info_fd=info_child,
-                                 seccomp_fd=seccomp)
+                                 seccomp_fd=seccomp, block_fd=held)
             command, args_fd = jail.through_fd(jail.command(spec))
             pass_fds += (args_fd,)
             env = {**jail.jail_env(env), **extra_env}
@@ -247,9 +256,13 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
     # (No PR_SET_PDEATHSIG here: bwrap's --die-with-parent does that for jailed bots.)
     limits = [(which, min(value, _hard(which))) for which, value in limits]
     capped = dict(limits).get(resource.RLIMIT_AS)
-    entry = _entry(group.procs if group is not None else (), limits, prlimit)
+    if sandbox.isolation is Isolation.JAIL:  # bwrap itself is started bare; its jail is fenced before it goes on
+        entry, admit = [], functools.partial(end.admit, limits)
+    else:
+        entry, admit = _entry(limits, _prlimit()), None
     return Launch(entry + command, env, cwd, marker, cleanup, pass_fds, capped // MiB if capped else None,
-                  group.oom_killed if group is not None else _never, group.play if group is not None else _nothing)
+                  group.oom_killed if group is not None else _never, group.play if group is not None else _nothing,
+                  admit)
 
 
 def _hard(which: int) -> int:
@@ -258,31 +271,28 @@ def _hard(which: int) -> int:
     return hard if hard != resource.RLIM_INFINITY else 1 << 62
 
 
-# Runs first in a new process: moves itself into each control group named before "--" (writing 0 to a group's
-# cgroup.procs moves the writer), then execs the rest.
-JOIN_GROUPS = 'while [ "$1" != -- ]; do printf 0 > "$1" || exit 125; shift; done; shift; exec "$@"'
 RLIMIT_FLAGS = {resource.RLIMIT_AS: "--as", resource.RLIMIT_CPU: "--cpu", resource.RLIMIT_NPROC: "--nproc",
                 resource.RLIMIT_NOFILE: "--nofile", resource.RLIMIT_FSIZE: "--fsize", resource.RLIMIT_CORE: "--core"}
 
 
-def _entry(groups: tuple[str, ...], limits: list[tuple[int, int]], prlimit: str) -> list[str]:
-    """What a bot's process runs before its program (or bwrap): the shell joining its control groups, then
-    prlimit setting its rlimits (soft and hard; CPU time's hard limit stays, so that SIGXCPU comes first).
+def _entry(limits: list[tuple[int, int]], prlimit: str) -> list[str]:
+    """What an unjailed bot's process runs before its program: prlimit, setting its rlimits.
 
-    Two small execs instead of Python code between fork and exec (subprocess's ``preexec_fn``): that forces a
+    One small exec instead of Python code between fork and exec (subprocess's ``preexec_fn``): that forces a
     fork of the whole referee, 10-25 ms a start with the memory a tournament holds, where without it the
     process is started with vfork in well under a millisecond."""
-    entry = ["/bin/sh", "-c", JOIN_GROUPS, "sh", *groups, "--"] if groups else []
-    if limits:
-        entry += [prlimit]
-        for which, value in limits:
-            hard = value
-            if which == resource.RLIMIT_CPU:
-                hard = resource.getrlimit(which)[1]
-                hard = "unlimited" if hard == resource.RLIM_INFINITY else hard
-            entry.append(f"{RLIMIT_FLAGS[which]}={value}:{hard}")
-        entry.append("--")
-    return entry
+    if not limits:
+        return []
+    words = [f"{RLIMIT_FLAGS[which]}={soft}:{'unlimited' if hard == resource.RLIM_INFINITY else hard}"
+             for which, soft, hard in _soft_and_hard(limits)]
+    return [prlimit, *words, "--"]
+
+
+def _soft_and_hard(limits: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """(resource, soft, hard) of each limit: the hard limit the same, but CPU time's stays the referee's, so that
+    SIGXCPU comes first."""
+    return [(which, value, resource.getrlimit(which)[1] if which == resource.RLIMIT_CPU else value)
+            for which, value in limits]
 
 
 def _prlimit() -> str:
@@ -355,11 +365,38 @@ class _JailEnd:
     marker: str
     group: cgroups.BotCgroup | None = None
     uid: jail.Uid | None = None
+    hold: int | None = None  # the referee's end of bwrap's --block-fd: the jail waits for a byte from it
+    first: int | None = None  # the jail's first process, once admit() read it
+
+    async def admit(self, limits: list[tuple[int, int]]) -> None:
+        """Fence the jail bwrap has made and holds: move its first process (which runs nothing of the bot's yet)
+        into the bot's control groups and under its rlimits, every process of the bot inheriting both, and only
+        then let it go on. A bwrap that ended before making the jail (its stderr says why) is left to end.
+
+        Raises SandboxError if the jail cannot be fenced; the caller then kills it (start())."""
+        with trio.move_on_after(ADMIT_SECONDS):
+            first = await _first_process(self.info)
+            if first is None:
+                return
+            self.first = first
+            try:
+                for procs in self.group.procs if self.group is not None else ():
+                    with open(procs, "w") as f:
+                        f.write(str(first))
+                for which, soft, hard in _soft_and_hard(limits):
+                    resource.prlimit(first, which, (soft, hard))
+                os.write(self.hold, b"go")
+            except OSError as e:
+                raise SandboxError(f"cannot fence the bot's jail: {e.strerror or e}") from None
+            return
+        raise SandboxError(f"bwrap did not make the bot's jail within {ADMIT_SECONDS:.0f} s")
 
     def close(self) -> None:
         """Kill what is left in the bot's control group, reap the jail's first process (the referee adopts
         it as the child subreaper), and only then give the uid back."""
-        first = jail.read_first_process(self.info)
+        first = self.first if self.first is not None else jail.read_first_process(self.info)
+        if self.first is not None:
+            os.close(self.info)
         if self.group is not None:
             self.group.close()
         if first is not None and _is_ours(first, self.marker):
@@ -367,8 +404,49 @@ class _JailEnd:
                 os.waitpid(first, 0)  # dying already: bwrap's --die-with-parent, and the group's kill
             except ChildProcessError:
                 pass  # reaped meanwhile
+        if self.hold is not None:  # (bwrap is gone, and its first process with it: nothing is held any more)
+            os.close(self.hold)
+            self.hold = None
         if self.uid is not None:
             self.uid.release()
+
+
+ADMIT_SECONDS = 10.0  # bwrap names its first process within milliseconds of its start
+
+
+async def _first_process(info: int) -> int | None:
+    """The pid bwrap writes to its --info-fd (``info``, the referee's end) once it has made the jail's first
+    process; None if bwrap ends first."""
+    os.set_blocking(info, False)
+    written = b""
+    while (first := jail.first_process_in(written)) is None:
+        await trio.lowlevel.wait_readable(info)
+        try:
+            chunk = os.read(info, 4096)
+        except BlockingIOError:
+            continue
+        if not chunk:
+            return None
+        written += chunk
+    return first
+
+
+async def start(how: Launch) -> spawn.ChildProcess:
+    """Start the process ``how`` describes; a jailed one is held until it is fenced (``how.admit``).
+
+    Raises OSError if it cannot be started, SandboxError if its jail cannot be fenced (it is killed first)."""
+    process = await spawn.spawn(how.argv, cwd=how.cwd, env=how.env, pass_fds=how.pass_fds)
+    if how.admit is None:
+        return process
+    try:
+        await how.admit()
+    except BaseException:
+        with trio.CancelScope(shield=True):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)  # bwrap, and with it (--die-with-parent) the held jail
+            await process.wait()
+        raise
+    return process
 
 
 def _is_ours(pid: int, marker: str) -> bool:

@@ -49,7 +49,8 @@ from .sandbox import (
     kill_leftovers,
     launch,
 )
-from .spawn import ChildProcess, become_subreaper, spawn
+from .sandbox import start as start_process
+from .spawn import ChildProcess, become_subreaper
 
 MAX_LINE = 65536  # bytes in one line from a bot
 STDERR_CAP = 1 << 20  # bytes of stderr kept per bot process
@@ -205,7 +206,7 @@ class BotProcess:
         try:
             if transcript_path is not None:
                 transcript = open(transcript_path, "a", encoding="utf-8")
-            process = await spawn(how.argv, cwd=how.cwd, env=how.env, pass_fds=how.pass_fds)
+            process = await start_process(how)
         except BaseException as e:  # nothing started: give back what the sandbox set up (its uid, group...)
             if transcript is not None:
                 transcript.close()
@@ -213,6 +214,8 @@ class BotProcess:
                 await trio.to_thread.run_sync(how.cleanup)
             if isinstance(e, OSError):
                 raise BotStartError(f"cannot start bot {command.to_text()!r}: {e.strerror or e}") from None
+            if isinstance(e, SandboxError):
+                raise BotStartError(f"cannot start bot {command.to_text()!r}: {e}") from None
             raise
         LEADERS.add(process.pid)
         bot = cls(command, process, stderr_path, transcript, how.marker, how.cleanup,

@@ -28,14 +28,15 @@ import math
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+import trio
+
 from _common import summary
 
-from referee.bots.sandbox import Sandbox, launch
+from referee.bots.sandbox import Sandbox, launch, start
 
 SENDER = """
 import sys
@@ -57,17 +58,30 @@ for path in open(sys.argv[1]).read().split():
 
 def jailed(script: Path, listing: Path) -> str:
     """Run ``python3 script listing`` in a jail, as the referee starts a bot; its stdout."""
+    return trio.run(_jailed, script, listing)
+
+
+async def _jailed(script: Path, listing: Path) -> str:
     how = launch(Sandbox(), ("/usr/bin/python3", str(script), str(listing)), None, {})
     try:
-        done = subprocess.run(how.argv, env=how.env, cwd=how.cwd, pass_fds=how.pass_fds,
-                              capture_output=True, text=True, timeout=120)
+        process = await start(how)
+        await process.stdin.aclose()
+        out, err = bytearray(), bytearray()
+        with trio.fail_after(120):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(_read_all, process.stdout, out)
+                nursery.start_soon(_read_all, process.stderr, err)
+            code = await process.wait()
     finally:
-        for fd in how.pass_fds:
-            os.close(fd)
         how.cleanup()
-    if done.returncode != 0:
-        raise RuntimeError(f"jailed run failed: {done.stderr.strip()[-300:]}")
-    return done.stdout
+    if code != 0:
+        raise RuntimeError(f"jailed run failed: {err.decode(errors='replace').strip()[-300:]}")
+    return out.decode()
+
+
+async def _read_all(stream, into: bytearray) -> None:
+    while chunk := await stream.receive_some(1 << 16):
+        into += chunk
 
 
 def evict(paths: list[str]) -> None:

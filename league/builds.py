@@ -181,10 +181,12 @@ async def jailed_build(source: Path, manifest: Manifest, tar_path: Path, log: Lo
     become_subreaper()
     try:
         process = await start_process(how)
-    except (OSError, SandboxError) as e:
+    except BaseException as e:  # (cancelled too: the uid and control group go back)
         with trio.CancelScope(shield=True):
             await trio.to_thread.run_sync(how.cleanup)
-        raise BuildFailed(f"cannot start the build in the jail: {getattr(e, 'strerror', None) or e}") from None
+        if isinstance(e, (OSError, SandboxError)):
+            raise BuildFailed(f"cannot start the build in the jail: {getattr(e, 'strerror', None) or e}") from None
+        raise
     LEADERS.add(process.pid)
     output, too_much = bytearray(), []
     try:

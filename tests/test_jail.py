@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -447,6 +448,8 @@ def test_a_child_of_ours_on_its_way_out_is_still_ours_to_reap(monkeypatch):
     from referee.bots import sandbox
 
     child = subprocess.Popen(["sleep", "30"])
+    while not Path(f"/proc/{child.pid}/environ").read_bytes():  # (just forked, mid-exec: none to read yet)
+        time.sleep(0.001)
     real_open = open
 
     def exiting(path, *args, **kwargs):
@@ -545,3 +548,65 @@ def _children() -> set[int]:
         except OSError:
             pass
     return found
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or jail.problem() != "", reason="needs the jail as root")
+def test_a_held_jail_whose_gate_closes_without_its_filter_never_runs_the_bot(monkeypatch):
+    """The gate fails closed: were the referee to die mid-admission, the kernel would close its end of the jail's
+    syscall-filter pipe with no filter written. Here the fencing fails and nobody kills bwrap: bwrap must find
+    no filter and refuse to go on, so the bot's command (exit 42) never runs."""
+    import trio
+
+    from referee.bots import sandbox
+    from referee.bots.transport import BotCommand, BotProcess, BotStartError
+
+    started = []
+    real_spawn = sandbox.spawn.spawn
+
+    async def spawn(*args, **kwargs):
+        started.append(await real_spawn(*args, **kwargs))
+        return started[-1]
+
+    def refused(pid, which, limits):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(sandbox.spawn, "spawn", spawn)
+    monkeypatch.setattr(sandbox.resource, "prlimit", refused)
+    monkeypatch.setattr(os, "killpg", lambda group, sig: None)  # as if no referee were left to kill the jail
+
+    async def start() -> str:
+        async with trio.open_nursery() as nursery:
+            try:
+                await BotProcess.start(nursery, BotCommand(("/bin/sh", "-c", "exit 42")))
+            except BotStartError as e:
+                return str(e)
+        return "started"
+
+    assert "cannot fence the bot's jail" in trio.run(start)
+    assert started[0].returncode not in (None, 0, 42)  # bwrap refused: no syscall filter, no bot
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or jail.problem() != "", reason="needs the jail as root")
+def test_a_start_cancelled_while_its_jail_is_held_leaves_no_process_and_no_descriptor(monkeypatch):
+    """Ctrl-C (or a cancelled game) during the admission: bwrap and the held jail are killed and reaped, and the
+    referee keeps no descriptor of them."""
+    import trio
+
+    from referee.bots import sandbox
+    from referee.bots.transport import BotCommand, BotProcess
+
+    async def never(info):
+        await trio.sleep_forever()
+
+    monkeypatch.setattr(sandbox, "_first_process", never)
+    before, fds = _children(), len(os.listdir("/proc/self/fd"))
+
+    async def start() -> None:
+        with trio.move_on_after(0.5):
+            async with trio.open_nursery() as nursery:
+                await BotProcess.start(nursery, BotCommand(("/bin/cat",)))
+
+    for _ in range(3):
+        trio.run(start)
+    assert _children() - before == set()
+    assert len(os.listdir("/proc/self/fd")) == fds

@@ -76,7 +76,6 @@ class JailSpec:
     uid: int | None = None  # run as this uid (the referee is root); None: in a user namespace
     seccomp_fd: int | None = None  # bwrap reads the syscall filter (seccomp_program) from here
     info_fd: int | None = None  # bwrap writes {"child-pid": N} here: the jail's first process (read_first_process)
-    block_fd: int | None = None  # the jail waits, made and before any of the bot's code, for a byte here
 
 
 def bwrap() -> str | None:
@@ -361,16 +360,13 @@ def command(spec: JailSpec) -> list[str]:
         args += ["--info-fd", str(spec.info_fd)]
     if spec.seccomp_fd is not None:
         args += ["--seccomp", str(spec.seccomp_fd)]
-    if spec.block_fd is not None:
-        args += ["--block-fd", str(spec.block_fd)]
     if spec.uid is None:
         args += ["--unshare-user", "--disable-userns"]
     else:  # bwrap runs as root (it can read every folder it binds); the bot runs as spec.uid, without privileges
         args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
     argv = list(spec.argv)
     argv[0] = resolve_program(argv[0])
-    args += _filesystem(attrs.evolve(spec, uid=None if spec.uid is None else 0, info_fd=None, seccomp_fd=None,
-                                     block_fd=None))
+    args += _filesystem(attrs.evolve(spec, uid=None if spec.uid is None else 0, info_fd=None, seccomp_fd=None))
     args += ["--chdir", os.path.abspath(spec.cwd) if spec.cwd else HOME, "--"]
     if spec.uid is not None:
         setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
@@ -481,10 +477,7 @@ def read_first_process(info: int) -> int | None:
 
     bwrap exits as soon as it knows how the bot ended, a moment before that
     process does; the referee, its "child subreaper", then adopts it and
-    must wait for it too, or it is left a zombie. bwrap writes the pid as
-    soon as it has made that process, and the rest of its JSON (the
-    namespaces) only once the jail is set up: a bwrap killed in between
-    leaves the JSON cut short, and the pid is still read from it.
+    must wait for it too, or it is left a zombie.
     """
     os.set_blocking(info, False)
     try:
@@ -496,6 +489,8 @@ def read_first_process(info: int) -> int | None:
 
 
 def first_process_in(info: bytes) -> int | None:
-    """The pid in what bwrap wrote to its --info-fd so far (None until it is there)."""
-    found = re.search(rb'"child-pid"\s*:\s*(\d+)\s*[,}]', info)
+    """The pid in what bwrap wrote to its --info-fd so far (None until it is there). bwrap writes it, then each
+    namespace, in separate small writes right after making that process: a bwrap killed in between leaves the
+    JSON cut short, and the pid is still read (a small write to a pipe arrives whole, so never half a number)."""
+    found = re.search(rb'"child-pid"\s*:\s*(\d+)', info)
     return int(found.group(1)) if found else None

@@ -219,12 +219,13 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
     try:
         if sandbox.isolation is Isolation.JAIL:
             info, info_child = os.pipe()
-            held, hold = os.pipe()  # the jail waits at bwrap's --block-fd (``held``) until admit() writes to ``hold``
-            end = _JailEnd(info, marker, hold=hold)
+            # The gate: bwrap reads the jail's syscall filter from ``seccomp`` once the jail is made, before any
+            # of the bot's code; admit() writes it to ``gate`` only once the jail is fenced. It fails closed: a
+            # pipe that ends without a filter (the referee died, or closed it first) makes bwrap refuse to go on.
+            seccomp, gate = os.pipe()
+            end = _JailEnd(info, marker, gate=gate)
             undo.append(end.close)
-            pass_fds = (info_child, held)
-            seccomp = jail.seccomp_pipe()
-            pass_fds += (seccomp,)
+            pass_fds = (info_child, seccomp)
             if os.geteuid() == 0:
                 end.uid = jail.Uid.take()
                 hierarchy, _ = cgroups.usable_hierarchy()
@@ -233,7 +234,7 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
             uid = end.uid.uid if end.uid is not None else None
             spec = jail.JailSpec(tuple(argv), read_only=sandbox.read_only, hidden=hidden, cwd=cwd,
                                  disk_mb=sandbox.limits.disk_mb or 1 << 20, uid=uid, info_fd=info_child,
-                                 seccomp_fd=seccomp, block_fd=held)
+                                 seccomp_fd=seccomp)
             command, args_fd = jail.through_fd(jail.command(spec))
             pass_fds += (args_fd,)
             env = {**jail.jail_env(env), **extra_env}
@@ -365,13 +366,16 @@ class _JailEnd:
     marker: str
     group: cgroups.BotCgroup | None = None
     uid: jail.Uid | None = None
-    hold: int | None = None  # the referee's end of bwrap's --block-fd: the jail waits for a byte from it
+    gate: int | None = None  # the referee's end of bwrap's --seccomp pipe: the jail waits for its filter there
     first: int | None = None  # the jail's first process, once admit() read it
 
     async def admit(self, limits: list[tuple[int, int]]) -> None:
-        """Fence the jail bwrap has made and holds: move its first process (which runs nothing of the bot's yet)
-        into the bot's control groups and under its rlimits, every process of the bot inheriting both, and only
-        then let it go on. A bwrap that ended before making the jail (its stderr says why) is left to end.
+        """Fence the jail bwrap has made: its first process, which runs nothing of the bot's yet (bwrap waits,
+        the jail made, for its syscall filter on the ``gate`` pipe), is moved into the bot's control groups and
+        under its rlimits, which every process of the bot inherits; only then is the filter written, and bwrap
+        goes on. Were the gate closed first (an error, or the referee killed), bwrap finds no filter and
+        refuses to run the bot: the gate fails closed. A bwrap that ended before making the jail, or while
+        making it, is left to end (its stderr says why).
 
         Raises SandboxError if the jail cannot be fenced; the caller then kills it (start())."""
         with trio.move_on_after(ADMIT_SECONDS):
@@ -385,28 +389,35 @@ class _JailEnd:
                         f.write(str(first))
                 for which, soft, hard in _soft_and_hard(limits):
                     resource.prlimit(first, which, (soft, hard))
-                os.write(self.hold, b"go")
+                os.write(self.gate, jail.seccomp_program())  # under PIPE_BUF bytes: one write, all or nothing
+            except (ProcessLookupError, BrokenPipeError):
+                return  # bwrap's first process ended in its set-up: nothing of the bot ran (its stderr says why)
             except OSError as e:
                 raise SandboxError(f"cannot fence the bot's jail: {e.strerror or e}") from None
+            finally:
+                os.close(self.gate)  # (not written: the jail ends at bwrap's seccomp, without running the bot)
+                self.gate = None
             return
         raise SandboxError(f"bwrap did not make the bot's jail within {ADMIT_SECONDS:.0f} s")
 
     def close(self) -> None:
         """Kill what is left in the bot's control group, reap the jail's first process (the referee adopts
         it as the child subreaper), and only then give the uid back."""
+        if self.gate is not None:  # never admitted: a jail still held ends at bwrap's seccomp, running nothing
+            os.close(self.gate)
+            self.gate = None
         first = self.first if self.first is not None else jail.read_first_process(self.info)
         if self.first is not None:
             os.close(self.info)
         if self.group is not None:
             self.group.close()
         if first is not None and _is_ours(first, self.marker):
-            try:
-                os.waitpid(first, 0)  # dying already: bwrap's --die-with-parent, and the group's kill
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(first, signal.SIGKILL)  # (dying already, by bwrap's --die-with-parent and the group's kill;
+            try:                                # without a control group, its end is what empties the namespace)
+                os.waitpid(first, 0)
             except ChildProcessError:
                 pass  # reaped meanwhile
-        if self.hold is not None:  # (bwrap is gone, and its first process with it: nothing is held any more)
-            os.close(self.hold)
-            self.hold = None
         if self.uid is not None:
             self.uid.release()
 
@@ -443,10 +454,25 @@ async def start(how: Launch) -> spawn.ChildProcess:
     except BaseException:
         with trio.CancelScope(shield=True):
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)  # bwrap, and with it (--die-with-parent) the held jail
+                os.killpg(process.pid, signal.SIGKILL)  # bwrap and the held jail (still in bwrap's group)
             await process.wait()
+            process.poll()  # (closes its pidfd)
+            await trio.to_thread.run_sync(_reap_group, process.pid)
+            for stream in (process.stdin, process.stdout, process.stderr):
+                with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError, OSError):
+                    await stream.aclose()
         raise
     return process
+
+
+def _reap_group(group: int) -> None:
+    """Reap what the referee adopted of process group ``group`` (bwrap's, just killed): a held jail's first
+    process has not left it yet (--new-session comes after the hold), and its pid may not be known."""
+    while True:
+        try:
+            os.waitpid(-group, 0)
+        except ChildProcessError:
+            return
 
 
 def _is_ours(pid: int, marker: str) -> bool:

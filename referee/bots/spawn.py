@@ -62,7 +62,9 @@ class ChildProcess:
                         await trio.lowlevel.wait_readable(self._pidfd)
                 else:
                     await trio.to_thread.run_sync(self.popen.wait, abandon_on_cancel=True)
-            return self.popen.wait()
+            code = self.popen.wait()
+            self._close_pidfd()
+            return code
 
     def _close_pidfd(self) -> None:
         if self._pidfd is not None:

@@ -28,23 +28,47 @@ decision, stays shallow.
 
 The two-handed game is played on a real game of the rules library (the
 ``Shadow``), whose hidden cards are put right whenever the referee shows
-otherwise: while the stock lasts, every candidate (a card from hand or
-table, a meld, the last stock card) is played out to the end of the hand
-in sampled worlds. Once the stock is gone every card is known, and the
-second phase is searched exactly (``Endgame``), with the simulation as the
-fallback while the search of a long ending does not finish in time.
+otherwise. While the stock lasts, every card it may play is played out to
+the end of the hand in sampled worlds, draws and melds included. Once the
+stock is gone every card is known, and the second phase is searched
+exactly (``Endgame``), with the simulation as the fallback while the search
+of a long ending does not finish in time.
+
+The compiled core
+-----------------
+The inner loops run in Rust when they can: sample_bots/montecarlo_core is
+a small library (its README says what it does and how it is checked
+against the rules library) that samples worlds and plays them out some
+hundred times faster than Python, so a decision weighs a thousand worlds
+or more where the Python search weighed a few dozen (in the two-handed
+first phase, a handful). It plays the cards: trick play in every variant
+(``choose_card``), the two-handed first phase (``choose_in_stock``: a
+card, or the last stock card to take; there the simulated melds are a
+model of the common melds, and the bot makes the meld worth the most when
+asked) and the exact second phase from twelve cards (``solve``); and it
+plays out the worlds that value bids and trump (``suit_values``). The
+referee builds it with cargo on the bot's first use; without it (no cargo,
+a failed build) the bot says so once on stderr and its pure-Python search
+plays every decision. ``option.core=python`` (``--core python``) asks for
+that pure-Python search on purpose: the montecarlo of before the core,
+which the benchmark measures it against.
 
 What it does not simulate: the called card and the cards passed to a
 partner are the heuristics of the ``greedy`` sample bot, which it runs
 beside itself. Burying, and the cards the bid winner passes back, keep the
 most meld and bury counters.
 
+Claims (Hoyle's two-handed game): it claims exactly when the claim wins,
+its total with the hand's meld and trick points so far reaching the
+target; the pure-Python baseline (``option.core=python``) never claims, as
+before.
+
 It needs the pinochle-arena package (the rules library ``referee.rules``
 and the protocol parser ``protocol``): run it with the Python that
 pinochle-arena is installed in, as ``pinochle-arena match montecarlo ...``
 does.
 
-Usage: montecarlo_bot.py [--think MS] [--worlds N] [--seed S]
+Usage: montecarlo_bot.py [--think MS] [--worlds N] [--seed S] [--core native|python]
 
 * ``--think MS`` (default 100): the time it may spend on a decision, cut
   further when the clock the request reports runs short;
@@ -52,10 +76,12 @@ Usage: montecarlo_bot.py [--think MS] [--worlds N] [--seed S]
   permitting) instead of as many as fit in the time: its moves are then
   the same on any machine;
 * ``--seed S`` (default 0): with the game id, seeds every random choice,
-  so a game replays the same way given the same worlds.
+  so a game replays the same way given the same worlds;
+* ``--core python``: the pure-Python search only (default ``native``: the
+  compiled core where it can be loaded).
 
 The organiser may set them per bot instead: ``option.think=50``,
-``option.worlds=200``, ``option.seed=7``.
+``option.worlds=200``, ``option.seed=7``, ``option.core=python``.
 """
 
 from __future__ import annotations
@@ -85,16 +111,19 @@ from referee.rules import Card, Claim, Deal, Meld, Pass, PlayCard, Rank, StockPi
 from referee.rules import events as e
 from referee.rules.events import DecisionKind
 from referee.rules.cards import make_deck
-from referee.rules.melds import count_hand_meld
+from referee.rules.melds import count_hand_meld, parse_type_name
 from referee.rules.observation import Observation, Observer
 from referee.rules.tricks import FollowDuty, legal_plays, winning_index
-from referee.rules.variants import Partners, SaveMeld, Scoring
+from referee.rules.variants import LastStockCard, MeldTiming, Partners, SaveMeld, Scoring
 
 from greedy_bot import Bot as Greedy
 from greedy_bot import serve
+from montecarlo_core import native
 
 THINK_MS = 100
 EXACT_NODES = 25_000  # two-handed, second phase, with --worlds: positions an exact search may visit (~0.1 s)
+CORE_EXACT_NODES = 2_000_000  # and the same for the compiled core's search (~0.2 s)
+CORE_EXACT_SHARE = 0.9  # the core's search may take more: its fallback, the policy in the one world there is, is weak
 EXACT_SHARE = 0.6  # and without --worlds, the share of a decision's time it may take before simulation decides
 SAFETY = 0.3  # of the time a reply may take, the most a decision spends: the rest covers the process's delays
 MARGIN_S = 0.02  # and this much is never spent
@@ -146,6 +175,7 @@ class Table:
         self.stock_game = variant.family == "stock"
         self.values = {c: variant.counter_values[c.rank] for c in make_deck(1, variant.deck_ranks)}
         self.duty = FollowDuty(must_follow=True, must_trump=True, must_win=variant.phase2_must_win)
+        self.rank_values = [variant.counter_values[r] for r in Rank]  # A T K Q J 9, as the core takes them
 
     def sides(self, obs: Observation) -> list[int]:
         """Which side each seat plays for this hand (seats of a side score together)."""
@@ -548,6 +578,86 @@ def hand_scores(table: Table, obs: Observation, points, won, buried_points: int,
     return scores
 
 
+def core_decision(table: Table, obs: Observation, seat: int, side, won, cards, sampler) -> list[int]:
+    """A card to choose as the compiled core reads it: the hand as it stands, and from ``sampler`` (the rules
+    library's) what is known of where each unseen card may lie."""
+    v = table.variant
+    trick = list(obs.trick)
+    return native.decision_words(
+        seats=table.seats, seat=seat, trump=obs.trump, duty=table.duty,
+        first_lead_trump=v.first_lead_trump and not table.stock_game, last_trick=v.last_trick,
+        values=table.rank_values, leader=trick[0][0] if trick else seat,
+        tricks_played=(len(obs.played) - len(trick)) // table.seats, stock_game=table.stock_game,
+        bidder=obs.bidder, bid=obs.bid, save_by_point=v.save_meld is SaveMeld.POINT,
+        two_one=v.scoring is Scoring.TWO_ONE,
+        buried=sum(table.values[c] for c in obs.buried) if obs.buried else None,
+        sides=side, meld=obs.meld_points, points=obs.trick_points, won=won, trick=trick, hand=obs.hand,
+        candidates=cards, places=core_places(sampler))
+
+
+def core_places(sampler) -> tuple[list, list]:
+    """What the rules library's ``sampler`` knows of where each unseen card may lie, as the core takes it:
+    (place, room, cards known there) per place, and the groups of cards with the places each may go to."""
+    room, fixed = sampler.placement.room, sampler.fixed
+    order = list(room) + [p for p in fixed if p not in room]
+    index = {p: i for i, p in enumerate(order)}
+    kinds = [(p, room.get(p, 0), fixed.get(p, [])) for p in order]
+    groups = [([index[p] for p in allowed], list(group)) for allowed, group in sampler.placement.by_places.items()]
+    return kinds, groups
+
+
+def core_play_out(core: native.Core, table: Table, trump, hands, seat: int, side, dummy) -> list[int]:
+    """The trick points each seat takes when the hand is played out by the fast policy from its start, every
+    card known and ``seat`` to lead (``play_out``, in the compiled core)."""
+    v, n = table.variant, table.seats
+    words = native.decision_words(
+        seats=n, seat=seat, trump=trump, duty=table.duty, first_lead_trump=v.first_lead_trump, last_trick=v.last_trick,
+        values=table.rank_values, leader=seat, tricks_played=0, stock_game=False, bidder=None, bid=0,
+        save_by_point=False, two_one=False, buried=None, sides=side, meld=[0] * n, points=[0] * n, won=[0] * n,
+        trick=[], hand=hands[seat], candidates=[],
+        places=([*[(s, 0, hands[s]) for s in range(n) if s != seat], *([("dummy", 0, dummy)] if dummy else [])], []))
+    return core.play_out(words, n)[0]
+
+
+def core_stock_decision(table: Table, obs: Observation, seat: int, actions, sampler) -> list[int]:
+    """A two-handed first-phase card to choose (or the last stock card to take), as the compiled core reads it."""
+    v = table.variant
+    scored, dixes = [0, 0], [0, 0]
+    for s in (0, 1):
+        for x in obs.melds[s]:
+            kind = native.meld_kind(parse_type_name(x.name)[0], x.cards[0].suit if x.cards else None)
+            if kind == native.meld_kind("dix", None):
+                dixes[s] += 1
+            elif kind is not None:
+                scored[s] |= 1 << kind
+    trick = list(obs.trick)
+    return native.stock_words(
+        seat=seat, trump=obs.trump, must_win=v.phase2_must_win, last_trick=v.last_trick, values=table.rank_values,
+        meld_values=[v.melds.value(k) or 0 for k in native.MELD_KINDS],
+        meld_before_draw=v.meld_timing is MeldTiming.BEFORE_DRAW, dix_with_other_meld=v.dix_with_other_meld,
+        face_down_to_winner=v.last_stock_card is LastStockCard.WINNER_TAKES_FACE_DOWN,
+        leader=trick[0][0] if trick else seat, led=trick[0][1] if trick else None, points=obs.trick_points,
+        meld=obs.meld_points, scored=scored, dixes=dixes, hand=obs.hand,
+        boards=(obs.tables[seat], obs.tables[1 - seat]), turnup=obs.turnup,
+        candidates=[(a.card, a.from_table) if type(a) is PlayCard else (None, a.pick.value) for a in actions],
+        places=core_places(sampler))
+
+
+_CORE: list = []  # the compiled core once loaded (or None once it could not be)
+
+
+def compiled_core() -> native.Core | None:
+    """The compiled search core, loaded on first use; if it cannot be, None, and why is said once on stderr."""
+    if not _CORE:
+        try:
+            _CORE.append(native.load())
+        except native.CoreMissing as why:
+            print(f"montecarlo: playing without its compiled core ({why}); the pure-Python search decides",
+                  file=sys.stderr, flush=True)
+            _CORE.append(None)
+    return _CORE[0]
+
+
 def utility(scores, seat, side) -> float:
     """How good an end of the hand is for ``seat``: its side's score less the other sides' mean."""
     mine = side[seat]
@@ -557,8 +667,9 @@ def utility(scores, seat, side) -> float:
 
 # ------------------------------------------------------------------ the bot
 class MonteCarlo:
-    def __init__(self, think_ms=THINK_MS, worlds=0, seed=0):
+    def __init__(self, think_ms=THINK_MS, worlds=0, seed=0, core="native"):
         self.think_ms, self.worlds, self.seed = think_ms, worlds, seed
+        self.use_core = core == "native"  # "python": the pure-Python search only (the baseline for measuring)
         self.greedy = Greedy()
         self.game_id, self.seat, self.decisions = "", 0, 0
         self.table: Table | None = None
@@ -582,10 +693,13 @@ class MonteCarlo:
         if verb == "pinochle":
             return (f"id name montecarlo\nid author pinochle-arena sample bots\nprotocol 3\n"
                     f"option think int {self.think_ms} 1 60000\noption worlds int {self.worlds} 0 1000000\n"
-                    f"option seed int {self.seed} 0 2147483647\nready\n")
+                    f"option seed int {self.seed} 0 2147483647\n"
+                    f"option core choice {'native' if self.use_core else 'python'} native python\nready\n")
         if verb == "setoption":
             if words[1] in ("think", "worlds", "seed"):
                 setattr(self, "think_ms" if words[1] == "think" else words[1], int(words[2]))
+            elif words[1] == "core":
+                self.use_core = words[2] == "native"
             return None
         if verb == "go":
             self.started = time.perf_counter()
@@ -650,7 +764,9 @@ class MonteCarlo:
         reply = advice.strip() if advice else legal[0]
         if kind in ("lead", "follow") and not self.table.stock_game:
             self.begin_play()
-        if spare > 0 and (len(legal) > 1 or ".." in legal[0]):
+        if self.use_core and "claim" in request.legal and self.claim_wins():
+            reply = "claim"
+        elif spare > 0 and (len(legal) > 1 or ".." in legal[0]):
             try:
                 reply = self.simulate(kind, legal) or reply
             except ValueError as error:  # a world that cannot be: our bookkeeping is wrong; greedy's choice
@@ -661,6 +777,12 @@ class MonteCarlo:
         if self.shadow is not None:
             self.replies.append(action_from_text(split_points(reply)[0]))
         return reply
+
+    def claim_wins(self) -> bool:
+        """Would a claim win the game now (Hoyle's claim): does this seat's total, with this hand's meld and
+        trick points so far, reach the target? Everything in it is public, so the test is exact."""
+        obs = self.observer.observation()
+        return obs.totals[self.seat] + obs.meld_points[self.seat] + obs.trick_points[self.seat] >= obs.target
 
     def simulate(self, kind: str, legal: list[str]) -> str | None:
         """The simulated choice for this decision; None where greedy's heuristics decide."""
@@ -677,6 +799,16 @@ class MonteCarlo:
         if kind == "bury" or (kind == "give" and self.observer.bidder == self.seat):
             return self.choose_discard(kind, legal)
         return None
+
+    def core(self) -> native.Core | None:
+        """The compiled search core, if this bot uses it and it could be loaded."""
+        return compiled_core() if self.use_core else None
+
+    def core_seconds(self) -> float:
+        """The time the core may take now: up to the deadline, or with --worlds up to the limit (never 0,
+        which the core reads as no limit)."""
+        end = self.limit if self.worlds else self.deadline
+        return max(end - time.perf_counter(), 1e-6)
 
     def enough(self, worlds: int) -> bool:
         """Has this decision sampled enough worlds (by count with --worlds, else by the clock)?"""
@@ -705,6 +837,17 @@ class MonteCarlo:
         if shadow is None:
             return None
         actions = [action_from_text(split_points(t)[0]) for t in legal]
+        core = self.core()
+        if core is not None and all(type(a) in (Meld, Pass) for a in actions):  # the best meld, as the core's
+            return max(legal, key=lambda t: split_points(t)[1] or 0)            # playouts meld
+        plays = all(type(a) is PlayCard for a in actions) or all(type(a) is TakeLast for a in actions)
+        if core is not None and plays:
+            obs = self.observer.observation()
+            words = core_stock_decision(self.table, obs, self.seat, actions, obs.sampler())
+            found = core.stock(words, len(actions), self.rng.getrandbits(64), self.worlds, self.core_seconds())
+            if found is not None:
+                means = found[0]
+                return legal[max(range(len(actions)), key=lambda i: means[i])]
         values = self.table.values
         totals = [0.0] * len(actions)
         worlds = 0
@@ -726,18 +869,37 @@ class MonteCarlo:
         obs = self.observer.observation()
         world = obs.sample(self.rng)  # the only world there is: the other hand is every card not seen
         theirs = world.hands[1 - self.seat]
-        if self.endgame is None or self.endgame.trump is not obs.trump:
+        led = obs.trick[0][1] if obs.trick else None
+        core = self.core()
+        if core is not None:
+            return self.solve_in_core(core, obs, theirs, led, legal)
+        if not isinstance(self.endgame, Endgame) or self.endgame.trump is not obs.trump:
             self.endgame = Endgame(self.table, obs.trump)
         if self.worlds:
             budget, limit = EXACT_NODES, self.limit
         else:
             budget, limit = LOSS, self.started + EXACT_SHARE * (self.deadline - self.started)
-        led = obs.trick[0][1] if obs.trick else None
         try:
             card = self.endgame.best(obs.hand, theirs, led, budget, limit)
         except OutOfBudget:
             return None
         return next(t for t in legal if action_from_text(t).card == card)
+
+    def solve_in_core(self, core: native.Core, obs: Observation, theirs, led, legal: list[str]) -> str | None:
+        """``solve``, by the compiled core's search (within CORE_EXACT_NODES positions with --worlds, else in
+        CORE_EXACT_SHARE of the decision's time)."""
+        table = self.table
+        if not isinstance(self.endgame, native.Endgame) or self.endgame.trump is not obs.trump:
+            self.endgame = core.endgame(obs.trump, table.duty, table.rank_values, table.variant.last_trick)
+        if self.worlds:
+            budget, seconds = CORE_EXACT_NODES, self.limit - time.perf_counter()
+        else:
+            budget = LOSS
+            seconds = self.started + CORE_EXACT_SHARE * (self.deadline - self.started) - time.perf_counter()
+        found = self.endgame.best(obs.hand, theirs, led, budget, max(seconds, 1e-6))
+        if found is None:
+            return None
+        return next(t for t in legal if native.number(action_from_text(t).card) == found[0])
 
     def choose_card(self, legal: list[str]) -> str:
         obs = self.observer.observation()
@@ -748,6 +910,13 @@ class MonteCarlo:
         leader = trick[0][0] if trick else seat
         played_tricks = (len(obs.played) - len(trick)) // table.seats
         sampler = obs.sampler()
+        core = self.core()
+        if core is not None:
+            words = core_decision(table, obs, seat, side, self.won, cards, sampler)
+            found = core.play(words, len(cards), rng.getrandbits(64), self.worlds, self.core_seconds())
+            if found is not None:
+                means = found[0]
+                return legal[max(range(len(cards)), key=lambda i: means[i])]
         totals = [0.0] * len(cards)
         worlds = 0
         while not self.enough(worlds):
@@ -772,6 +941,7 @@ class MonteCarlo:
         side = table.sides(obs)  # before the auction is won: partners sit opposite, else each seat alone
         partner = (seat + 2) % 4 if v.partners is Partners.OPPOSITE else None
         sampler = obs.sampler()
+        core = self.core()
         rows = []
         while not self.enough(len(rows)):
             world = sampler.sample(rng)
@@ -788,8 +958,11 @@ class MonteCarlo:
                 hands[seat] = list(mine)
                 if len(mine) > v.hand_size:  # the kitty's cards: bury (or pass back) the least useful
                     hands[seat] = sorted(mine, key=lambda c: (c.suit is suit, c.strength))[len(mine) - v.hand_size:]
-                points, won = [0] * table.seats, [0] * table.seats
-                play_out(table, suit, hands, (), seat, 0, points, won, world.dummy, side)
+                if core is not None:
+                    points = core_play_out(core, table, suit, hands, seat, side, world.dummy)
+                else:
+                    points, won = [0] * table.seats, [0] * table.seats
+                    play_out(table, suit, hands, (), seat, 0, points, won, world.dummy, side)
                 tricks = sum(points[s] for s in range(table.seats) if side[s] == side[seat])
                 row.append(meld + tricks)
             rows.append(row)
@@ -853,7 +1026,8 @@ def _option(name: str, default: int) -> int:
 
 
 def main():
-    serve(MonteCarlo(_option("--think", THINK_MS), _option("--worlds", 0), _option("--seed", 0)))
+    core = sys.argv[sys.argv.index("--core") + 1] if "--core" in sys.argv else "native"
+    serve(MonteCarlo(_option("--think", THINK_MS), _option("--worlds", 0), _option("--seed", 0), core))
 
 
 if __name__ == "__main__":

@@ -234,3 +234,30 @@ def test_montecarlo_starts_in_its_jail_under_an_editable_installs_import_hook(tm
     entrants = [Entrant("montecarlo", command), Entrant("greedy", SAMPLES["greedy"].command())]
     (record,), _ = trio.run(play, entrants, get_variant("two-handed", {"max-hands": "1"}), 3, tmp_path)
     assert record.termination.value == "completed", record.detail
+
+
+def test_it_claims_exactly_when_the_claim_wins():
+    """Hoyle's claim: the bot claims when its total, with the hand's meld and trick points so far, reaches the
+    target (the target as raised by a tie), and not a point before; the pure-Python baseline never claims."""
+    game, bots = start(PRESETS["two-handed-hoyle"])
+    d = game.decision()
+    bot = bots[d.seat]
+    real = bot.observer.observation()
+
+    def mine(values, x):
+        return tuple(x if s == d.seat else v for s, v in enumerate(values))
+
+    def seen(trick_points):  # the seat's total 1100, its meld 100 and these trick points; the target 1250
+        return attrs.evolve(real, totals=mine(real.totals, 1100), meld_points=mine(real.meld_points, 100),
+                            trick_points=mine(real.trick_points, trick_points), target=1250)
+
+    request = wire.request_message(d, 5000, 60000, getattr(game, "meld_value", None)).to_text()
+    assert "claim" in request
+    bot.observer.observation = lambda: seen(49)
+    assert not bot.claim_wins()
+    assert bot.on_line(request).strip() != "claim"
+    bot.observer.observation = lambda: seen(50)
+    assert bot.claim_wins()
+    assert bot.on_line(request).strip() == "claim"
+    bot.use_core = False
+    assert bot.on_line(request).strip() != "claim"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import shlex
@@ -27,12 +28,15 @@ class SampleBot:
     summary: str
     argv: tuple[str, ...]
     source: Path | None = None  # a C source compiled to argv[0] on first use
+    core: Path | None = None  # a Rust crate built on first use into a library the bot loads (it plays without)
     in_default: bool = True  # plays in the embedded default tournament
     read_only: tuple[str, ...] = ()  # folders it needs besides its own (a library it imports)
 
     def command(self) -> BotCommand:
         if self.source is not None:
             build_c(self.source, Path(self.argv[0]))
+        if self.core is not None:
+            build_core(self.core)
         return BotCommand(self.argv, read_only=self.read_only)
 
 
@@ -49,6 +53,50 @@ def build_c(source: Path, binary: Path) -> None:
     if done.returncode != 0:
         raise BotStartError(f"cannot compile {source}: {done.stderr.strip()[:500]}")
     os.replace(partial, binary)  # atomic: concurrent first uses never run a half-written binary
+
+
+def build_rust(crate: Path, library: Path) -> None:
+    """Build a Rust crate's library (``cargo build --release --offline``) and copy it to ``library``, unless
+    that is newer than every file of the crate's sources. Raises BotStartError if cargo is missing or fails.
+
+    Concurrent first uses are safe: cargo locks its target folder, and the copy is renamed into place, so a
+    bot never loads a half-written library."""
+    sources = [crate / "Cargo.toml", *(crate / "src").rglob("*.rs")]
+    if library.exists() and library.stat().st_mtime >= max(p.stat().st_mtime for p in sources):
+        return
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        raise BotStartError(f"{crate.name} is Rust and needs cargo on PATH to build")
+    done = subprocess.run([cargo, "build", "--release", "--offline", "--quiet", "--manifest-path",
+                           str(crate / "Cargo.toml")], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BotStartError(f"cannot build {crate}: {' '.join(done.stderr.split())[:400]}")
+    name = crate.name
+    built = next((p for p in (crate / "target" / "release" / f"lib{name}{ext}" for ext in (".so", ".dylib"))
+                  if p.exists()), None)
+    if built is None:
+        raise BotStartError(f"cargo built {crate} but left no lib{name}.so in target/release")
+    partial = library.with_name(library.name + f".{os.getpid()}.tmp")
+    shutil.copyfile(built, partial)
+    os.replace(partial, library)
+
+
+def build_core(crate: Path) -> None:
+    """Build a sample bot's optional compiled core (``target/lib<crate>.so``). A failure does not stop the
+    bot, which plays without it: the reason is left in ``target/build-failed.txt`` for the bot to tell."""
+    target = crate / "target"
+    failed = target / "build-failed.txt"
+    try:
+        build_rust(crate, target / f"lib{crate.name}.so")
+    except (BotStartError, OSError) as error:
+        with contextlib.suppress(OSError):  # a folder it cannot write to: the bot says it is not built
+            target.mkdir(parents=True, exist_ok=True)
+            partial = failed.with_name(failed.name + f".{os.getpid()}.tmp")
+            partial.write_text(f"{error}\n")
+            os.replace(partial, failed)
+        return
+    with contextlib.suppress(OSError):
+        failed.unlink(missing_ok=True)
 
 
 def _python(script: str) -> tuple[str, ...]:
@@ -77,7 +125,8 @@ SAMPLES: dict[str, SampleBot] = {
         SampleBot("tactician", "JavaScript (node)", "card counting, and exact search of the second phase",
                   ("node", str(SAMPLE_DIR / "js" / "tactician.js"))),
         SampleBot("montecarlo", "Python", "Monte Carlo: simulates the hidden cards, for every decision that matters",
-                  _python_with_library("montecarlo_bot.py"), read_only=LIBRARY, in_default=False),
+                  _python_with_library("montecarlo_bot.py"), read_only=LIBRARY, in_default=False,
+                  core=SAMPLE_DIR / "montecarlo_core"),
         SampleBot("first-legal", "C", "the first legal action at once (for measuring the referee)",
                   (str(SAMPLE_DIR / "c" / "build" / "first_legal"),), SAMPLE_DIR / "c" / "first_legal.c",
                   in_default=False),

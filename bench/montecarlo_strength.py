@@ -1,5 +1,10 @@
 """How strong is the montecarlo sample bot? Its strength table against every other sample bot, every variant.
 
+Opponents: the sample bots tactician, greedy and random; ``sparring``, the stranger-style Rust bot of
+bench/sparring (the yardstick; built here if need be); and ``montecarlo-python``, montecarlo itself with
+``option.core=python``, the pure-Python search it had before its compiled core (at the same think time).
+``--core python`` measures that old montecarlo instead of the new one.
+
 Two-player variants: duplicate games (each deal played twice, seats swapped), montecarlo's score (wins, a
 draw a half) with a 95% interval from a bootstrap over the deal pairs. Three to five players: boards
 (one deal played as one hand in every seating) with montecarlo in one seat (in both seats of a side in the
@@ -11,6 +16,8 @@ intervals exclude equality.
     python bench/montecarlo_strength.py                    # the issue's figures: 100 ms, 400 games, 100 boards
     python bench/montecarlo_strength.py --think 20 --games 40 --boards 20 --variants three-handed
     python bench/montecarlo_strength.py --variants two-handed --opponents tactician --shards 2  # on 2 cores
+    python bench/montecarlo_strength.py --variants two-handed --opponents sparring montecarlo-python \
+        --games 40 --parallel 1                                                  # the issue's two-handed targets
 
 Matches run as the command line runs them (jailed bots), two at a time (--parallel).
 """
@@ -31,19 +38,47 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tabulate import tabulate  # noqa: E402
 
+from referee.bots.samples import entrant_name, unique_names  # noqa: E402
 from referee.rules import PRESETS  # noqa: E402
 from referee.rules.variants import Partners  # noqa: E402
 
-OPPONENTS = ("tactician", "greedy", "random")
+ROOT = Path(__file__).resolve().parent.parent
+SPARRING = ROOT / "bench" / "sparring"
+OPPONENTS = ("tactician", "greedy", "random", "sparring", "montecarlo-python")
 RESAMPLES = 2000
 
 
-def lineup(variant, opponent: str, think: int) -> list[str]:
+def opponent_words(opponent: str, think: int) -> list[str]:
+    """An opponent as the command line names it (with its options)."""
+    if opponent == "sparring":
+        return [str(SPARRING / "target" / "release" / "sparring")]
+    if opponent == "montecarlo-python":
+        return ["montecarlo", "option.core=python", f"option.think={think}"]
+    return [opponent]
+
+
+def build_sparring() -> None:
+    done = subprocess.run(["cargo", "build", "--release", "--offline", "--quiet", "--manifest-path",
+                           str(SPARRING / "Cargo.toml")], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"cannot build bench/sparring: {done.stderr[-1000:]}")
+
+
+def lineup(variant, opponent: str, args) -> list[list[str]]:
     """The match's bots, seat by seat: montecarlo and the opponent, montecarlo twice in a partnership."""
-    me = ["montecarlo", f"option.think={think}"]
+    me = ["montecarlo", f"option.think={args.think}", *(["option.core=python"] if args.core == "python" else [])]
+    them = opponent_words(opponent, args.think)
     if variant.partners is Partners.OPPOSITE:
-        return [*me, opponent, *me, opponent]
-    return [*me, *[opponent] * (variant.players - 1)]
+        return [me, them, me, them]
+    return [me, *[them] * (variant.players - 1)]
+
+
+def my_names(variant, opponent: str, args) -> set[str]:
+    """The entrant names the records give montecarlo's seats (the match makes repeated names unique in
+    seat order: montecarlo, then montecarlo-2 for the opponent when it is montecarlo too)."""
+    bots = lineup(variant, opponent, args)
+    names = unique_names([entrant_name(tuple(bot[:1])) for bot in bots])
+    return {names[i] for i, bot in enumerate(bots) if bot is bots[0]}
 
 
 def play(name: str, opponent: str, shard: int, args, out: Path) -> list[dict]:
@@ -51,7 +86,8 @@ def play(name: str, opponent: str, shard: int, args, out: Path) -> list[dict]:
     variant = PRESETS[name]
     unit = (["--games", str(shares(args.games, 2, args.shards)[shard])] if variant.players == 2
             else ["--boards", str(shares(args.boards, 1, args.shards)[shard])])
-    command = [sys.executable, "-m", "arena", "match", *lineup(variant, opponent, args.think), "--variant", name,
+    words = [w for bot in lineup(variant, opponent, args) for w in bot]
+    command = [sys.executable, "-m", "arena", "match", *words, "--variant", name,
                *unit, "--seed", str(args.seed + 1000 * shard), "--out", str(out), "--no-report"]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
@@ -60,6 +96,9 @@ def play(name: str, opponent: str, shard: int, args, out: Path) -> list[dict]:
     faults = [r for r in records if r["termination"] != "completed"]
     if faults:
         print(f"  {name} vs {opponent}: {len(faults)} games ended by a fault: {faults[0]['detail']}", flush=True)
+    names = my_names(variant, opponent, args)
+    for r in records:
+        r["mine"] = [i for i, s in enumerate(r["seats"]) if s["entrant"] in names]
     return records
 
 
@@ -81,7 +120,7 @@ def interval(units: list[list[float]], rng: random.Random) -> tuple[float, float
 
 
 def mine(record: dict) -> list[int]:
-    return [i for i, s in enumerate(record["seats"]) if s["entrant"].startswith("montecarlo")]
+    return record["mine"]
 
 
 def by_deal(records: list[dict]) -> list[list[dict]]:
@@ -133,6 +172,8 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=100, help="boards a 3-5 player pairing (default 100)")
     parser.add_argument("--variants", nargs="+", default=list(PRESETS), choices=list(PRESETS))
     parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS), choices=list(OPPONENTS))
+    parser.add_argument("--core", choices=("native", "python"), default="native",
+                        help="montecarlo's search: its compiled core (default), or the pure-Python one it had before")
     parser.add_argument("--seed", type=int, default=1, help="the deals' seed (default 1)")
     parser.add_argument("--parallel", type=int, default=2, help="matches at once (default 2)")
     parser.add_argument("--shards", type=int, default=1,
@@ -141,7 +182,10 @@ def main() -> None:
     args = parser.parse_args()
 
     pairings = [(v, o) for v in args.variants for o in args.opponents]
-    print(f"montecarlo at {args.think} ms a decision: {len(pairings)} pairings, {args.parallel} at a time", flush=True)
+    if "sparring" in args.opponents:
+        build_sparring()
+    print(f"montecarlo (core {args.core}) at {args.think} ms a decision: {len(pairings)} pairings, "
+          f"{args.parallel} at a time", flush=True)
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(args.parallel) as pool:
         jobs = {pair: [pool.submit(play, *pair, k, args, Path(tmp) / f"{pair[0]}-{pair[1]}-{k}")
                        for k in range(args.shards)] for pair in pairings}

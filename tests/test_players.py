@@ -151,9 +151,11 @@ def test_without_prlimit_a_bot_cannot_start_and_says_what_to_install(monkeypatch
 
 
 def cpu_weight(pid: int) -> int:
-    """The CPU weight of the control group that process ``pid`` is in."""
+    """The CPU weight of the control group that jailed bot process ``pid`` (bwrap, which stays outside) has put
+    its jail in: the group of its child, the jail's first process."""
     from referee.bots import cgroups
 
+    pid = next(int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _parent(int(p.name)) == pid)
     hierarchy, _ = cgroups.usable_hierarchy()
     index, file, _, _ = hierarchy.weight()
     for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
@@ -161,6 +163,13 @@ def cpu_weight(pid: int) -> int:
         if hierarchy.version == 2 or "cpu" in controllers.split(","):
             return int((hierarchy.folders[index] / Path(path).name / file).read_text())
     raise AssertionError(f"process {pid} is in no cpu group")
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def test_a_process_started_ahead_has_a_low_cpu_weight_until_its_game_begins(tmp_path):

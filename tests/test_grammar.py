@@ -56,7 +56,8 @@ def played_lines(variant: str, options: dict[str, str], seed: int, tmp_path: Pat
 
 
 def unparsed(lines: list[str]) -> list[str]:
-    return [line for line in lines
+    """The lines that do not parse (each distinct line parsed once: an event goes to every seat alike)."""
+    return [line for line in dict.fromkeys(lines)
             if not parses("referee-line" if line.startswith("> ") else "bot-line", line[2:])]
 
 

@@ -67,7 +67,15 @@ def grandchild(leave_group):
 
 
 def stderr_flood():
+    """More than the referee keeps (1 MiB) before going on, whatever the machine's load (each write waits for
+    the referee to read the pipe), then more all game in a thread."""
     chunk = b"x" * 65536 + b"\n"
+    for _ in range(20):
+        os.write(2, chunk)
+    threading.Thread(target=flood_forever, args=(chunk,), daemon=True).start()
+
+
+def flood_forever(chunk):
     while True:
         os.write(2, chunk)
 
@@ -75,7 +83,7 @@ def stderr_flood():
 if mode == "ignoreterm":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 if mode == "stderrflood":
-    threading.Thread(target=stderr_flood, daemon=True).start()
+    stderr_flood()
 
 for line in sys.stdin:
     words = line.split()
@@ -103,7 +111,7 @@ for line in sys.stdin:
         mode = ROTATION[pick % len(ROTATION)]
         n, requests = 1 + (pick >> 8) % 25, 0
         if mode == "stderrflood":
-            threading.Thread(target=stderr_flood, daemon=True).start()
+            stderr_flood()
     elif words[0] == "deal":
         hand = words[4:]
         if mode == "unasked" and requests + 1 >= n:

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use crate::cards::{Card, Hand};
 use crate::playout::{hand_scores, play_out, utility, Position, Scoring, Table, MAX_SEATS};
-use crate::sample::{Places, Rng};
+use crate::sample::{over_worlds, Places};
 
 /// What a face-down place is, for the playout.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -31,17 +31,7 @@ pub struct Decision {
 /// Sum over worlds of each candidate's result for the seat's side; stops after `worlds` worlds (0: no
 /// limit) or at `deadline`. Returns (totals, worlds done); no world at all if the deal fails at once.
 pub fn search(d: &Decision, seed: u64, worlds: usize, deadline: Option<Instant>) -> (Vec<f64>, usize) {
-    let mut rng = Rng::new(seed);
-    let mut totals = vec![0.0; d.candidates.len()];
-    let mut done = 0;
-    while worlds == 0 || done < worlds {
-        if done > 0 && deadline.map_or(false, |t| Instant::now() >= t) {
-            break;
-        }
-        let placed = match d.places.deal(&mut rng) {
-            Some(placed) => placed,
-            None => break,
-        };
+    over_worlds(&d.places, d.candidates.len(), seed, worlds, deadline, |rng, placed, totals| {
         let mut start = d.start.clone();
         let mut buried = d.buried.unwrap_or(0);
         for (p, cards) in placed.iter().enumerate() {
@@ -59,9 +49,7 @@ pub fn search(d: &Decision, seed: u64, worlds: usize, deadline: Option<Instant>)
         for (i, &card) in d.candidates.iter().enumerate() {
             totals[i] += outcome(d, &start, card, buried);
         }
-        done += 1;
-    }
-    (totals, done)
+    })
 }
 
 /// The seat's result of playing `card` now and the rest of the hand by the policy.

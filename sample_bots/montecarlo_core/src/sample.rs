@@ -11,6 +11,8 @@
 //! rules library counts its worlds exactly); the Python sampler's check that a
 //! hand melds exactly what its seat showed is not made.
 
+use std::time::Instant;
+
 use crate::cards::Card;
 
 /// A small, fast generator (SplitMix64): the same seed gives the same worlds on any machine.
@@ -89,4 +91,33 @@ impl Places {
         }
         None
     }
+}
+
+/// The world loop of every search: deals worlds from `places` until `worlds` are done (0: no limit) or, after
+/// the first, `deadline` passes, and lets `score` add each candidate's result in that world to `totals` (it
+/// gets the generator, to shuffle the piles it lays out). Returns (totals, worlds done); none at all if the
+/// first deal fails.
+pub fn over_worlds(
+    places: &Places,
+    candidates: usize,
+    seed: u64,
+    worlds: usize,
+    deadline: Option<Instant>,
+    mut score: impl FnMut(&mut Rng, &[Vec<Card>], &mut [f64]),
+) -> (Vec<f64>, usize) {
+    let mut rng = Rng::new(seed);
+    let mut totals = vec![0.0; candidates];
+    let mut done = 0;
+    while worlds == 0 || done < worlds {
+        if done > 0 && deadline.map_or(false, |t| Instant::now() >= t) {
+            break;
+        }
+        let placed = match places.deal(&mut rng) {
+            Some(placed) => placed,
+            None => break,
+        };
+        score(&mut rng, &placed, &mut totals);
+        done += 1;
+    }
+    (totals, done)
 }

@@ -26,7 +26,7 @@ use crate::cards::{faces, rank, strength, suit, suit_mask, Card, Hand};
 use crate::pimc::PlaceKind;
 use crate::playout::{play_out, Position, Table, MAX_SEATS};
 use crate::rules::beats;
-use crate::sample::{Places, Rng};
+use crate::sample::{over_worlds, Places};
 
 /// The meld kinds: run, royal marriage, four marriages (by suit; the trump's unused), dix, aces, kings,
 /// queens and jacks around, pinochle.
@@ -327,18 +327,8 @@ pub struct StockDecision {
 
 /// Sum over worlds of each candidate's margin; stops after `worlds` worlds (0: no limit) or at `deadline`.
 pub fn search(d: &StockDecision, seed: u64, worlds: usize, deadline: Option<Instant>) -> (Vec<f64>, usize) {
-    let mut rng = Rng::new(seed);
-    let mut totals = vec![0.0; d.candidates.len()];
-    let mut done = 0;
     let other = 1 - d.seat;
-    while worlds == 0 || done < worlds {
-        if done > 0 && deadline.map_or(false, |t| Instant::now() >= t) {
-            break;
-        }
-        let placed = match d.places.deal(&mut rng) {
-            Some(placed) => placed,
-            None => break,
-        };
+    over_worlds(&d.places, d.candidates.len(), seed, worlds, deadline, |rng, placed, totals| {
         let mut start = d.start.clone();
         for (p, cards) in placed.iter().enumerate() {
             match d.kinds[p] {
@@ -354,7 +344,5 @@ pub fn search(d: &StockDecision, seed: u64, worlds: usize, deadline: Option<Inst
         for (i, &choice) in d.candidates.iter().enumerate() {
             totals[i] += d.rules.play_out(start.clone(), choice, d.seat) as f64;
         }
-        done += 1;
-    }
-    (totals, done)
+    })
 }

@@ -455,8 +455,7 @@ async def start(how: Launch) -> spawn.ChildProcess:
         with trio.CancelScope(shield=True):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)  # bwrap and the held jail (still in bwrap's group)
-            await process.wait()
-            process.poll()  # (closes its pidfd)
+            await process.wait()  # (which closes its pidfd)
             await trio.to_thread.run_sync(_reap_group, process.pid)
             for stream in (process.stdin, process.stdout, process.stderr):
                 with contextlib.suppress(trio.ClosedResourceError, trio.BrokenResourceError, OSError):

@@ -514,7 +514,7 @@ def test_a_jailed_bots_first_instruction_already_runs_in_its_group_and_under_its
 @pytest.mark.skipif(os.geteuid() != 0 or jail.problem() != "", reason="needs the jail as root")
 def test_a_jail_that_cannot_be_fenced_is_killed_before_it_goes_on(monkeypatch):
     """If the referee cannot set the held jail's limits, the start fails with one line, and the jail (still
-    waiting at bwrap's --block-fd, so nothing of the bot ran) is killed and reaped, its uid and group given back."""
+    waiting for its syscall filter, so nothing of the bot ran) is killed and reaped, its uid and group given back."""
     import trio
 
     from referee.bots import sandbox

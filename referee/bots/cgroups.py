@@ -141,7 +141,8 @@ class BotCgroup:
 
     @property
     def procs(self) -> tuple[str, ...]:
-        """Each folder's cgroup.procs: writing a pid there moves that process into the group (the jail's first process, sandbox._JailEnd.admit)."""
+        """Each folder's cgroup.procs: writing a pid there moves that process into the group (the jail's first
+        process: sandbox._JailEnd.admit)."""
         return tuple(str(folder / "cgroup.procs") for folder in self.folders)
 
     def pids(self) -> set[int]:

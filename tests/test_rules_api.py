@@ -275,3 +275,11 @@ def test_the_monte_carlo_example_of_the_docs_picks_a_legal_action():
         seat = game.current_seat()
         action = namespace["best_card"](game, seat, worlds=3)
         assert action in game.legal_actions()
+
+
+def test_cards_to_text_is_the_protocols_card_words_in_order():
+    from referee.rules.cards import cards, cards_to_text
+
+    assert cards_to_text(cards("AS TS 9D KH")) == "AS TS 9D KH"
+    assert cards_to_text([]) == ""
+    assert cards_to_text(iter(cards("QC"))) == "QC"  # any iterable of cards

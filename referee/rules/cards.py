@@ -162,7 +162,8 @@ def cards(text: str) -> list[Card]:
 
 
 def cards_to_text(items: Iterable[Card]) -> str:
-    return " ".join(c.to_text() for c in items)
+    """``"AS TS KS"``: the cards' texts, a space between them."""
+    return " ".join([c._text for c in items])
 
 
 def sort_cards(items: Iterable[Card]) -> list[Card]:

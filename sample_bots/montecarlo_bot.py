@@ -110,7 +110,7 @@ from referee.rules import Card, Claim, Deal, Meld, Pass, PlayCard, Rank, StockPi
     get_variant, new_game
 from referee.rules import events as e
 from referee.rules.events import DecisionKind
-from referee.rules.cards import make_deck
+from referee.rules.cards import make_deck, sort_cards
 from referee.rules.melds import count_hand_meld, parse_type_name
 from referee.rules.observation import Observation, Observer
 from referee.rules.tricks import FollowDuty, legal_plays, winning_index
@@ -943,15 +943,19 @@ class MonteCarlo:
         sampler = obs.sampler()
         core = self.core()
         rows = []
+        own_meld: dict[tuple, int] = {}  # (our cards, trump) -> their meld: the same in every world without a kitty
         while not self.enough(len(rows)):
             world = sampler.sample(rng)
             mine = list(obs.hand) + (list(world.kitty) if bidding else [])
+            ours = tuple(sort_cards(mine))
             row = []
             for suit in trumps:
                 if v.partners is Partners.CALLED:  # the holder of the card we would call joins us
                     partner = called_partner(world.hands, seat, suit, v.deck_copies)
                     side = [0 if s in (seat, partner) else 1 for s in range(table.seats)]
-                meld = sum(x.points for x in count_hand_meld(mine, suit, v.melds))
+                meld = own_meld.get((ours, suit))
+                if meld is None:
+                    meld = own_meld[ours, suit] = sum(x.points for x in count_hand_meld(mine, suit, v.melds))
                 if partner is not None:
                     meld += sum(x.points for x in count_hand_meld(world.hands[partner], suit, v.melds))
                 hands = [list(h) for h in world.hands]

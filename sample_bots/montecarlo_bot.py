@@ -979,8 +979,11 @@ class MonteCarlo:
         obs = self.observer.observation()
         rows = self.suit_values(obs, list(Suit), bidding=True)
         best = sorted(max(row) for row in rows)
-        # the highest bid this hand makes in at least 60% of the worlds
-        worth = best[int(0.4 * (len(best) - 1))]
+        # The highest bid this hand makes in at least 60% of the worlds; in at least 30% where the bid winner's
+        # partner gives it cards (the worlds value the hand as dealt, and the partner's best cards make it
+        # stronger). Measured against 60% everywhere (four-handed, 100 worlds a decision, 160 boards on two
+        # seeds): +1.5 and +4.0 points a hand; and in two-handed-dummy, with no partner, 30% lost 92 of 100.
+        worth = best[int((0.7 if self.table.variant.give else 0.4) * (len(best) - 1))]
         affordable = [a for a in amounts if a <= worth]
         if "pass" not in legal:
             return f"bid:{amounts[0]}"

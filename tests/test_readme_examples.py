@@ -53,6 +53,11 @@ NOT_RUN: list[tuple[str, str]] = [
                                            "whose toolchain is there"),
     (r"pinochle-arena check 'java -jar build/bot\.jar'", "the Java kit's build, above"),
     (r"ordo\b", "Ordo is not installed here: another program, for cross-checking"),
+    (r"git worktree add /tmp/before HEAD~1", "needs a git checkout with its history (a developer's), which the "
+                                             "reader's folder is not"),
+    (r'OLD="\$\(pwd\)/\.venv/bin/python /tmp/before/', "the checkout's own Python and the worktree above"),
+    (r'pinochle-arena match montecarlo option\.worlds=100 "\$OLD"', "plays the worktree above (the montecarlo "
+                                                                   "tests play it jailed with its library)"),
 ]
 # a block whose lines all start so makes mybot/ itself, in a folder without one
 MAKES_MYBOT = "cp -r sample_bots/starters/python mybot"

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import attrs
 
-from ..rules.cards import Card, make_deck, sort_cards
+from ..rules.cards import Card, cards_to_text, make_deck, sort_cards
 from ..rules.dealing import deck_of, derive_seed, recorded_deal, shuffled_deck
 from ..rules.variants import Variant
 from .record import GameRecord
@@ -85,7 +85,7 @@ def render_deals(deals: DealFile, comment: str = "") -> str:
     lines = [f"# {line}" for line in comment.splitlines()] + [MAGIC, f"variant {deals.variant}"]
     for number, deal in enumerate(deals.deals, 1):
         lines.append(f"deal {number} seed {deal.seed}")
-        lines += ["deck " + " ".join(c.to_text() for c in deck) for deck in deal.decks]
+        lines += ["deck " + cards_to_text(deck) for deck in deal.decks]
     return "\n".join(lines) + "\n"
 
 

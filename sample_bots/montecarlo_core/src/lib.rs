@@ -257,13 +257,7 @@ pub unsafe extern "C" fn mc_play(words: *const i32, len: usize, seed: u64, world
         None => return -1,
     };
     let (totals, done) = pimc::search(&d, seed, worlds.max(0) as usize, deadline(seconds));
-    if done == 0 {
-        return -2;
-    }
-    for (i, t) in totals.iter().enumerate() {
-        *means.add(i) = t / done as f64;
-    }
-    done as i64
+    write_means(&totals, done, means)
 }
 
 /// `mc_play` for a first-phase two-handed decision (`decode_stock`'s integers): each candidate's mean
@@ -279,6 +273,15 @@ pub unsafe extern "C" fn mc_stock(words: *const i32, len: usize, seed: u64, worl
         None => return -1,
     };
     let (totals, done) = stock::search(&d, seed, worlds.max(0) as usize, deadline(seconds));
+    write_means(&totals, done, means)
+}
+
+/// A search's answer to its caller: each candidate's total over the `done` worlds as a mean in `means`,
+/// and the worlds done; -2 if there were none.
+///
+/// # Safety
+/// `means` has room for one number a candidate.
+unsafe fn write_means(totals: &[f64], done: usize, means: *mut f64) -> i64 {
     if done == 0 {
         return -2;
     }

@@ -977,6 +977,8 @@ class MonteCarlo:
         if not amounts:
             return "pass"
         obs = self.observer.observation()
+        if "pass" in legal and self.partner_has_won(obs):
+            return "pass"
         rows = self.suit_values(obs, list(Suit), bidding=True)
         best = sorted(max(row) for row in rows)
         worth = best[int((1 - self.making_share()) * (len(best) - 1))]
@@ -988,6 +990,17 @@ class MonteCarlo:
         if self.table.variant.single_round:
             return f"bid:{affordable[-1]}"
         return f"bid:{affordable[0]}"
+
+    def partner_has_won(self, obs: Observation) -> bool:
+        """Does our partner hold the high bid with every opponent out of the auction (a pass is final)? Then a
+        pass lets it win there; a bid over it would only raise our own side's contract."""
+        if self.table.variant.partners is not Partners.OPPOSITE:
+            return False
+        amounts = [(s, a) for s, a in obs.bids if a is not None]
+        passed = {s for s, a in obs.bids if a is None}
+        partner = (self.seat + 2) % 4
+        opponents = {(self.seat + 1) % 4, (self.seat + 3) % 4}
+        return bool(amounts) and amounts[-1][0] == partner and opponents <= passed
 
     def making_share(self) -> float:
         """A bid is the most the hand makes in this share of the sampled worlds. Each share was measured against

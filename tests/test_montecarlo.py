@@ -210,6 +210,24 @@ def test_in_call_for_partner_the_bidding_simulation_plays_beside_the_holder_of_t
     assert montecarlo_bot.called_partner(hands, 2, clubs, copies=4) is None  # nobody holds the ace of clubs
 
 
+
+@pytest.mark.parametrize(("auction", "expected"), [
+    (["pass", "bid:25", "pass"], "pass"),  # the partner's bid, both opponents out: a bid would only raise ours
+    (["pass", "bid:25", "bid:26"], "bid:27"),  # an opponent holds the bid: it outbids it
+    (["bid:25", "bid:26", "pass"], "bid:27"),  # the partner holds it, but an opponent can still bid
+])
+def test_in_four_handed_it_never_outbids_its_partner_once_the_opponents_are_out(auction, expected):
+    """The fourth seat to speak, with a hand its worlds value at 1000 in every suit, after ``auction``."""
+    game, bots = start(PRESETS["four-handed"])
+    for token in auction:
+        shown = game.apply(action_from_text(token))
+        for seat, bot in enumerate(bots):
+            for line in lines_for(seat, shown):
+                bot.on_line(line)
+    bot = bots[game.decision().seat]
+    bot.suit_values = lambda obs, trumps, bidding: [[1000] * len(trumps)]
+    assert step(game, bots)[1] == expected
+
 STRICT_EDITABLE = """
 import importlib.abc, importlib.util, runpy, sys
 ROOT = @ROOT@  # in the code, not a word of the command (the jail shows what words name)

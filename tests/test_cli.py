@@ -214,9 +214,13 @@ def test_progress_counts_only_this_run_and_fits_the_terminal(monkeypatch):
 
     from arena.cli.progress import Progress
 
+    from arena.cli import progress
+
+    now = [1000.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: now[0])  # its own clock: the machine's load is no matter
     plain = io.StringIO()
     p = Progress(100, stream=plain, live=False, start=90)  # 90 games played before a resume
-    p.started -= 10  # ten seconds into this run
+    now[0] += 10  # ten seconds into this run
     p.update(95)
     assert "[95/100] 0.5 games/s ETA 10s" in plain.getvalue()  # 5 games in 10 s, not 95
     monkeypatch.setenv("COLUMNS", "80")

@@ -9,7 +9,7 @@ import functools
 import attrs
 import pytest
 import trio
-from test_referee import FAST, V, faulty, sample
+from test_referee import FAST, ROOMY, V, faulty, sample
 
 from referee.bots.remote import RemoteSeat, SeatHostLost, Started, serve_seat
 from referee.bots.transport import BotProcess
@@ -102,7 +102,7 @@ def test_a_game_with_a_bot_on_another_machine_is_played_and_recorded_as_any_othe
                                                ("exit", Termination.CRASH), ("garbage", Termination.PROTOCOL_ERROR),
                                                ("infoflood", Termination.PROTOCOL_ERROR)])
 def test_a_remote_bots_fault_is_charged_to_it_as_here(mode, termination, tmp_path):
-    record, _ = trio.run(game, sample("greedy"), faulty(mode, 2), tmp_path)
+    record, _ = trio.run(game, sample("greedy"), faulty(mode, 2, FAST if mode == "sleep" else ROOMY), tmp_path)
     assert record.termination is termination and record.culprit == 1, (record.termination, record.detail)
 
 
@@ -131,7 +131,7 @@ def test_a_bot_that_cannot_start_there_fails_to_start_as_here(tmp_path):
     from referee.bots.transport import BotCommand, BotStartError
     from referee.match import Entrant
 
-    ghost = Entrant("ghost", BotCommand((str(tmp_path / "no-such-bot"),)), FAST)
+    ghost = Entrant("ghost", BotCommand((str(tmp_path / "no-such-bot"),)), ROOMY)
 
     async def attempt():
         async with seat_host([ghost], tmp_path) as (port, _), trio.open_nursery() as nursery:

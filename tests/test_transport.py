@@ -17,7 +17,7 @@ import trio
 
 from referee.bots.transport import BotCommand, BotProcess, BotProtocolError, BotTimeout
 
-# Answers "fast" at once, "late N" after N seconds, "again" twice (the second time 0.2 s later), never
+# Answers "fast" at once, "late N" after N seconds, "again" twice (the second line once told "more"), never
 # answers "hang", and answers "flood" with endless other lines.
 ECHO = r"""
 import sys, time
@@ -30,7 +30,7 @@ for line in sys.stdin:
         print("ok", flush=True)
     elif word[0] == "again":  # the answer, then a line nobody asked for
         print("ok", flush=True)
-        time.sleep(0.2)
+        sys.stdin.readline()
         print("extra", flush=True)
     elif word[0] == "flood":  # lines, never the answer: there is always something to read
         while True:
@@ -72,8 +72,9 @@ def test_a_short_deadline_after_a_long_one_ends_on_its_own_time():
 
 def test_a_reply_inside_its_deadline_is_taken_and_the_next_read_still_times_out():
     async def body(bot):
-        assert await _ask(bot, "late 0.2", 2.0) == "ok"
-        assert await _ask(bot, "fast", 0.5) == "ok"
+        assert await _ask(bot, "fast", 30.0) == "ok"  # started (the deadlines below are not for the start)
+        assert await _ask(bot, "late 0.2", 10.0) == "ok"
+        assert await _ask(bot, "fast", 5.0) == "ok"
         await _times_out_on_time(bot, "hang", 0.5)
 
     trio.run(_with_bot, body)
@@ -81,8 +82,9 @@ def test_a_reply_inside_its_deadline_is_taken_and_the_next_read_still_times_out(
 
 def test_many_reads_in_a_row_then_a_timeout_on_time():
     async def body(bot):
+        assert await _ask(bot, "fast", 30.0) == "ok"  # started
         for i in range(300):
-            assert await _ask(bot, "fast", 0.5 + (i % 7)) == "ok"
+            assert await _ask(bot, "fast", 5 + (i % 7)) == "ok"
         await _times_out_on_time(bot, "late 5", 0.4)
 
     trio.run(_with_bot, body)
@@ -94,6 +96,7 @@ def test_a_flood_of_lines_past_the_deadline_ends_on_time():
         assert await _ask(bot, "fast", 5.0) == "ok"
         bot.output_cap = None  # as with 'output = 0': nothing but the clock stops it
         await bot.send_line("flood")
+        assert (await bot.read_line(trio.current_time() + 30)).text.startswith("info")  # the flood has begun
         start = trio.current_time()
         deadline = start + 0.5
         lines = 0
@@ -149,7 +152,9 @@ def test_a_line_nobody_asked_for_is_found_without_waiting_once_it_has_arrived():
     async def body(bot):
         assert await _ask(bot, "again", 5.0) == "ok"
         assert bot.pending_lines() == []  # nothing more yet: found out without waiting
-        await trio.sleep(1.0)
+        await bot.send_line("more")
+        with trio.fail_after(30):
+            await trio.lowlevel.wait_readable(bot.process.stdout.fileno())  # "extra" has arrived (one write)
         assert [line.text for line in bot.pending_lines()] == ["extra"]
         assert bot.pending_lines() == []
         assert await _ask(bot, "fast", 5.0) == "ok"  # and the next reply is the next reply

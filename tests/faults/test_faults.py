@@ -28,17 +28,22 @@ from referee.records.replay import replay_record
 from referee.rules import get_variant
 
 FAULTY = Path(__file__).resolve().parent.parent / "bots" / "faulty.py"
+# A short clock for the bots meant to run out of time (TIMES_OUT); every other bot gets a roomy one, so that a
+# busy machine never turns a fast reply into a time-out.
 FAST = TimeControl(bank_ms=20_000, increment_ms=0, move_ms=800, grace_ms=100)
+ROOMY = TimeControl(bank_ms=600_000, increment_ms=0, move_ms=30_000, grace_ms=100)
+TIMES_OUT = {"sleep", "slow", "closeout", "nohandshake", "ignoreterm", "spin"}
 T, E, P, I, C = (Termination.TIMEOUT, Termination.COMPLETED, Termination.PROTOCOL_ERROR, Termination.ILLEGAL_ACTION,
                  Termination.CRASH)
 
 
-def faulty(mode, n=1, tc=FAST, sandbox=Sandbox(), restart=Restart.ON_FAULT, name=None, persist=False):
+def faulty(mode, n=1, tc=None, sandbox=Sandbox(), restart=Restart.ON_FAULT, name=None, persist=False):
     command = BotCommand((sys.executable, str(FAULTY), mode, str(n)))
+    tc = tc or (FAST if mode in TIMES_OUT else ROOMY)
     return Entrant(name or f"faulty-{mode}", command, tc, sandbox, restart, persist)
 
 
-def sample(name, tc=FAST, persist=False):
+def sample(name, tc=ROOMY, persist=False):
     return Entrant(name, SAMPLES[name].command(), tc, persist=persist)
 
 
@@ -247,7 +252,7 @@ def test_each_bot_works_in_a_fresh_folder_of_its_own_with_a_clean_environment(is
     os.environ["PINOCHLE_SECRET_OF_THE_REFEREE"] = "1"
     sandbox = Sandbox(isolation=Isolation(isolation), read_only=(str(FAULTY.parent),))  # the probe runs faulty.py
     try:
-        bots = [Entrant(name, BotCommand((sys.executable, str(probe), "none", "1", name)), FAST, sandbox)
+        bots = [Entrant(name, BotCommand((sys.executable, str(probe), "none", "1", name)), ROOMY, sandbox)
                 for name in ("a", "b")]
         records, _ = trio.run(play, bots, get_variant("two-handed"), 7, tmp_path / "out", 2)
     finally:
@@ -270,11 +275,12 @@ def test_tournament_with_misbehaving_entrants_finishes_with_every_game(tmp_path)
     """Two good bots and three bad ones, concurrently: every game is recorded, games between the good
     bots are untouched, every fault is charged to a bad bot, and nothing is left running."""
     bad = {"crasher": "exit 8", "sleeper": "sleep 20", "flooder": "flood 6"}
+    bad_bots = [{"name": name, "command": f"{sys.executable} {FAULTY} {how}"} for name, how in bad.items()]
+    bad_bots[1]["time"] = {"bank": 20000, "move": 800}  # the sleeper's own clock is short: it runs out
     data = {
         "tournament": {"games_per_pairing": 2, "concurrency": 2, "seed": 3, "options": {"target": 300}},
-        "time": {"bank": 20000, "increment": 0, "move": 800},
-        "bot": [{"name": "random", "sample": "random"}, {"name": "greedy", "sample": "greedy"}]
-        + [{"name": name, "command": f"{sys.executable} {FAULTY} {how}"} for name, how in bad.items()],
+        "time": {"bank": 600000, "increment": 0, "move": 30000},  # roomy, so only the bad bots lose
+        "bot": [{"name": "random", "sample": "random"}, {"name": "greedy", "sample": "greedy"}, *bad_bots],
     }
     games, records = play_tournament(data, tmp_path)
     assert len(records) == len(games) == 20
@@ -340,7 +346,7 @@ def test_the_jail_takes_the_network_away(isolation, tmp_path):
     port = listener.getsockname()[1]
     try:
         # argv: faulty.py's mode and request number, then the port for the probe
-        bot = Entrant("probe", BotCommand((sys.executable, str(probe), "none", "1", str(port))), FAST, sandbox)
+        bot = Entrant("probe", BotCommand((sys.executable, str(probe), "none", "1", str(port))), ROOMY, sandbox)
         (record,), _ = trio.run(play, [bot, sample("random")], get_variant("two-handed"), 7, tmp_path / "out")
     finally:
         listener.close()
@@ -376,7 +382,7 @@ def test_restart_never_retires_the_entrant_across_slots_and_processes(processes,
         data = {
             "tournament": {"games_per_pairing": 16, "concurrency": 4, "processes": processes, "seed": 5,
                            "options": {"target": 300}},
-            "time": {"bank": 20000, "increment": 0, "move": 800},
+            "time": {"bank": 600000, "increment": 0, "move": 30000},  # roomy: the only fault is the crash
             "bot": [{"name": "random", "sample": "random"}, {"name": "greedy", "sample": "greedy"},
                     {"name": "crasher", "command": f"{sys.executable} {FAULTY} crashin {doomed}",
                      "restart": "never"}],

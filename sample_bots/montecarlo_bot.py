@@ -262,6 +262,24 @@ def called_partner(hands, bidder: int, trump, copies: int) -> int | None:
     return None
 
 
+CALL_CANDIDATES = 4  # cards tried as the call for the most they add to our meld (beside the ace and ten of trump)
+
+
+def meld_points(cards, trump, variant) -> int:
+    return sum(x.points for x in count_hand_meld(cards, trump, variant.melds))
+
+
+def call_candidates(hand, trump, callable_cards, variant) -> list:
+    """The cards worth trying as call-for-partner's call: of those someone else holds a copy of, the ones that
+    add the most to our meld once handed to us, and the ace and ten of trump (greedy's calls) first."""
+    others = [c for c in callable_cards if hand.count(c) < variant.deck_copies]
+    base = meld_points(hand, trump, variant)
+    gains = {c: meld_points([*hand, c], trump, variant) - base for c in others}
+    best = sorted(others, key=lambda c: -gains[c])[:CALL_CANDIDATES]
+    trumps = [c for c in others if c.suit is trump and c.rank in (Rank.ACE, Rank.TEN)]
+    return list(dict.fromkeys([*trumps, *best]))
+
+
 class OutOfBudget(Exception):
     """An exact search met its node budget or the clock."""
 
@@ -796,6 +814,8 @@ class MonteCarlo:
             return self.choose_bid(legal)
         if kind == "trump":
             return self.choose_trump(legal)
+        if kind == "call":
+            return self.choose_call(legal)
         if kind == "bury" or (kind == "give" and self.observer.bidder == self.seat):
             return self.choose_discard(kind, legal)
         return None
@@ -1022,6 +1042,50 @@ class MonteCarlo:
         rows = self.suit_values(obs, suits, bidding=False)
         means = [sum(row[i] for row in rows) / len(rows) for i in range(len(suits))]
         return f"trump:{suits[max(range(len(suits)), key=lambda i: means[i])].value}"
+
+    def choose_call(self, legal: list[str]) -> str | None:
+        """call-for-partner: the card to call. Its holder becomes our partner and hands it to us, so a card that
+        completes our meld may be worth more than greedy's ace of trump: a few candidates (CALL_CANDIDATES,
+        those that add the most to our meld, and the ace and ten of trump) are each tried in sampled worlds,
+        scored as our side's hand less the defenders' (set if short of the bid)."""
+        obs = self.observer.observation()
+        v, trump, hand = self.table.variant, obs.trump, list(obs.hand)
+        options = call_candidates(hand, trump, [Card.from_text(t.split(":", 1)[1]) for t in legal], v)
+        if len(options) < 2:  # one card to call, or none held elsewhere (we would play alone): no choice to weigh
+            return f"call:{options[0].to_text()}" if options else None
+        sampler, totals, worlds = obs.sampler(), [0.0] * len(options), 0
+        while not self.enough(worlds):
+            world = sampler.sample(self.rng)
+            hands = [list(h) for h in world.hands]
+            melds = [meld_points(h, trump, v) for h in hands]
+            for i, card in enumerate(options):
+                totals[i] += self.call_value(obs, hands, melds, card)
+            worlds += 1
+        return f"call:{options[max(range(len(options)), key=lambda i: totals[i])].to_text()}"
+
+    def call_value(self, obs: Observation, hands, melds, card) -> float:
+        """One world's worth of calling ``card``: its first holder after us joins us and hands it over, and takes
+        back our least useful card (the passing, in short); then the hand is played out."""
+        table, seat, trump, v = self.table, self.seat, obs.trump, self.table.variant
+        seats = table.seats
+        partner = next(s for s in ((seat + i) % seats for i in range(1, seats)) if card in hands[s])
+        hands = [list(h) for h in hands]
+        hands[partner].remove(card)
+        hands[seat].append(card)
+        back = min(hands[seat], key=lambda c: (c.suit is trump, c.strength))
+        hands[seat].remove(back)
+        hands[partner].append(back)
+        side = [0 if s in (seat, partner) else 1 for s in range(seats)]
+        core = self.core()
+        if core is not None:
+            points = core_play_out(core, table, trump, hands, seat, side, ())
+        else:
+            points, won = [0] * seats, [0] * seats
+            play_out(table, trump, hands, (), seat, 0, points, won, (), side)
+        ours = meld_points(hands[seat], trump, v) + meld_points(hands[partner], trump, v)
+        ours += sum(points[s] for s in (seat, partner))
+        theirs = sum(melds[s] + points[s] for s in range(seats) if side[s])
+        return (ours if ours >= obs.bid else -obs.bid) - theirs
 
     def choose_discard(self, kind: str, legal: list[str]) -> str:
         """The bid winner's bury or pass back: keep the most meld, then the trumps and aces; bury counters

@@ -16,7 +16,8 @@ from protocol import split_points
 from referee.bots.samples import SAMPLE_DIR, SAMPLES
 from referee.bots.transport import BotCommand
 from referee.match import Entrant, wire
-from referee.rules import PRESETS, action_from_text, get_variant, new_game
+from referee.rules import PRESETS, Suit, action_from_text, get_variant, new_game
+from referee.rules.cards import make_deck, sort_cards
 
 ROOT = SAMPLE_DIR.parent
 sys.path.insert(0, str(SAMPLE_DIR))
@@ -227,6 +228,20 @@ def test_in_four_handed_it_never_outbids_its_partner_once_the_opponents_are_out(
     bot = bots[game.decision().seat]
     bot.suit_values = lambda obs, trumps, bidding: [[1000] * len(trumps)]
     assert step(game, bots)[1] == expected
+
+
+def test_in_call_for_partner_the_calls_tried_are_greedys_and_those_that_complete_its_meld():
+    """Holding all four aces of trump, the ten comes first (greedy's call then); the queen that completes the run
+    in trump is tried too, for the most it adds to the meld; a card it holds every copy of never is."""
+    variant = PRESETS["call-for-partner"]
+    hand = [montecarlo_bot.Card.from_text(t) for t in "AH AH AH AH TH KH JH KS QS JD TC TC KC QC AS AD".split()]
+    callable_cards = sort_cards(make_deck(1, variant.deck_ranks))
+    options = montecarlo_bot.call_candidates(hand, Suit.HEARTS, callable_cards, variant)
+    text = [c.to_text() for c in options]
+    assert text[0] == "TH" and "QH" in text and "AH" not in text
+    assert len(options) <= montecarlo_bot.CALL_CANDIDATES + 2
+    gain = montecarlo_bot.meld_points([*hand, montecarlo_bot.Card.from_text("QH")], Suit.HEARTS, variant)
+    assert gain > montecarlo_bot.meld_points(hand, Suit.HEARTS, variant)  # the run in hearts
 
 STRICT_EDITABLE = """
 import importlib.abc, importlib.util, runpy, sys

@@ -251,17 +251,6 @@ def play_out(table: Table, trump, hands, trick, leader, played_tricks, points, w
             return
 
 
-def called_partner(hands, bidder: int, trump, copies: int) -> int | None:
-    """Who would partner ``bidder`` in call-for-partner: the first seat after it holding the card it calls,
-    which is greedy's call (the ace of trump, else the ten, else the king, of which it lacks a copy)."""
-    for rank in (Rank.ACE, Rank.TEN, Rank.KING):
-        card = Card(rank, trump)
-        if hands[bidder].count(card) < copies:
-            seats = len(hands)
-            return next((s for s in ((bidder + i) % seats for i in range(1, seats)) if card in hands[s]), None)
-    return None
-
-
 CALL_CANDIDATES = 4  # cards tried as the call for the most they add to our meld (beside the ace and ten of trump)
 
 
@@ -270,14 +259,31 @@ def meld_points(cards, trump, variant) -> int:
 
 
 def call_candidates(hand, trump, callable_cards, variant) -> list:
-    """The cards worth trying as call-for-partner's call: of those someone else holds a copy of, the ones that
-    add the most to our meld once handed to us, and the ace and ten of trump (greedy's calls) first."""
+    """The cards worth trying as call-for-partner's call, of those someone else holds a copy of: the ones that
+    add the most to our meld once handed to us, and the ace and ten of trump (greedy's calls). The likeliest
+    call comes first: the most meld added, greedy's call among equals."""
     others = [c for c in callable_cards if hand.count(c) < variant.deck_copies]
     base = meld_points(hand, trump, variant)
     gains = {c: meld_points([*hand, c], trump, variant) - base for c in others}
-    best = sorted(others, key=lambda c: -gains[c])[:CALL_CANDIDATES]
-    trumps = [c for c in others if c.suit is trump and c.rank in (Rank.ACE, Rank.TEN)]
-    return list(dict.fromkeys([*trumps, *best]))
+    greedy = [c for c in others if c.suit is trump and c.rank in (Rank.ACE, Rank.TEN)]
+    tried = dict.fromkeys([*greedy, *sorted(others, key=lambda c: -gains[c])[:CALL_CANDIDATES]])
+    return sorted(tried, key=lambda c: -gains[c])
+
+
+def first_holder(hands, seat: int, card) -> int | None:
+    """The first seat after ``seat`` holding ``card``: the partner a call of it brings (None: nobody else)."""
+    seats = len(hands)
+    return next((s for s in ((seat + i) % seats for i in range(1, seats)) if card in hands[s]), None)
+
+
+def hand_over(hands, seat: int, partner: int, card, trump) -> None:
+    """call-for-partner's passing, in short: ``partner`` hands ``seat`` the called card and takes back the least
+    useful card of ``seat`` (``hands`` changed in place)."""
+    hands[partner].remove(card)
+    hands[seat].append(card)
+    back = min(hands[seat], key=lambda c: (c.suit is trump, c.strength))
+    hands[seat].remove(back)
+    hands[partner].append(back)
 
 
 class OutOfBudget(Exception):
@@ -955,8 +961,8 @@ class MonteCarlo:
 
     def suit_values(self, obs: Observation, trumps, bidding: bool) -> list[list[float]]:
         """Per sampled world, for each suit in ``trumps``: the points this seat's side would make with it as
-        trump, were this seat to win the bid now (with the kitty, if there is one; in call-for-partner beside
-        the seat its call would make its partner) and lead."""
+        trump, were this seat to win the bid now (with the kitty, if there is one; in call-for-partner with its
+        likeliest call handed over by its holder, beside it) and lead."""
         table, seat, rng, v = self.table, self.seat, self.rng, self.table.variant
         side = table.sides(obs)  # before the auction is won: partners sit opposite, else each seat alone
         partner = (seat + 2) % 4 if v.partners is Partners.OPPOSITE else None
@@ -964,24 +970,28 @@ class MonteCarlo:
         core = self.core()
         rows = []
         own_meld: dict[tuple, int] = {}  # (our cards, trump) -> their meld: the same in every world without a kitty
+        calls: dict[tuple, object] = {}  # (our cards, trump) -> the card we would call (call-for-partner)
         while not self.enough(len(rows)):
             world = sampler.sample(rng)
             mine = list(obs.hand) + (list(world.kitty) if bidding else [])
             ours = tuple(sort_cards(mine))
             row = []
             for suit in trumps:
-                if v.partners is Partners.CALLED:  # the holder of the card we would call joins us
-                    partner = called_partner(world.hands, seat, suit, v.deck_copies)
-                    side = [0 if s in (seat, partner) else 1 for s in range(table.seats)]
-                meld = own_meld.get((ours, suit))
-                if meld is None:
-                    meld = own_meld[ours, suit] = sum(x.points for x in count_hand_meld(mine, suit, v.melds))
-                if partner is not None:
-                    meld += sum(x.points for x in count_hand_meld(world.hands[partner], suit, v.melds))
                 hands = [list(h) for h in world.hands]
                 hands[seat] = list(mine)
                 if len(mine) > v.hand_size:  # the kitty's cards: bury (or pass back) the least useful
                     hands[seat] = sorted(mine, key=lambda c: (c.suit is suit, c.strength))[len(mine) - v.hand_size:]
+                if v.partners is Partners.CALLED:
+                    if (ours, suit) not in calls:
+                        calls[ours, suit] = next(iter(call_candidates(mine, suit, table.values.keys(), v)), None)
+                    partner = self.join_called(hands, calls[ours, suit], suit)
+                    side = [0 if s in (seat, partner) else 1 for s in range(table.seats)]
+                meld = own_meld.get((ours, suit))
+                if meld is None:
+                    meld = own_meld[ours, suit] = meld_points(hands[seat] if v.partners is Partners.CALLED else mine,
+                                                              suit, v)  # (a kitty's cards meld before the burial)
+                if partner is not None:
+                    meld += meld_points(hands[partner], suit, v)
                 if core is not None:
                     points = core_play_out(core, table, suit, hands, seat, side, world.dummy)
                 else:
@@ -991,6 +1001,14 @@ class MonteCarlo:
                 row.append(meld + tricks)
             rows.append(row)
         return rows
+
+    def join_called(self, hands, card, trump) -> int | None:
+        """call-for-partner, in a world's ``hands``: the holder of ``card`` (our call) joins us and hands it over
+        (``hands`` changed in place). Returns the partner, None if nobody else holds the card."""
+        partner = first_holder(hands, self.seat, card) if card is not None else None
+        if partner is not None:
+            hand_over(hands, self.seat, partner, card, trump)
+        return partner
 
     def choose_bid(self, legal: list[str]) -> str:
         amounts = sorted(a for t in legal if t.startswith("bid:") for a in _bid_amounts(t))
@@ -1068,13 +1086,8 @@ class MonteCarlo:
         back our least useful card (the passing, in short); then the hand is played out."""
         table, seat, trump, v = self.table, self.seat, obs.trump, self.table.variant
         seats = table.seats
-        partner = next(s for s in ((seat + i) % seats for i in range(1, seats)) if card in hands[s])
         hands = [list(h) for h in hands]
-        hands[partner].remove(card)
-        hands[seat].append(card)
-        back = min(hands[seat], key=lambda c: (c.suit is trump, c.strength))
-        hands[seat].remove(back)
-        hands[partner].append(back)
+        partner = self.join_called(hands, card, trump)  # someone does: the candidates are cards others hold
         side = [0 if s in (seat, partner) else 1 for s in range(seats)]
         core = self.core()
         if core is not None:

@@ -196,20 +196,20 @@ def test_the_exact_search_of_the_two_handed_second_phase_finds_the_best_card(nam
         assert got == minimax(hands, leader, list(trick), me, trump)
 
 
-def test_in_call_for_partner_the_bidding_simulation_plays_beside_the_holder_of_the_called_card():
-    """The bid winner calls the ace of trump (greedy's call, which it makes); the first seat after it holding
-    one is its partner. Holding every copy of the ace, it calls the ten."""
+def test_in_call_for_partner_the_called_cards_first_holder_after_the_bid_winner_joins_it_and_hands_it_over():
+    """The first seat after the bid winner holding the called card is its partner; it hands the card over and
+    takes back the bid winner's least useful card (its lowest outside trump)."""
     def cards(*texts):
         return [montecarlo_bot.Card.from_text(t) for t in texts]
 
     hands = [cards("QC"), cards("JD"), cards("AS", "TS", "KH"), cards("AS", "QS"), cards("AS", "TS")]
-    spades, clubs = montecarlo_bot.Suit.SPADES, montecarlo_bot.Suit.CLUBS
-    assert montecarlo_bot.called_partner(hands, 2, spades, copies=4) == 3  # seats 3 and 4 hold one: 3 comes first
-    assert montecarlo_bot.called_partner(hands, 3, spades, copies=4) == 4  # after seat 3 come 4, 0, 1, 2
-    hands[2] = cards("AS", "AS", "AS", "AS")
-    assert montecarlo_bot.called_partner(hands, 2, spades, copies=4) == 4  # every ace in hand: the ten is called
-    assert montecarlo_bot.called_partner(hands, 2, clubs, copies=4) is None  # nobody holds the ace of clubs
-
+    ace, spades = montecarlo_bot.Card.from_text("AS"), montecarlo_bot.Suit.SPADES
+    assert montecarlo_bot.first_holder(hands, 2, ace) == 3  # seats 3 and 4 hold one: 3 comes first
+    assert montecarlo_bot.first_holder(hands, 3, ace) == 4  # after seat 3 come 4, 0, 1, 2
+    assert montecarlo_bot.first_holder(hands, 2, montecarlo_bot.Card.from_text("AC")) is None  # nobody holds it
+    montecarlo_bot.hand_over(hands, 2, 3, ace, spades)
+    assert sorted(map(str, hands[2])) == sorted(map(str, cards("AS", "AS", "TS")))
+    assert sorted(map(str, hands[3])) == sorted(map(str, cards("QS", "KH")))
 
 
 @pytest.mark.parametrize(("auction", "expected"), [
@@ -230,15 +230,15 @@ def test_in_four_handed_it_never_outbids_its_partner_once_the_opponents_are_out(
     assert step(game, bots)[1] == expected
 
 
-def test_in_call_for_partner_the_calls_tried_are_greedys_and_those_that_complete_its_meld():
-    """Holding all four aces of trump, the ten comes first (greedy's call then); the queen that completes the run
-    in trump is tried too, for the most it adds to the meld; a card it holds every copy of never is."""
+def test_in_call_for_partner_the_calls_tried_are_those_that_complete_its_meld_and_greedys():
+    """Holding all four aces of trump: the queen that completes the run in trump comes first (the most meld
+    added), the ten of trump (greedy's call then) is tried too; a card it holds every copy of never is."""
     variant = PRESETS["call-for-partner"]
     hand = [montecarlo_bot.Card.from_text(t) for t in "AH AH AH AH TH KH JH KS QS JD TC TC KC QC AS AD".split()]
     callable_cards = sort_cards(make_deck(1, variant.deck_ranks))
     options = montecarlo_bot.call_candidates(hand, Suit.HEARTS, callable_cards, variant)
     text = [c.to_text() for c in options]
-    assert text[0] == "TH" and "QH" in text and "AH" not in text
+    assert text[0] == "QH" and "TH" in text and "AH" not in text
     assert len(options) <= montecarlo_bot.CALL_CANDIDATES + 2
     gain = montecarlo_bot.meld_points([*hand, montecarlo_bot.Card.from_text("QH")], Suit.HEARTS, variant)
     assert gain > montecarlo_bot.meld_points(hand, Suit.HEARTS, variant)  # the run in hearts

@@ -58,6 +58,10 @@ NOT_RUN: list[tuple[str, str]] = [
     (r'OLD="\$\(pwd\)/\.venv/bin/python /tmp/before/', "the checkout's own Python and the worktree above"),
     (r'pinochle-arena match montecarlo option\.worlds=100 "\$OLD"', "plays the worktree above (the montecarlo "
                                                                    "tests play it jailed with its library)"),
+    (r"S=bench/sparring/target/", "the sparring bot, a cargo build (bench/montecarlo_strength.py builds and plays it)"),
+    (r'pinochle-arena match ("\$OLD"|montecarlo) option\.worlds=100 \$S', "plays the worktree above and sparring"),
+    (r"python bench/paired_margin\.py old new", "compares the two matches above (tests/test_paired_margin.py "
+                                               "compares match folders)"),
 ]
 # a block whose lines all start so makes mybot/ itself, in a folder without one
 MAKES_MYBOT = "cp -r sample_bots/starters/python mybot"

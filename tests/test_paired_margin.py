@@ -1,0 +1,52 @@
+"""bench/paired_margin.py: a bot's margin in two matches on the same deals, compared deal by deal."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def match_folder(folder: Path, variant: str, margins_by_deal: dict[int, list[int]]) -> Path:
+    """A match's games.jsonl as the benchmark reads it: per deal, one game a seating, the bot (named "bot", or
+    "bot-2" in its second seat) in seat 0 and the points of its seat less the opponent's given."""
+    folder.mkdir()
+    lines = []
+    for deal, margins in margins_by_deal.items():
+        for margin in margins:
+            lines.append(json.dumps({"variant": variant, "seed": deal,
+                                     "seats": [{"entrant": "bot"}, {"entrant": "other"}, {"entrant": "bot-2"}],
+                                     "hands": [{"points": [50 + margin, 50, 50 + margin]}]}))
+    (folder / "games.jsonl").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def paired(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(BENCH / "paired_margin.py"), *args], capture_output=True, text=True)
+
+
+def test_the_difference_is_taken_deal_by_deal_and_the_deal_luck_cancels(tmp_path):
+    # deal luck: each deal's margin swings by hundreds, the same in both matches; the new bot gains 10 on every deal
+    luck = {1: [300, 280], 2: [-200, -220], 3: [40, 60], 4: [-90, -70]}
+    old = match_folder(tmp_path / "old", "three-handed", luck)
+    new = match_folder(tmp_path / "new", "three-handed",
+                       {deal: [m + 10 for m in margins] for deal, margins in luck.items()} | {5: [1000]})
+    done = paired(str(old), str(new), "--bot", "bot")
+    assert done.returncode == 0, done.stderr
+    assert "4 deals in both (4 and 5 in the folders)" in done.stdout  # deal 5 was played by one match only
+    assert "summary: new less old +10.0 (+10.0 to +10.0) points a hand, 95%: stronger" in done.stdout
+
+
+def test_matches_that_cannot_be_compared_are_refused_in_one_line(tmp_path):
+    old = match_folder(tmp_path / "old", "three-handed", {1: [5]})
+    other_variant = match_folder(tmp_path / "b", "four-handed", {1: [5]})
+    other_deals = match_folder(tmp_path / "c", "three-handed", {2: [5]})
+    for args, words in [((old, other_variant, "--bot", "bot"), "different variants"),
+                        ((old, other_deals, "--bot", "bot"), "share no deal"),
+                        ((old, old, "--bot", "nobody"), "no game in"),
+                        ((old, tmp_path / "missing", "--bot", "bot"), "no games.jsonl")]:
+        done = paired(*map(str, args))
+        assert done.returncode != 0 and words in done.stderr and "Traceback" not in done.stderr

@@ -278,12 +278,15 @@ def first_holder(hands, seat: int, card) -> int | None:
 
 def hand_over(hands, seat: int, partner: int, card, trump) -> None:
     """call-for-partner's passing, in short: ``partner`` hands ``seat`` the called card and takes back the least
-    useful card of ``seat`` (``hands`` changed in place)."""
+    useful card of ``seat`` (``hands`` changed in place, each kept in the rules library's order, as the worlds
+    deal them: the fast policy's ties go by that order, as in the compiled core)."""
     hands[partner].remove(card)
     hands[seat].append(card)
     back = min(hands[seat], key=lambda c: (c.suit is trump, c.strength))
     hands[seat].remove(back)
     hands[partner].append(back)
+    for s in (seat, partner):
+        hands[s][:] = sort_cards(hands[s])
 
 
 class OutOfBudget(Exception):
@@ -1092,13 +1095,13 @@ class MonteCarlo:
         hands = [list(h) for h in hands]
         partner = self.join_called(hands, card, trump)  # someone does: the candidates are cards others hold
         side = [0 if s in (seat, partner) else 1 for s in range(seats)]
+        ours = meld_points(hands[seat], trump, v) + meld_points(hands[partner], trump, v)  # before play empties them
         core = self.core()
         if core is not None:
             points = core_play_out(core, table, trump, hands, seat, side, ())
         else:
             points, won = [0] * seats, [0] * seats
             play_out(table, trump, hands, (), seat, 0, points, won, (), side)
-        ours = meld_points(hands[seat], trump, v) + meld_points(hands[partner], trump, v)
         ours += sum(points[s] for s in (seat, partner))
         theirs = sum(melds[s] + points[s] for s in range(seats) if side[s])
         return (ours if ours >= obs.bid else -obs.bid) - theirs

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from referee.bots.samples import SAMPLE_DIR, build_core
 from referee.rules import PRESETS, Suit
 from referee.rules.cards import ALL_FACES, make_deck, sort_cards
+from referee.rules.events import DecisionKind
 from referee.rules.tricks import FollowDuty, MustWin, legal_plays, winning_index
 from referee.rules.variants import COUNTING, Partners
 
@@ -271,3 +272,22 @@ def test_the_first_phase_search_weighs_every_choice_the_same_way_twice(core):
             assert first == core.stock(words, len(d.legal), seed=3, worlds=200, seconds=None)
         step(game, bots)
     assert seen == {"lead", "follow", "take"}
+
+
+def test_a_calls_worth_in_a_world_is_the_same_with_the_core_and_in_pure_python(core):
+    """call-for-partner: one world's worth of each card worth calling, the hand played out by the core and by
+    the Python bot (each counts the meld of the hands as they are before the play)."""
+    from test_montecarlo import start, step
+
+    game, bots = start(PRESETS["call-for-partner"])
+    while game.decision().kind is not DecisionKind.CALL:
+        step(game, bots)
+    bot = bots[game.decision().seat]
+    obs, variant = bot.observer.observation(), bot.table.variant
+    hands = [list(h) for h in obs.sampler().sample(random.Random(3)).hands]
+    melds = [montecarlo_bot.meld_points(h, obs.trump, variant) for h in hands]
+    options = montecarlo_bot.call_candidates(list(obs.hand), obs.trump, bot.table.values.keys(), variant)
+    assert len(options) >= 2
+    with_core = [bot.call_value(obs, hands, melds, card) for card in options]
+    bot.use_core = False
+    assert [bot.call_value(obs, hands, melds, card) for card in options] == with_core

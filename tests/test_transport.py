@@ -20,7 +20,7 @@ from referee.bots.transport import BotCommand, BotProcess, BotProtocolError, Bot
 # Answers "fast" at once, "late N" after N seconds, "again" twice (the second line once told "more"), never
 # answers "hang", and answers "flood" with endless other lines.
 ECHO = r"""
-import sys, time
+import os, sys, time
 for line in sys.stdin:
     word = line.split()
     if word[0] == "fast":
@@ -31,7 +31,7 @@ for line in sys.stdin:
     elif word[0] == "again":  # the answer, then a line nobody asked for
         print("ok", flush=True)
         sys.stdin.readline()
-        print("extra", flush=True)
+        os.write(1, b"extra\n")  # in one write (print writes the newline apart when unbuffered)
     elif word[0] == "flood":  # lines, never the answer: there is always something to read
         while True:
             sys.stdout.write("info z\n" * 300)
@@ -154,7 +154,7 @@ def test_a_line_nobody_asked_for_is_found_without_waiting_once_it_has_arrived():
         assert bot.pending_lines() == []  # nothing more yet: found out without waiting
         await bot.send_line("more")
         with trio.fail_after(30):
-            await trio.lowlevel.wait_readable(bot.process.stdout.fileno())  # "extra" has arrived (one write)
+            await trio.lowlevel.wait_readable(bot.process.stdout.fileno())  # "extra" has arrived, in one write
         assert [line.text for line in bot.pending_lines()] == ["extra"]
         assert bot.pending_lines() == []
         assert await _ask(bot, "fast", 5.0) == "ok"  # and the next reply is the next reply

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 import statistics
 import sys
 from pathlib import Path
@@ -22,6 +23,20 @@ def c_program(name: str) -> Path:
     binary = BUILD / name
     build_c(C_DIR / f"{name}.c", binary)
     return binary
+
+
+RESAMPLES = 2000
+
+
+def interval(units: list[list[float]], rng: random.Random) -> tuple[float, float, float]:
+    """Mean of the values, with a 95% bootstrap interval over the units (deal pairs, boards, deals)."""
+    flat = [x for unit in units for x in unit]
+    means = []
+    for _ in range(RESAMPLES):
+        pick = [x for _ in units for x in units[rng.randrange(len(units))]]
+        means.append(sum(pick) / len(pick))
+    means.sort()
+    return sum(flat) / len(flat), means[int(0.025 * RESAMPLES)], means[int(0.975 * RESAMPLES) - 1]
 
 
 def summary(text: str) -> None:

@@ -36,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _common import interval  # noqa: E402
 from tabulate import tabulate  # noqa: E402
 
 from referee.bots.samples import entrant_name, unique_names  # noqa: E402
@@ -45,7 +46,6 @@ from referee.rules.variants import Partners  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 SPARRING = ROOT / "bench" / "sparring"
 OPPONENTS = ("tactician", "greedy", "random", "sparring", "montecarlo-python")
-RESAMPLES = 2000
 
 
 def opponent_words(opponent: str, think: int) -> list[str]:
@@ -106,17 +106,6 @@ def shares(total: int, step: int, shards: int) -> list[int]:
     """``total`` cut into ``shards`` near-equal multiples of ``step`` (a duplicate pair is two games)."""
     units = total // step
     return [step * (units // shards + (1 if k < units % shards else 0)) for k in range(shards)]
-
-
-def interval(units: list[list[float]], rng: random.Random) -> tuple[float, float, float]:
-    """Mean of the values, with a 95% bootstrap interval over the units (deal pairs or boards)."""
-    flat = [x for unit in units for x in unit]
-    means = []
-    for _ in range(RESAMPLES):
-        pick = [x for _ in units for x in units[rng.randrange(len(units))]]
-        means.append(sum(pick) / len(pick))
-    means.sort()
-    return sum(flat) / len(flat), means[int(0.025 * RESAMPLES)], means[int(0.975 * RESAMPLES) - 1]
 
 
 def mine(record: dict) -> list[int]:

@@ -5,18 +5,20 @@ Play the old version and the new one each against the same opponent, with the sa
 (a board, or a duplicate pair) it takes the bot's margin, its points a hand less the other seats' (the mean over its
 seats and the deal's seatings), in each match, and the difference new less old, with a 95% interval from a bootstrap
 over deals. What a deal's cards do is the same in both matches and cancels, so this interval is narrower than the
-two margins' separate intervals allow (by a third to a half where boards already play each deal in every seating).
+two margins' separate intervals allow (by a quarter to a half where boards already play each deal in every seating).
 Play both with a fixed number of worlds, nodes or the like where the bot has one, so that the machine's load decides
 nothing.
 
-    pinochle-arena match ./old option.worlds=100 sparring sparring sparring sparring --variant call-for-partner \\
+    pinochle-arena match ./old-bot option.worlds=100 greedy greedy greedy greedy --variant call-for-partner \\
         --boards 100 --seed 11 --out old
-    pinochle-arena match ./new option.worlds=100 sparring sparring sparring sparring --variant call-for-partner \\
+    pinochle-arena match ./new-bot option.worlds=100 greedy greedy greedy greedy --variant call-for-partner \\
         --boards 100 --seed 11 --out new
-    python bench/paired_margin.py old new --bot old new
+    python bench/paired_margin.py old new --bot mybot
 
-``--bot`` names the bot's entrant in each folder (the name the match gave it: repeated names become NAME-2 and so
-on, which count as the same bot); one name serves both.
+``--bot`` names the bot's entrant in each folder: the name the match gave it, its ``id name`` (a repeat in the same
+match becomes NAME-2 and so on, which counts as the same bot); give two names if the versions call themselves
+differently, the old one's first. Margins are in points a hand (a game of several hands counts as its mean hand);
+the two matches must be of one variant with the same options.
 """
 
 from __future__ import annotations
@@ -29,33 +31,43 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from montecarlo_strength import interval
+from _common import interval
 
 
 def margins(folder: Path, bot: str) -> tuple[str, dict[int, float]]:
-    """The match's variant, and per deal (its seed) the bot's points a hand less the other seats', the mean over
-    the deal's games."""
+    """The match's variant and options, and per deal (its seed) the bot's points a hand less the other seats',
+    the mean over the deal's games."""
     path = folder / "games.jsonl"
     if not path.is_file():
         raise SystemExit(f"paired_margin: no games.jsonl in {folder} (give a match's --out folder)")
     ours = re.compile(re.escape(bot) + r"(-\d+)?")
     per_deal: dict[int, list[float]] = defaultdict(list)
-    variants = set()
-    for line in path.read_text().splitlines():
-        record = json.loads(line)
-        variants.add(record["variant"])
-        seats = len(record["seats"])
-        points = [sum(hand["points"][s] for hand in record["hands"]) for s in range(seats)]
-        mine = [s for s, seat in enumerate(record["seats"]) if ours.fullmatch(seat["entrant"])]
-        theirs = [s for s in range(seats) if s not in mine]
-        if mine and theirs:
-            per_deal[record["seed"]].append(sum(points[s] for s in mine) / len(mine)
-                                            - sum(points[s] for s in theirs) / len(theirs))
+    kinds = set()
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        try:
+            record = json.loads(line)
+            kinds.add(json.dumps([record["variant"], record["options"]], sort_keys=True))
+            margin = game_margin(record, ours)
+        except (ValueError, KeyError, TypeError, IndexError, ZeroDivisionError):
+            raise SystemExit(f"paired_margin: {path}, line {number}, is not a game record") from None
+        if margin is not None:
+            per_deal[record["seed"]].append(margin)
     if not per_deal:
         raise SystemExit(f"paired_margin: no game in {folder} has an entrant named {bot!r} beside another")
-    if len(variants) > 1:
-        raise SystemExit(f"paired_margin: {folder} holds games of {len(variants)} variants; give one match's folder")
-    return variants.pop(), {deal: sum(m) / len(m) for deal, m in per_deal.items()}
+    if len(kinds) > 1:
+        raise SystemExit(f"paired_margin: {folder} holds games of several variants or options; give one match's")
+    return kinds.pop(), {deal: sum(m) / len(m) for deal, m in per_deal.items()}
+
+
+def game_margin(record: dict, ours: re.Pattern) -> float | None:
+    """The bot's points a hand in one game less the other seats' (None if it has no seat, or every seat)."""
+    seats = len(record["seats"])
+    points = [sum(hand["points"][s] for hand in record["hands"]) / len(record["hands"]) for s in range(seats)]
+    mine = [s for s, seat in enumerate(record["seats"]) if ours.fullmatch(seat["entrant"])]
+    theirs = [s for s in range(seats) if s not in mine]
+    if not mine or not theirs:
+        return None
+    return sum(points[s] for s in mine) / len(mine) - sum(points[s] for s in theirs) / len(theirs)
 
 
 def main() -> None:
@@ -68,9 +80,9 @@ def main() -> None:
     if len(args.bot) > 2:
         parser.error("--bot takes one name, or two (the old folder's, then the new one's)")
     old_name, new_name = args.bot[0], args.bot[-1]
-    (old_variant, old), (new_variant, new) = margins(args.old, old_name), margins(args.new, new_name)
-    if old_variant != new_variant:
-        raise SystemExit(f"paired_margin: the matches are of different variants ({old_variant}, {new_variant})")
+    (old_kind, old), (new_kind, new) = margins(args.old, old_name), margins(args.new, new_name)
+    if old_kind != new_kind:
+        raise SystemExit(f"paired_margin: the matches are of different variants or options ({old_kind}; {new_kind})")
     deals = sorted(set(old) & set(new))
     if not deals:
         raise SystemExit("paired_margin: the two matches share no deal: play both with the same --seed and count")

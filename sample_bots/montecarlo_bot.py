@@ -53,10 +53,11 @@ plays every decision. ``option.core=python`` (``--core python``) asks for
 that pure-Python search on purpose: the montecarlo of before the core,
 which the benchmark measures it against.
 
-What it does not simulate: the called card and the cards passed to a
-partner are the heuristics of the ``greedy`` sample bot, which it runs
-beside itself. Burying, and the cards the bid winner passes back, keep the
-most meld and bury counters.
+The called card (call-for-partner) is tried in sampled worlds: the ace and
+ten of trump and the cards that add the most to its meld. What it does not
+simulate: the cards passed to a partner are the heuristics of the
+``greedy`` sample bot, which it runs beside itself. Burying, and the cards
+the bid winner passes back, keep the most meld and bury counters.
 
 Claims (Hoyle's two-handed game): it claims exactly when the claim wins,
 its total with the hand's meld and trick points so far reaching the
@@ -276,13 +277,12 @@ def first_holder(hands, seat: int, card) -> int | None:
     return next((s for s in ((seat + i) % seats for i in range(1, seats)) if card in hands[s]), None)
 
 
-def hand_over(hands, seat: int, partner: int, card, trump) -> None:
-    """call-for-partner's passing, in short: ``partner`` hands ``seat`` the called card and takes back the least
-    useful card of ``seat`` (``hands`` changed in place, each kept in the rules library's order, as the worlds
-    deal them: the fast policy's ties go by that order, as in the compiled core)."""
+def hand_over(hands, seat: int, partner: int, card, back) -> None:
+    """call-for-partner's passing, in short: ``partner`` hands ``seat`` the called card and takes ``back`` back
+    (``hands`` changed in place, each kept in the rules library's order, as the worlds deal them: the fast
+    policy's ties go by that order, as in the compiled core)."""
     hands[partner].remove(card)
     hands[seat].append(card)
-    back = min(hands[seat], key=lambda c: (c.suit is trump, c.strength))
     hands[seat].remove(back)
     hands[partner].append(back)
     for s in (seat, partner):
@@ -973,7 +973,7 @@ class MonteCarlo:
         core = self.core()
         rows = []
         own_meld: dict[tuple, int] = {}  # (our cards, trump) -> their meld: the same in every world without a kitty
-        calls: dict[tuple, object] = {}  # (our cards, trump) -> the card we would call (call-for-partner)
+        calls: dict[tuple, tuple] = {}  # (our cards, trump) -> the call we would make, and what we would pass back
         while not self.enough(len(rows)):
             world = sampler.sample(rng)
             mine = list(obs.hand) + (list(world.kitty) if bidding else [])
@@ -986,8 +986,8 @@ class MonteCarlo:
                     hands[seat] = sorted(mine, key=lambda c: (c.suit is suit, c.strength))[len(mine) - v.hand_size:]
                 if v.partners is Partners.CALLED:
                     if (ours, suit) not in calls:
-                        calls[ours, suit] = next(iter(call_candidates(mine, suit, table.values.keys(), v)), None)
-                    partner = self.join_called(hands, calls[ours, suit], suit)
+                        calls[ours, suit] = self.likely_call(mine, suit)
+                    partner = self.join_called(hands, *calls[ours, suit])
                     side = [0 if s in (seat, partner) else 1 for s in range(table.seats)]
                 meld = own_meld.get((ours, suit))
                 if meld is None:
@@ -1005,12 +1005,18 @@ class MonteCarlo:
             rows.append(row)
         return rows
 
-    def join_called(self, hands, card, trump) -> int | None:
-        """call-for-partner, in a world's ``hands``: the holder of ``card`` (our call) joins us and hands it over
-        (``hands`` changed in place). Returns the partner, None if nobody else holds the card."""
+    def likely_call(self, hand, trump) -> tuple:
+        """call-for-partner's likeliest call for a bid winner holding ``hand``, and the card it would then pass
+        back first; (None, None) if nobody else holds a card worth calling."""
+        card = next(iter(call_candidates(hand, trump, self.table.values.keys(), self.table.variant)), None)
+        return (card, self.pass_back([*hand, card], trump)) if card is not None else (None, None)
+
+    def join_called(self, hands, card, back) -> int | None:
+        """call-for-partner, in a world's ``hands``: the holder of ``card`` (our call) joins us, hands it over and
+        takes ``back`` (``hands`` changed in place). Returns the partner, None if nobody else holds the card."""
         partner = first_holder(hands, self.seat, card) if card is not None else None
         if partner is not None:
-            hand_over(hands, self.seat, partner, card, trump)
+            hand_over(hands, self.seat, partner, card, back)
         return partner
 
     def choose_bid(self, legal: list[str]) -> str:
@@ -1077,23 +1083,26 @@ class MonteCarlo:
         options = call_candidates(hand, trump, [Card.from_text(t.split(":", 1)[1]) for t in legal], v)
         if len(options) < 2:  # one card to call, or none held elsewhere (we would play alone): no choice to weigh
             return f"call:{options[0].to_text()}" if options else None
+        backs = [self.pass_back([*hand, card], trump) for card in options]
         sampler, totals, worlds = obs.sampler(), [0.0] * len(options), 0
         while not self.enough(worlds):
             world = sampler.sample(self.rng)
             hands = [list(h) for h in world.hands]
             melds = [meld_points(h, trump, v) for h in hands]
             for i, card in enumerate(options):
-                totals[i] += self.call_value(obs, hands, melds, card)
+                totals[i] += self.call_value(obs, hands, melds, card, backs[i])
             worlds += 1
         return f"call:{options[max(range(len(options)), key=lambda i: totals[i])].to_text()}"
 
-    def call_value(self, obs: Observation, hands, melds, card) -> float:
-        """One world's worth of calling ``card``: its first holder after us joins us and hands it over, and takes
-        back our least useful card (the passing, in short); then the hand is played out."""
+    def call_value(self, obs: Observation, hands, melds, card, back) -> float:
+        """One world's worth of calling ``card``: its first holder after us joins us, hands it over and takes
+        ``back`` (the passing, in short); then the hand is played out."""
         table, seat, trump, v = self.table, self.seat, obs.trump, self.table.variant
         seats = table.seats
         hands = [list(h) for h in hands]
-        partner = self.join_called(hands, card, trump)  # someone does: the candidates are cards others hold
+        partner = self.join_called(hands, card, back)
+        if partner is None:  # nobody else holds it (the candidates are cards others hold: not in a dealt world)
+            return float(-obs.bid)
         side = [0 if s in (seat, partner) else 1 for s in range(seats)]
         ours = meld_points(hands[seat], trump, v) + meld_points(hands[partner], trump, v)  # before play empties them
         core = self.core()
@@ -1110,18 +1119,22 @@ class MonteCarlo:
         """The bid winner's bury or pass back: keep the most meld, then the trumps and aces; bury counters
         (they score for the bid winner) before blanks."""
         obs = self.observer.observation()
-        v, trump, hand = self.table.variant, obs.trump, list(obs.hand)
-        values = self.table.values
+        hand = list(obs.hand)
+        return max(legal, key=lambda t: (*self.discard_key(kind, hand, Card.from_text(t.split(":", 1)[1]), obs.trump),
+                                         t))
 
-        def keep(token: str):
-            card = Card.from_text(token.split(":", 1)[1])
-            rest = list(hand)
-            rest.remove(card)
-            meld = sum(x.points for x in count_hand_meld(rest, trump, v.melds))
-            counts = values[card] if kind == "bury" else -values[card]
-            return (meld, card.suit is not trump, card.rank is not Rank.ACE, counts, token)
+    def discard_key(self, kind: str, hand, card, trump) -> tuple:
+        """How good ``card`` is to bury or pass back from ``hand``: the most meld left, then outside trump, not an
+        ace; a counter to bury (it scores for the bid winner), a blank to pass."""
+        rest = list(hand)
+        rest.remove(card)
+        value = self.table.values[card]
+        return (meld_points(rest, trump, self.table.variant), card.suit is not trump, card.rank is not Rank.ACE,
+                value if kind == "bury" else -value)
 
-        return max(legal, key=keep)
+    def pass_back(self, hand, trump):
+        """The card the bid winner passes back first from ``hand`` (as ``choose_discard`` would)."""
+        return max(hand, key=lambda c: self.discard_key("give", hand, c, trump))
 
 
 def _bid_amounts(token: str) -> list[int]:

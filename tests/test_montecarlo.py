@@ -198,7 +198,7 @@ def test_the_exact_search_of_the_two_handed_second_phase_finds_the_best_card(nam
 
 def test_in_call_for_partner_the_called_cards_first_holder_after_the_bid_winner_joins_it_and_hands_it_over():
     """The first seat after the bid winner holding the called card is its partner; it hands the card over and
-    takes back the bid winner's least useful card (its lowest outside trump)."""
+    takes back the card the bid winner passes; the card passed back keeps the most meld."""
     def cards(*texts):
         return [montecarlo_bot.Card.from_text(t) for t in texts]
 
@@ -207,9 +207,19 @@ def test_in_call_for_partner_the_called_cards_first_holder_after_the_bid_winner_
     assert montecarlo_bot.first_holder(hands, 2, ace) == 3  # seats 3 and 4 hold one: 3 comes first
     assert montecarlo_bot.first_holder(hands, 3, ace) == 4  # after seat 3 come 4, 0, 1, 2
     assert montecarlo_bot.first_holder(hands, 2, montecarlo_bot.Card.from_text("AC")) is None  # nobody holds it
-    montecarlo_bot.hand_over(hands, 2, 3, ace, spades)
+    montecarlo_bot.hand_over(hands, 2, 3, ace, montecarlo_bot.Card.from_text("KH"))
     assert sorted(map(str, hands[2])) == sorted(map(str, cards("AS", "AS", "TS")))
     assert sorted(map(str, hands[3])) == sorted(map(str, cards("QS", "KH")))
+    game, bots = start(PRESETS["call-for-partner"])
+    bot = bots[0]
+    hearts = montecarlo_bot.Suit.HEARTS
+    # called the jack of diamonds beside the queen of spades (a pinochle): the passed card is not the jack
+    hand = cards("AH", "TH", "KH", "QH", "QS", "JD", "TC", "KC", "QC", "AD", "TD", "KS", "AS", "TS", "JC", "AC")
+    passed = bot.pass_back(hand, hearts).to_text()
+    assert passed not in ("JD", "QS")
+    assert montecarlo_bot.meld_points(hand, hearts, bot.table.variant) > montecarlo_bot.meld_points(
+        [c for c in hand if c.to_text() != "AH"], hearts, bot.table.variant)  # the run in hearts: its cards stay
+    assert passed not in ("AH", "TH", "KH", "QH")
 
 
 @pytest.mark.parametrize(("auction", "expected"), [

@@ -261,8 +261,8 @@ def meld_points(cards, trump, variant) -> int:
 
 def call_candidates(hand, trump, callable_cards, variant) -> list:
     """The cards worth trying as call-for-partner's call, of those someone else holds a copy of: the ones that
-    add the most to our meld once handed to us, and the ace and ten of trump (greedy's calls). The likeliest
-    call comes first: the most meld added, greedy's call among equals."""
+    add the most to our meld once handed to us, and the ace and ten of trump (greedy's first calls). The
+    likeliest call comes first: the most meld added, the ace or ten of trump among equals."""
     others = [c for c in callable_cards if hand.count(c) < variant.deck_copies]
     base = meld_points(hand, trump, variant)
     gains = {c: meld_points([*hand, c], trump, variant) - base for c in others}

@@ -211,13 +211,14 @@ def test_fault_reasons_are_on_the_progress_line_in_the_summary_and_in_the_bot_s_
 def test_progress_counts_only_this_run_and_fits_the_terminal(monkeypatch):
     import io
     import re
-
-    from arena.cli.progress import Progress
+    import types
 
     from arena.cli import progress
+    from arena.cli.progress import Progress
 
     now = [1000.0]
-    monkeypatch.setattr(progress.time, "monotonic", lambda: now[0])  # its own clock: the machine's load is no matter
+    # the progress line's own clock, which the test moves: the machine's load is no matter
+    monkeypatch.setattr(progress, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
     plain = io.StringIO()
     p = Progress(100, stream=plain, live=False, start=90)  # 90 games played before a resume
     now[0] += 10  # ten seconds into this run

@@ -1084,27 +1084,31 @@ class MonteCarlo:
         if len(options) < 2:  # one card to call, or none held elsewhere (we would play alone): no choice to weigh
             return f"call:{options[0].to_text()}" if options else None
         backs = [self.pass_back([*hand, card], trump) for card in options]
+        # our meld once the call is handed over and the card passed back: the same in every world
+        own = [meld_points(_without((*hand, card), back), trump, v) for card, back in zip(options, backs)]
         sampler, totals, worlds = obs.sampler(), [0.0] * len(options), 0
         while not self.enough(worlds):
             world = sampler.sample(self.rng)
             hands = [list(h) for h in world.hands]
-            melds = [meld_points(h, trump, v) for h in hands]
+            melds = [meld_points(h, trump, v) if s != self.seat else 0 for s, h in enumerate(hands)]
             for i, card in enumerate(options):
-                totals[i] += self.call_value(obs, hands, melds, card, backs[i])
+                totals[i] += self.call_value(obs, hands, melds, (card, backs[i], own[i]))
             worlds += 1
         return f"call:{options[max(range(len(options)), key=lambda i: totals[i])].to_text()}"
 
-    def call_value(self, obs: Observation, hands, melds, card, back) -> float:
-        """One world's worth of calling ``card``: its first holder after us joins us, hands it over and takes
-        ``back`` (the passing, in short); then the hand is played out."""
+    def call_value(self, obs: Observation, hands, melds, call) -> float:
+        """One world's worth of a call, (card, back, own meld): the card's first holder after us joins us, hands
+        it over and takes ``back`` (the passing, in short), our hand then melding ``own``; then the hand is played
+        out. ``melds``: each other seat's meld in the world as dealt."""
         table, seat, trump, v = self.table, self.seat, obs.trump, self.table.variant
+        card, back, own = call
         seats = table.seats
         hands = [list(h) for h in hands]
         partner = self.join_called(hands, card, back)
         if partner is None:  # nobody else holds it (the candidates are cards others hold: not in a dealt world)
             return float(-obs.bid)
         side = [0 if s in (seat, partner) else 1 for s in range(seats)]
-        ours = meld_points(hands[seat], trump, v) + meld_points(hands[partner], trump, v)  # before play empties them
+        ours = own + meld_points(hands[partner], trump, v)  # counted before the play empties the hands
         core = self.core()
         if core is not None:
             points = core_play_out(core, table, trump, hands, seat, side, ())

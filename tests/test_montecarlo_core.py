@@ -288,7 +288,11 @@ def test_a_calls_worth_in_a_world_is_the_same_with_the_core_and_in_pure_python(c
     melds = [montecarlo_bot.meld_points(h, obs.trump, variant) for h in hands]
     options = montecarlo_bot.call_candidates(list(obs.hand), obs.trump, bot.table.values.keys(), variant)
     assert len(options) >= 2
-    backs = [bot.pass_back([*obs.hand, card], obs.trump) for card in options]
-    with_core = [bot.call_value(obs, hands, melds, card, back) for card, back in zip(options, backs)]
+    calls = []
+    for card in options:
+        back = bot.pass_back([*obs.hand, card], obs.trump)
+        own = montecarlo_bot.meld_points(montecarlo_bot._without((*obs.hand, card), back), obs.trump, variant)
+        calls.append((card, back, own))
+    with_core = [bot.call_value(obs, hands, melds, call) for call in calls]
     bot.use_core = False
-    assert [bot.call_value(obs, hands, melds, card, back) for card, back in zip(options, backs)] == with_core
+    assert [bot.call_value(obs, hands, melds, call) for call in calls] == with_core

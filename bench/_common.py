@@ -39,6 +39,18 @@ def interval(units: list[list[float]], rng: random.Random) -> tuple[float, float
     return sum(flat) / len(flat), means[int(0.025 * RESAMPLES)], means[int(0.975 * RESAMPLES) - 1]
 
 
+def points_a_hand(record: dict) -> list[float]:
+    """Each seat's points a hand in a game record (the mean over its hands)."""
+    hands = record["hands"]
+    return [sum(hand["points"][s] for hand in hands) / len(hands) for s in range(len(record["seats"]))]
+
+
+def side_margin(points: list[float], ours: list[int]) -> float:
+    """The mean points of the seats ``ours`` less the other seats' mean."""
+    theirs = [s for s in range(len(points)) if s not in ours]
+    return sum(points[s] for s in ours) / len(ours) - sum(points[s] for s in theirs) / len(theirs)
+
+
 def summary(text: str) -> None:
     """The one-line summary every benchmark ends with (make bench collects these)."""
     print(f"summary: {text}", flush=True)

@@ -36,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _common import interval  # noqa: E402
+from _common import interval, points_a_hand, side_margin  # noqa: E402
 from tabulate import tabulate  # noqa: E402
 
 from referee.bots.samples import entrant_name, unique_names  # noqa: E402
@@ -139,10 +139,9 @@ def many_player_row(records, players, rng):
     for group in by_deal(records):
         m, p = [], []
         for r in group:
-            points = [sum(h["points"][s] for h in r["hands"]) for s in range(players)]
+            points = points_a_hand(r)  # (a board's game is one hand)
             ours = mine(r)
-            theirs = [s for s in range(players) if s not in ours]
-            m.append(sum(points[s] for s in ours) / len(ours) - sum(points[s] for s in theirs) / len(theirs))
+            m.append(side_margin(points, ours))
             p.append(sum(position(points, s) for s in ours) / len(ours))
         margins.append(m)
         places.append(p)

@@ -31,7 +31,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from _common import interval
+from _common import interval, points_a_hand, side_margin
 
 
 def margins(folder: Path, bot: str) -> tuple[str, dict[int, float]]:
@@ -61,13 +61,10 @@ def margins(folder: Path, bot: str) -> tuple[str, dict[int, float]]:
 
 def game_margin(record: dict, ours: re.Pattern) -> float | None:
     """The bot's points a hand in one game less the other seats' (None if it has no seat, or every seat)."""
-    seats = len(record["seats"])
-    points = [sum(hand["points"][s] for hand in record["hands"]) / len(record["hands"]) for s in range(seats)]
     mine = [s for s, seat in enumerate(record["seats"]) if ours.fullmatch(seat["entrant"])]
-    theirs = [s for s in range(seats) if s not in mine]
-    if not mine or not theirs:
+    if not 0 < len(mine) < len(record["seats"]):
         return None
-    return sum(points[s] for s in mine) / len(mine) - sum(points[s] for s in theirs) / len(theirs)
+    return side_margin(points_a_hand(record), mine)
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import trio
 
+from referee.match.clock import TimeControl
 from referee.rules import cards, new_game
 from referee.rules.actions import Bid, Claim, Pass
 from referee.rules.cards import Card, make_deck, sort_cards
@@ -128,6 +129,9 @@ def descendants(pid: int) -> list[int]:
 
 
 ROOT = Path(__file__).resolve().parent.parent
+# The clock of a bot that is not meant to run out of time: roomy, so that a busy machine never turns a fast reply
+# into a time-out (the tests give a short clock only to bots that must time out).
+ROOMY = TimeControl(bank_ms=600_000, increment_ms=0, move_ms=30_000, grace_ms=100)
 
 
 def arena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

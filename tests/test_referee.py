@@ -6,6 +6,7 @@ from pathlib import Path
 import attrs
 import pytest
 import trio
+from helpers import ROOMY
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,10 +20,7 @@ from referee.records.seals import load_key
 from referee.rules import action_from_text, get_variant
 
 BOTS = Path(__file__).parent / "bots"
-# A short clock, for bots meant to run out of time; every other bot gets a roomy one, so that a busy machine
-# never turns a fast reply into a time-out.
-FAST = TimeControl(bank_ms=20_000, increment_ms=0, move_ms=500, grace_ms=100)
-ROOMY = TimeControl(bank_ms=600_000, increment_ms=0, move_ms=30_000, grace_ms=100)
+FAST = TimeControl(bank_ms=20_000, increment_ms=0, move_ms=500, grace_ms=100)  # for bots meant to run out of time
 V = get_variant("two-handed")
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from helpers import play, play_tournament
+from helpers import ROOMY, play, play_tournament
 
 from referee.bots import cgroups
 from referee.bots.samples import SAMPLES
@@ -28,10 +28,7 @@ from referee.records.replay import replay_record
 from referee.rules import get_variant
 
 FAULTY = Path(__file__).resolve().parent.parent / "bots" / "faulty.py"
-# A short clock for the bots meant to run out of time (TIMES_OUT); every other bot gets a roomy one, so that a
-# busy machine never turns a fast reply into a time-out.
-FAST = TimeControl(bank_ms=20_000, increment_ms=0, move_ms=800, grace_ms=100)
-ROOMY = TimeControl(bank_ms=600_000, increment_ms=0, move_ms=30_000, grace_ms=100)
+FAST = TimeControl(bank_ms=20_000, increment_ms=0, move_ms=800, grace_ms=100)  # for the bots of TIMES_OUT
 TIMES_OUT = {"sleep", "slow", "closeout", "nohandshake", "ignoreterm", "spin"}
 T, E, P, I, C = (Termination.TIMEOUT, Termination.COMPLETED, Termination.PROTOCOL_ERROR, Termination.ILLEGAL_ACTION,
                  Termination.CRASH)

@@ -16,12 +16,14 @@ from pathlib import Path
 
 import pytest
 from helpers import arena, sensible
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from referee.records.record import ActionEntry, GameRecord, SeatInfo, Termination
 from referee.rules import PRESETS, action_from_text, get_variant, new_game
 from referee.rules import events as ev
 from viewer.film import film, film_script, seat_view
-from viewer.report import FilmsAhead, write_films
+from viewer.report import FilmsAhead, script_json, write_films
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,6 +80,18 @@ def test_a_fault_is_the_films_last_step_and_says_why():
     timed_out.termination, timed_out.culprit, timed_out.detail = Termination.TIMEOUT, 1, "no reply within 400 ms"
     last = film(timed_out)["steps"][-1]
     assert last["fault"] and "timeout: no reply within 400 ms" in last["text"] and last["seat"] == 1
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+                    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=20)
+
+
+@given(JSON)
+@example({"detail": "<!--<script>x</script>", "names": ["a & b", "-->", "\u2028\u2029"]})
+def test_json_for_an_inline_script_reads_back_as_its_data_and_holds_nothing_the_html_parser_reads(data):
+    text = script_json(data)
+    assert json.loads(text) == data
+    assert not set(text) & set("<>&\u2028\u2029")
 
 
 def test_a_match_writes_its_report_and_the_report_command_rewrites_it(tmp_path):

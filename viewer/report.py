@@ -70,7 +70,7 @@ def write_report(records: Sequence[GameRecord], directory: Path, title: str, sum
     sections.append(_plots_html(records))
     sections.append(GAMES_HTML)
     page = PAGE.format(title=html.escape(title), body="\n".join(sections),
-                       games=json.dumps(games, separators=(",", ":")).replace("</", "<\\/"))
+                       games=script_json(games))
     index = directory / "index.html"
     index.write_text(page)
     return index
@@ -171,6 +171,20 @@ class FilmsAhead:
         self._feeder.join()
         with contextlib.suppress(OSError):
             self._maker.stdin.close()
+
+
+# what an inline script's JSON writes as escapes: < and > (the HTML parser's tags and comments in a script), & (a
+# character reference, were the text ever read as HTML) and U+2028/U+2029 (line ends in a string to older JavaScript;
+# json.dumps escapes them already, as it does all of non-ASCII, but this table does not count on it)
+SCRIPT_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                                "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def script_json(data) -> str:
+    """``data`` as JSON to be written inside an inline ``<script>``, where the HTML parser ends the script at
+    ``</script>`` and keeps it open past that after ``<!--<script>``: every ``<``, ``>`` and ``&`` in its strings
+    (bots' names and fault details) is written as a ``\\u`` escape, which JavaScript reads back as the same text."""
+    return json.dumps(data, separators=(",", ":")).translate(SCRIPT_ESCAPES)
 
 
 def game_row(number: int, r: GameRecord) -> dict:

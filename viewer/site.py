@@ -23,7 +23,6 @@ pages above only read.
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
 
 import trio
@@ -47,7 +46,7 @@ from referee.records.seals import SealError, check_seal
 from .accounts import Accounts
 from .guard import BIGGEST, SESSION_DAYS, BodyLimit, by_browser, session_key
 from .film import film_script
-from .report import GAMES_HTML, STATIC, game_row
+from .report import GAMES_HTML, STATIC, game_row, script_json
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent / "templates")
 POLL_MS = 2000  # how often the ladder page asks for new rows
@@ -94,7 +93,7 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
 
     async def game(request: Request) -> Response:
         record = await trio.to_thread.run_sync(_record, db, request.path_params["number"])
-        games_json = json.dumps([game_row(0, record)], separators=(",", ":")).replace("</", "<\\/")
+        games_json = script_json([game_row(0, record)])
         return accounts.page(request, "game.html", {"record": record, "viewer": GAMES_HTML, "games_json": games_json})
 
     async def game_film(request: Request) -> Response:

@@ -12,9 +12,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import attrs
 import trio
 
 from referee.match.clock import TimeControl
+from referee.records.record import Termination
 from referee.rules import cards, new_game
 from referee.rules.actions import Bid, Claim, Pass
 from referee.rules.cards import Card, make_deck, sort_cards
@@ -132,6 +134,20 @@ ROOT = Path(__file__).resolve().parent.parent
 # The clock of a bot that is not meant to run out of time: roomy, so that a busy machine never turns a fast reply
 # into a time-out (the tests give a short clock only to bots that must time out).
 ROOMY = TimeControl(bank_ms=600_000, increment_ms=0, move_ms=30_000, grace_ms=100)
+
+
+# A bot's text that an inline script must hold as text: after '<!--', '<script>' keeps the script open past '</script>'
+HOSTILE = "<!--<script>x</script>&"
+
+
+def hostile(record, fault: bool = False):
+    """``record`` with its bots' names and 'id' lines holding :data:`HOSTILE`; with ``fault``, ended by seat 0's
+    crash whose detail holds it too."""
+    seats = [attrs.evolve(s, entrant=s.entrant + HOSTILE, bot_name=HOSTILE, ids={"name": HOSTILE, "info": HOSTILE})
+             for s in record.seats]
+    if not fault:
+        return attrs.evolve(record, seats=seats)
+    return attrs.evolve(record, seats=seats, termination=Termination.CRASH, culprit=0, detail=f"said {HOSTILE}")
 
 
 def arena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import signal
@@ -13,9 +14,12 @@ import urllib.error
 import urllib.request
 
 import pytest
-from helpers import ROOT, arena
+import sqlalchemy as sa
+from helpers import HOSTILE, ROOT, arena, hostile
 
 from league.db import LeagueDB, database_url
+from referee.records.record import GameRecord
+from referee.records.seals import check_seal, seal
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +47,16 @@ def serving(folder):
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(timeout=60)
+
+
+def rewrite(folder, number: int, change) -> None:
+    """Game ``number`` of the league in ``folder`` changed by ``change`` (a record to a record), sealed again."""
+    db = LeagueDB.open(database_url(folder))
+    key = db.key()
+    record = change(GameRecord.from_json(check_seal(db.record(number), key)))
+    with db.engine.begin() as c:
+        c.execute(sa.text("update games set record = :record where id = :number"),
+                  {"record": seal(record.to_json(), key), "number": number})
 
 
 def get(url: str) -> tuple[int, str]:
@@ -95,6 +109,16 @@ def test_text_on_the_pages_is_escaped_and_a_record_whose_seal_fails_is_not_shown
             assert status == 500 and "fails its seal" in text
     finally:
         db.set_status("random", "active", "")
+
+
+def test_bot_text_in_a_games_record_stays_inside_its_pages_script(league):
+    rewrite(league, 3, lambda record: hostile(record, fault=True))
+    with serving(league) as address:
+        status, page = get(address + "/game/3/")
+    assert status == 200 and HOSTILE not in page
+    script = re.search(r"<script>window.REPORT_GAMES = (.*?);</script>", page).group(1)
+    assert not set(script) & set("<>&") and json.loads(script)[0]["detail"] == f"said {HOSTILE}"
+    assert "&lt;!--&lt;script&gt;" in page  # the names in the heading, as HTML text
 
 
 def test_serve_says_what_is_wrong_in_one_line(league, tmp_path):

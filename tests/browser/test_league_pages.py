@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from helpers import arena
-from test_league_site import serving
+from helpers import HOSTILE, arena, hostile
+from test_league_site import rewrite, serving
 
 
 def test_the_ladder_follows_a_running_league_without_a_reload(page, tmp_path):
@@ -33,6 +33,22 @@ def test_the_ladder_follows_a_running_league_without_a_reload(page, tmp_path):
         page.click("#recent tbody tr:first-child a")
         page.wait_for_selector("#viewer:not([hidden]) .seat")
         assert page.inner_text("#step-text")
+
+
+def test_a_game_whose_bots_wrote_script_tags_is_shown_whole(page, tmp_path):
+    folder = tmp_path / "league"
+    assert arena("league", "init", folder, "--isolation", "none").returncode == 0
+    for name in ("greedy", "random"):
+        assert arena("league", "add", name, name, "--league", folder).returncode == 0
+    assert arena("league", "run", folder, "--games", "1", "--concurrency", "1").returncode == 0
+    rewrite(folder, 1, lambda record: hostile(record, fault=True))
+    with serving(folder) as address:
+        page.goto(address + "/game/1/")
+        page.wait_for_selector("#viewer:not([hidden]) .seat")
+        assert page.locator("#game-list tbody tr").count() == 1
+        assert page.locator("#game-list tbody td").last.inner_text().endswith(f": said {HOSTILE}")
+        page.keyboard.press("End")
+        assert HOSTILE in page.inner_text("#step-text")
 
 
 def test_an_entrant_logs_in_uploads_through_the_form_and_climbs_and_the_organiser_pauses_it(page, tmp_path):

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import re
 
-import attrs
 import pytest
-from helpers import arena
+from helpers import HOSTILE, arena, hostile
 
-from referee.records.record import Termination, read_records
+from referee.records.record import read_records
 from referee.records.seals import load_key
 from referee.rules import action_from_text, events, get_variant, new_game
 from viewer.report import write_report
@@ -139,21 +138,9 @@ def test_a_faulted_game_is_highlighted_at_its_last_step(page, tmp_path):
     assert "illegal" in page.inner_text("#step-text")
 
 
-HOSTILE = "<!--<script>x</script>&"  # '<!--' then '<script>' keeps an inline script open past its '</script>'
-
-
-def hostile(records):
-    """``records`` with the bots' names, 'id' lines and the first game's fault detail holding :data:`HOSTILE`."""
-    def seat(s):
-        return attrs.evolve(s, entrant=s.entrant + HOSTILE, bot_name=HOSTILE, ids={"name": HOSTILE, "info": HOSTILE})
-    records = [attrs.evolve(r, seats=[seat(s) for s in r.seats]) for r in records]
-    records[0] = attrs.evolve(records[0], termination=Termination.CRASH, culprit=0, detail=f"said {HOSTILE}")
-    return records
-
-
 def test_bot_text_that_opens_a_script_inside_the_page_leaves_every_game_in_the_table(page, tournament, tmp_path):
     _, records = tournament
-    records = hostile(records)
+    records = [hostile(r, fault=n == 0) for n, r in enumerate(records)]
     page.goto(write_report(records, tmp_path / "report", "hostile", bootstrap=20).as_uri())
     rows = page.locator("#game-list tbody tr")
     assert rows.count() == len(records) == 6

@@ -51,6 +51,14 @@ def side_margin(points: list[float], ours: list[int]) -> float:
     return sum(points[s] for s in ours) / len(ours) - sum(points[s] for s in theirs) / len(theirs)
 
 
+def capacity(error: float) -> float:
+    """Bits per use of a binary symmetric channel that flips a bit with probability ``error``: 1 - H(error)."""
+    if error in (0.0, 1.0):
+        return 1.0
+    entropy = -error * math.log2(error) - (1 - error) * math.log2(1 - error)
+    return 1.0 - entropy
+
+
 def summary(text: str) -> None:
     """The one-line summary every benchmark ends with (make bench collects these)."""
     print(f"summary: {text}", flush=True)

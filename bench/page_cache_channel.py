@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import glob
-import math
 import os
 import random
 import shutil
@@ -34,7 +33,7 @@ from pathlib import Path
 
 import trio
 
-from _common import summary
+from _common import capacity, summary
 
 from referee.bots.sandbox import Sandbox, launch, start
 
@@ -91,14 +90,6 @@ def evict(paths: list[str]) -> None:
             os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
         finally:
             os.close(fd)
-
-
-def capacity(error: float) -> float:
-    """Bits per use of a binary symmetric channel that flips a bit with probability ``error``."""
-    if error in (0.0, 1.0):
-        return 1.0
-    entropy = -error * math.log2(error) - (1 - error) * math.log2(1 - error)
-    return 1.0 - entropy
 
 
 def main() -> int:

@@ -27,8 +27,10 @@ apt-install = if command -v $(1) >/dev/null 2>&1; then :; \
 	fi
 
 # The bots' jail is bubblewrap (Debian's bubblewrap package, as Flatpak uses it); setpriv comes with util-linux.
+# erofs-utils makes the read-only images each jailed bot reads its files from (a file system of its own per process).
 system-packages:
 	@$(call apt-install,bwrap,bubblewrap,the bots' jail,install bubblewrap for the bots' jail (sudo apt-get install bubblewrap); until then runs need --isolation none)
+	@$(call apt-install,mkfs.erofs,erofs-utils,each jailed bot's own file system,install erofs-utils so that each jailed bot gets a file system of its own (sudo apt-get install erofs-utils); until then bots share the host's page cache)
 
 # The starter kits' toolchains (tests/test_starters.py builds every kit whose tools are there and skips the others,
 # saying what to install). Debian has no .NET SDK: the C# kit builds with mono's mcs.

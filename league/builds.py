@@ -173,7 +173,9 @@ async def jailed_build(source: Path, manifest: Manifest, tar_path: Path, log: Lo
                        limits: Limits = BUILD_LIMITS, seconds: float = BUILD_SECONDS) -> None:
     """Run the build in the jail; the built folder is written to ``tar_path``. BuildFailed says why not."""
     source = source.resolve()
-    sandbox = Sandbox(limits, Isolation.JAIL, read_only=(str(source),))
+    # A build sees the host's system as it is (its compilers and their libraries), not a bot's own file system:
+    # it plays no game, so there is no hand in it to learn, and no seating reads the host's files.
+    sandbox = Sandbox(limits, Isolation.JAIL, read_only=(str(source),), own_files=False)
     try:
         how = launch(sandbox, ("/bin/sh", "-c", SCRIPT), None, {"SOURCE": str(source), "BUILD": manifest.build})
     except SandboxError as e:

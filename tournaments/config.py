@@ -25,6 +25,7 @@ isolation = "jail"            # default; "none" runs bots unjailed (NOT safe aga
 persist = false               # true: a bot keeps its process (and files) from game to game, as restart says
 clean_env = true              # false: unjailed bots inherit the referee's environment
 read_only = ["data"]          # more folders every jailed bot may read (relative to the config file)
+runtimes = ["/opt/ruby"]      # optional: more runtimes for the jailed bots' system image (docs/competition.md)
 
 [tournament.options]          # rule options of the variant
 target = 1200
@@ -473,12 +474,13 @@ def with_flags(data: dict, tournament: dict | None = None, options: dict | None 
 
     try:
         t = table(data, "tournament")
-        t.update({key: value for key, value in tournament.items() if key != "read_only" and value is not None})
+        t.update({key: value for key, value in tournament.items() if key not in ADDED_KEYS and value is not None})
         for key in [key for key, value in tournament.items() if value is None]:  # None: the flag clears the key
             t.pop(key, None)
-        if "read_only" in tournament:  # added to the file's folders
-            mine = t.get("read_only")
-            t["read_only"] = [*(mine if isinstance(mine, list) else []), *tournament["read_only"]]
+        for key in ADDED_KEYS:  # added to the file's paths
+            if key in tournament:
+                mine = t.get(key)
+                t[key] = [*(mine if isinstance(mine, list) else []), *tournament[key]]
         if options:
             table(t, "options").update(options)
         if time:
@@ -494,7 +496,7 @@ def with_flags(data: dict, tournament: dict | None = None, options: dict | None 
         if not isinstance(bot, dict):
             continue
         for key in FENCE_KEYS:
-            if key in tournament and key != "read_only":  # a bot's own read_only adds to the tournament's
+            if key in tournament and key not in ADDED_KEYS:  # a bot's own paths add to the tournament's
                 bot.pop(key, None)
         for key, given in (("time", time), ("limits", limits)):
             if isinstance(bot.get(key), dict):
@@ -575,7 +577,8 @@ def _teams(tables: Any, names: list[str], variant: Variant, where: str) -> tuple
     return tuple(teams)
 
 
-FENCE_KEYS = ("restart", "isolation", "clean_env", "persist", "read_only")
+FENCE_KEYS = ("restart", "isolation", "clean_env", "persist", "read_only", "runtimes", "own_files")
+ADDED_KEYS = ("read_only", "runtimes")  # lists of paths: the command line's add to the file's
 
 
 @attrs.frozen
@@ -602,14 +605,11 @@ def _fence(table: dict, limits: dict, default: Fence, where: str, prefix: str, l
         chosen = Limits.from_dict(limits, sandbox.limits)
     except ValueError as e:
         raise ConfigError(f"{where}: {limits_prefix.rstrip('.')}: {e}") from None
-    read_only = table.get("read_only", [])
-    if not isinstance(read_only, list) or not all(isinstance(x, str) for x in read_only):
-        raise ConfigError(f"{where}: {prefix}read_only should be a list of paths, e.g. read_only = [\"data\"]")
-    for text in read_only:
-        if not _resolve(base, text).exists():
-            raise ConfigError(f"{where}: {prefix}read_only: {_resolve(base, text)} does not exist")
+    read_only = _paths(table, "read_only", base, where, prefix, 'read_only = ["data"]')
     paths = sandbox.read_only + tuple(str(_resolve(base, x).resolve()) for x in read_only)
-    sandbox = Sandbox(chosen, isolation, _get(table, "clean_env", bool, sandbox.clean_env, where, prefix), paths)
+    runtimes = sandbox.runtimes + tuple(_paths(table, "runtimes", base, where, prefix, 'runtimes = ["/opt/ruby"]'))
+    sandbox = Sandbox(chosen, isolation, _get(table, "clean_env", bool, sandbox.clean_env, where, prefix), paths,
+                      _get(table, "own_files", bool, sandbox.own_files, where, prefix), runtimes)
     try:
         sandbox.check()
     except SandboxError as e:
@@ -618,6 +618,17 @@ def _fence(table: dict, limits: dict, default: Fence, where: str, prefix: str, l
 
 
 def _entrant(bot: Any, i: int, default_time: TimeControl, default_fence: Fence, base: Path,
+def _paths(table: dict, key: str, base: Path, where: str, prefix: str, example: str) -> list[str]:
+    """A fence key's list of paths (relative to the configuration's folder), each checked to exist."""
+    found = table.get(key, [])
+    if not isinstance(found, list) or not all(isinstance(x, str) for x in found):
+        raise ConfigError(f"{where}: {prefix}{key} should be a list of paths, e.g. {example}")
+    for text in found:
+        if not _resolve(base, text).exists():
+            raise ConfigError(f"{where}: {prefix}{key}: {_resolve(base, text)} does not exist")
+    return [str(_resolve(base, x).resolve()) for x in found] if key == "runtimes" else found
+
+
              where: str) -> Entrant:
     prefix = f"bot[{i}]."
     if not isinstance(bot, dict):

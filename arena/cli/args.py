@@ -128,6 +128,9 @@ def add_fence_arguments(p: argparse.ArgumentParser, each: bool = False) -> None:
                         "safe against hostile bots (see docs/competition.md)")
     p.add_argument("--read-only", action="append", default=[], metavar="PATH",
                    help="a folder or file jailed bots may read besides their own program's folder (repeatable)")
+    p.add_argument("--runtime", action="append", default=[], metavar="PATH",
+                   help="a runtime's folder (or program) to add to the jailed bots' system image, e.g. /opt/ruby "
+                        "(repeatable; Python, node, the JVM and mono are there already)")
     p.add_argument("--persist", action="store_true",
                    help="let a bot keep its process and files from game to game (default: fresh for every game, "
                         "so nothing learnt in one seating of a deal survives into the next)")
@@ -149,13 +152,21 @@ def limits_from_args(args) -> dict[str, int]:
 
 
 def read_only_from_args(args) -> list[str]:
-    read_only = []
-    for text in args.read_only:
+    return _paths_from_args(args.read_only, "--read-only")
+
+
+def runtimes_from_args(args) -> list[str]:
+    return _paths_from_args(args.runtime, "--runtime")
+
+
+def _paths_from_args(given: list[str], flag: str) -> list[str]:
+    paths = []
+    for text in given:
         path = Path(text).expanduser()
         if not path.exists():
-            raise UsageError(f"--read-only {text}: no such file or folder")
-        read_only.append(str(path.resolve()))
-    return read_only
+            raise UsageError(f"{flag} {text}: no such file or folder")
+        paths.append(str(path.resolve()))
+    return paths
 
 
 def fence_from_args(args) -> tuple[Sandbox, Restart, bool]:
@@ -164,7 +175,8 @@ def fence_from_args(args) -> tuple[Sandbox, Restart, bool]:
     except ValueError as e:
         raise UsageError(f"--limit: {e}") from None
     read_only = read_only_from_args(args)
-    sandbox = Sandbox(limits, Isolation(args.isolation), not args.inherit_env, tuple(read_only))
+    sandbox = Sandbox(limits, Isolation(args.isolation), not args.inherit_env, tuple(read_only),
+                      runtimes=tuple(runtimes_from_args(args)))
     try:
         sandbox.check()
     except SandboxError as e:

@@ -30,6 +30,7 @@ from .args import (
     positive_int,
     read_only_from_args,
 )
+    runtimes_from_args,
 from .progress import Progress
 from .running import check_apart, check_bots_start, check_out, run_trio
 
@@ -217,6 +218,8 @@ def run_add(args) -> int:
 
 def run_update(args) -> int:
     return _enter(args, new=False)
+    if args.runtime:
+        tournament["runtimes"] = runtimes_from_args(args)
 
 
 def _enter(args, new: bool) -> int:

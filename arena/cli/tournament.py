@@ -30,6 +30,7 @@ from .args import (
     limits_from_args,
     positive_int,
     read_only_from_args,
+    runtimes_from_args,
 )
 from .printing import (
     films_ahead,
@@ -323,6 +324,8 @@ def tournament_flags(args) -> dict:
     if args.read_only:
         t["read_only"] = read_only_from_args(args)
     if args.deals is not None:
+    if args.runtime:
+        t["runtimes"] = runtimes_from_args(args)
         t["deals"] = str(args.deals.absolute())
     for key, value in (("deals_order", args.deals_order), ("rounds", args.rounds), ("wait", args.wait)):
         if value is not None:

@@ -44,6 +44,8 @@ from pathlib import Path
 
 import attrs
 
+from . import counters, runtimes, seating_fs
+from . import images as images_
 from .spawn import become_subreaper
 
 HOME = "/home/bot"
@@ -76,6 +78,9 @@ class JailSpec:
     uid: int | None = None  # run as this uid (the referee is root); None: in a user namespace
     seccomp_fd: int | None = None  # bwrap reads the syscall filter (seccomp_program) from here
     info_fd: int | None = None  # bwrap writes {"child-pid": N} here: the jail's first process (read_first_process)
+    own_files: bool = False  # show images mounted for this process alone (seating_fs), not the host's files
+    runtimes: tuple[str, ...] = ()  # with own_files: more host folders for its system image (the organiser's)
+    seat: str | None = None  # with own_files: the folder its images are mounted under (SeatingFs.root)
 
 
 def bwrap() -> str | None:
@@ -135,7 +140,11 @@ CLONE_NEWUSER = 0x10000000
 # - Page-cache residency: asked directly (mincore, cachestat), or by a read that must not wait for the disk.
 NOT_SUPPORTED = ("io_uring_setup", "io_uring_enter", "io_uring_register",  # I/O the filter could not see into:
                  "io_setup", "io_submit",  # io_uring, and the kernel's AIO (whose reads may say RWF_NOWAIT)
-                 "inotify_init", "inotify_init1", "fanotify_init")  # watching files other processes open or read
+                 "inotify_init", "inotify_init1", "fanotify_init",  # watching files other processes open or read
+                 # - The machine's counters: sysinfo answers how many threads run on the whole machine, its free
+                 #   memory and load (the figures /proc shows fixed in the jail: counters.py). Without it the C
+                 #   library's sysconf(_SC_PHYS_PAGES) says 0, and runtimes size their heaps from /proc/meminfo.
+                 "sysinfo")
 REFUSED = ("mincore", "cachestat", "inotify_add_watch", "fanotify_mark",
            "process_madvise",  # madvise's advice, on a process's memory: the same pages, unfiltered
            "perf_event_open", "bpf")  # counters and programs that watch the machine, not the bot
@@ -275,30 +284,51 @@ def visible_paths(spec: JailSpec) -> list[tuple[Path, Path]]:
     names it; the program itself may not live in one. Hidden or not is
     decided on real paths, so a symlink or a ``..`` cannot get round it.
     """
+    return [(where, real) for where, real, _ in _named_paths(spec)
+            if not (is_under(where, SYSTEM) and is_under(real, SYSTEM))]
+
+
+def system_paths_named(spec: JailSpec) -> tuple[list[str], list[str]]:
+    """(programs, other paths) under the system that the command names: what a system image must hold besides
+    its runtimes (a program's installation under the system is its runtime's business, not a whole folder)."""
+    programs = [str(p) for p in _programs(spec) if is_under(p, SYSTEM)]
+    others = [str(real) for where, real, is_program in _named_paths(spec)
+              if not is_program and is_under(where, SYSTEM) and is_under(real, SYSTEM)]
+    return programs, others
+
+
+def _programs(spec: JailSpec) -> list[Path]:
+    """The bot's program and the interpreter its ``#!`` line names, if any."""
+    programs = [program_of(spec)]
+    interpreter = _shebang(programs[0])
+    if interpreter:
+        programs.append(Path(resolve_program(interpreter, JAIL_PATH + os.pathsep + os.environ.get("PATH", ""))))
+    return programs
+
+
+def _named_paths(spec: JailSpec) -> list[tuple[Path, Path, bool]]:
+    """(where, real, whether it is a program's installation) of everything the command names, shallowest
+    first, the system included, nothing in a hidden folder."""
     hidden = [Path(os.path.realpath(h)) for h in spec.hidden]
 
     def is_hidden(real: Path) -> bool:
         return any(real == h or h in real.parents for h in hidden)
 
-    wanted: list[Path] = []
-    programs = [program_of(spec)]
-    interpreter = _shebang(programs[0])
-    if interpreter:
-        programs.append(Path(resolve_program(interpreter, JAIL_PATH + os.pathsep + os.environ.get("PATH", ""))))
-    for program in programs:
+    wanted: list[tuple[Path, bool]] = []
+    for program in _programs(spec):
         for path in (program, Path(os.path.realpath(program))):
             if path.is_absolute():
-                wanted.append(_installation(path))
-    programs_folders = {Path(os.path.realpath(p)) for p in wanted}
+                wanted.append((_installation(path), True))
+    programs_folders = {Path(os.path.realpath(p)) for p, _ in wanted}
     for word in spec.argv[1:]:
         if os.path.isabs(word) and os.path.exists(word):
             for path in (Path(word), Path(os.path.realpath(word))):
-                wanted.append(path if path.is_dir() else path.parent)
-    wanted.extend(Path(p) for p in spec.read_only)
+                wanted.append((path if path.is_dir() else path.parent, False))
+    wanted.extend((Path(p), False) for p in spec.read_only)
     if spec.cwd:
-        wanted.append(Path(spec.cwd))
-    out: list[tuple[Path, Path]] = []
-    for path in wanted:
+        wanted.append((Path(spec.cwd), False))
+    out: list[tuple[Path, Path, bool]] = []
+    for path, is_program in wanted:
         where, real = Path(os.path.abspath(path)), Path(os.path.realpath(path))
         if Path("/") in (where, real):
             raise JailError(f"the bot's command makes it read the whole file system ({' '.join(spec.argv)}); "
@@ -308,11 +338,9 @@ def visible_paths(spec: JailSpec) -> list[tuple[Path, Path]]:
                 raise JailError(f"the bot's program is inside the output folder ({path}); keep bots and "
                                 "results apart (--out)")
             continue  # nothing in the output folder is ever shown, even when the command names it
-        if is_under(where, SYSTEM) and is_under(real, SYSTEM):
-            continue  # the system is shown anyway
-        if (where, real) not in out:
-            out.append((where, real))
-    return sorted(out, key=lambda pair: len(pair[0].parts))
+        if all((where, real) != (w, r) for w, r, _ in out):
+            out.append((where, real, is_program))
+    return sorted(out, key=lambda found: len(found[0].parts))
 
 
 def covers(hidden: tuple[str, ...], shown: list[tuple[Path, Path]]) -> list[Path]:
@@ -366,7 +394,8 @@ def command(spec: JailSpec) -> list[str]:
         args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
     argv = list(spec.argv)
     argv[0] = resolve_program(argv[0])
-    args += _filesystem(attrs.evolve(spec, uid=None if spec.uid is None else 0, info_fd=None, seccomp_fd=None))
+    shown = filesystem(spec)
+    args += shown.arguments(spec.seat)
     args += ["--chdir", os.path.abspath(spec.cwd) if spec.cwd else HOME, "--"]
     if spec.uid is not None:
         setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
@@ -375,38 +404,64 @@ def command(spec: JailSpec) -> list[str]:
     return args + argv
 
 
-_FILESYSTEMS: dict[tuple[JailSpec, str], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+SEAT = "\0seat\0"  # in a kept Filesystem's arguments, stands for the folder a process's images are mounted under
+
+
+@attrs.frozen
+class Filesystem:
+    """What a jail shows: bwrap's arguments, the host paths they bind, and (with a file system of its own) the
+    images to mount for each process, by the name of their mount under its seating's folder."""
+
+    args: tuple[str, ...]
+    bound: tuple[str, ...]  # the host paths bound that the bot's command named
+    layout: seating_fs.Layout | None = None
+
+    def arguments(self, seat: str | None) -> list[str]:
+        if self.layout is None:
+            return list(self.args)
+        if seat is None:
+            raise JailError("a jail with a file system of its own needs its seating's folder")
+        return [arg.replace(SEAT, seat) for arg in self.args]
+
+
+_FILESYSTEMS: dict[tuple[JailSpec, str], Filesystem] = {}
 FILESYSTEMS_KEPT = 1024
 
 
-def _filesystem(spec: JailSpec) -> tuple[str, ...]:
-    """bwrap's arguments for what ``spec``'s jail shows (``spec`` without its start's uid and descriptors): worked
-    out once for each bot (an entrant starts a process for every game, and working them out took 2 ms a start),
-    and again when its program is another file (a link turned elsewhere), or when a folder it binds is no longer
-    what it was (a link put in its place could point into a hidden folder: bwrap follows it)."""
+def filesystem(spec: JailSpec) -> Filesystem:
+    """What ``spec``'s jail shows: worked out once for each bot (an entrant starts a process for every game, and
+    working it out took 2 ms a start), and again when its program is another file (a link turned elsewhere),
+    or when a folder it binds is no longer what it was (a link put in its place could point into a hidden
+    folder: bwrap follows it)."""
+    spec = attrs.evolve(spec, uid=None if spec.uid is None else 0, info_fd=None, seccomp_fd=None, seat=None)
     key = (spec, os.path.realpath(program_of(spec)))
     kept = _FILESYSTEMS.get(key)
     if kept is not None and all(os.path.realpath(source) == source and os.path.exists(source)
-                                for source in kept[1]):
-        return kept[0]
+                                for source in kept.bound):
+        return kept
     if len(_FILESYSTEMS) >= FILESYSTEMS_KEPT:
         _FILESYSTEMS.clear()
     made = _FILESYSTEMS[key] = _work_out_filesystem(spec)
-    return made[0]
+    return made
 
 
-def _work_out_filesystem(spec: JailSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(bwrap's arguments, the host paths they bind that the bot's command named)."""
+def _work_out_filesystem(spec: JailSpec) -> Filesystem:
     size = str(spec.disk_mb * MiB)  # the private spaces first: a bot's own folder may lie in the host's /tmp
     args = ["--proc", "/proc", "--dev", "/dev",
             "--size", size, "--perms", "1777", "--tmpfs", "/tmp",
             "--size", size, "--perms", "1777", "--tmpfs", "/dev/shm",
             "--size", size, "--perms", "0777", "--tmpfs", HOME]
-    for root in SYSTEM:
-        if os.path.islink(root):
-            args += ["--symlink", os.readlink(root), root]
-        elif os.path.isdir(root):
-            args += ["--ro-bind", root, root]
+    images: list[tuple[str, images_.Source]] = []
+    if spec.own_files:
+        selection = _system_selection(spec)
+        images.append(("system", images_.Source.system(selection)))
+        args += _system_from_image(selection)
+    else:
+        for root in SYSTEM:
+            if os.path.islink(root):
+                args += ["--symlink", os.readlink(root), root]
+            elif os.path.isdir(root):
+                args += ["--ro-bind", root, root]
     made: set[Path] = set()  # folders made inside the jail to hold the binds
     bound: list[tuple[Path, Path]] = []
     for where, real in visible_paths(spec):  # shallowest first: a folder inside one already bound is visible
@@ -414,15 +469,48 @@ def _work_out_filesystem(spec: JailSpec) -> tuple[tuple[str, ...], tuple[str, ..
             continue
         if spec.uid is not None:
             check_readable(real)
-        if not is_under(where, [str(w) for w, _ in bound]):
-            args += _parents(where, made) + ["--ro-bind", str(real), str(where)]
-            bound.append((where, real))
-    system = [(Path(root), Path(os.path.realpath(root))) for root in SYSTEM if os.path.isdir(root)]
-    for cover in covers(spec.hidden, bound + system):  # an empty folder over it: the bot may read around it, not it
-        args += ["--size", str(COVER_BYTES), "--perms", "0555", "--tmpfs", str(cover), "--remount-ro", str(cover)]
+        if is_under(where, [str(w) for w, _ in bound]):
+            continue
+        source = str(real)
+        if spec.own_files:
+            name = str(len(images))
+            images.append((name, images_.Source.folder(str(real), _hidden_real(spec))))
+            source = f"{SEAT}/{name}"
+        args += _parents(where, made) + ["--ro-bind", source, str(where)]
+        bound.append((where, real))
+    if not spec.own_files:  # (an image leaves out what is hidden: nothing there to cover)
+        system = [(Path(root), Path(os.path.realpath(root))) for root in SYSTEM if os.path.isdir(root)]
+        for cover in covers(spec.hidden, bound + system):  # an empty folder over it: the bot may read round it
+            args += ["--size", str(COVER_BYTES), "--perms", "0555", "--tmpfs", str(cover), "--remount-ro", str(cover)]
+    args += counters.proc_arguments(spec.uid is not None)
     # The jail's own / and /dev are tmpfs that bwrap makes without a size (and, not as root, the bot's own to
     # write): read-only, a bot writes only to its sized home, /tmp and /dev/shm.
-    return (*args, "--remount-ro", "/dev", "--remount-ro", "/"), tuple(str(real) for _, real in bound)
+    args += ["--remount-ro", "/dev", "--remount-ro", "/"]
+    layout = seating_fs.Layout(tuple(images)) if spec.own_files else None
+    return Filesystem(tuple(args), tuple(str(real) for _, real in bound), layout)
+
+
+def _hidden_real(spec: JailSpec) -> tuple[str, ...]:
+    return tuple(os.path.realpath(h) for h in spec.hidden)
+
+
+def _system_selection(spec: JailSpec) -> runtimes.Selection:
+    programs, others = system_paths_named(spec)
+    return runtimes.system_selection(programs, (*spec.runtimes, *others),
+                                     [str(real) for _, real in visible_paths(spec) if real.exists()])
+
+
+def _system_from_image(selection: runtimes.Selection) -> list[str]:
+    """bwrap's arguments that show the system image's folders where the host has them (``/usr``, ``/etc``;
+    ``/bin`` and the like as the host's links into ``/usr``, or as folders of the image where they are
+    folders)."""
+    args = []
+    for root in SYSTEM:
+        if os.path.islink(root):
+            args += ["--symlink", os.readlink(root), root]
+        elif any(is_under(Path(path), [root]) for path in selection.paths):
+            args += ["--ro-bind", f"{SEAT}/system{root}", root]
+    return args
 
 
 def through_fd(argv: list[str]) -> tuple[list[str], int]:

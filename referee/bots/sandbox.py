@@ -44,7 +44,7 @@ from pathlib import Path
 import attrs
 import trio
 
-from . import cgroups, jail, spawn
+from . import cgroups, images, jail, seating_fs, spawn
 
 MARKER = "PINOCHLE_ARENA_BOT"  # environment variable every process of a bot inherits
 
@@ -139,6 +139,8 @@ class Sandbox:
     isolation: Isolation = Isolation.JAIL
     clean_env: bool = True  # False: the bot inherits the referee's environment (never in the jail)
     read_only: tuple[str, ...] = ()  # more host paths a jailed bot may read (its data files)
+    own_files: bool = True  # jailed: its files through mounts of its own process's alone, where that can be had
+    runtimes: tuple[str, ...] = ()  # jailed with own_files: more host folders for its system image
 
     def check(self) -> None:
         """Raise SandboxError if this system cannot provide the isolation asked for."""
@@ -150,10 +152,14 @@ class Sandbox:
 
 
 def isolation_summary(sandbox: Sandbox) -> str:
-    """One line on what this sandbox protects, for the start of a run."""
+    """One line on what this sandbox protects, for the start of a run (and what it cannot, where that is so)."""
     if sandbox.isolation is Isolation.NONE:
         return ("WARNING: isolation none: bots run unjailed and are NOT kept from each other, the referee "
                 "or the results; use this only with bots you trust")
+    return f"{_fences(sandbox)}; {_files_line(sandbox)}"
+
+
+def _fences(sandbox: Sandbox) -> str:
     hierarchy, why = cgroups.usable_hierarchy()
     if os.geteuid() != 0:
         return ("bots are jailed (bubblewrap); not root, so processes, memory and CPU are limited per process, "
@@ -162,6 +168,17 @@ def isolation_summary(sandbox: Sandbox) -> str:
         return f"bots are jailed (bubblewrap), each under a uid of its own; no per-bot control groups: {why}"
     return (f"bots are jailed (bubblewrap), each under a uid of its own and in a control group of its own "
             f"(cgroup v{hierarchy.version})")
+
+
+def _files_line(sandbox: Sandbox) -> str:
+    if not sandbox.own_files:
+        return ("bots read the host's files (own_files = false): a later seating of a deal, or a partner, can "
+                "learn what another read from the page cache")
+    problem = own_files_problem()
+    if problem:
+        return (f"NO file system of their own: {problem}; bots share the host's page cache, so a later seating "
+                "of a deal, or a partner, can learn what another read (docs/competition.md)")
+    return "each bot process reads its files through a file system of its own and sees no machine-wide counter"
 
 
 def _never() -> bool:
@@ -186,6 +203,7 @@ class Launch:
     out_of_memory: Callable[[], bool] = _never  # whether its control group's memory limit killed a process
     play: Callable[[], None] = _nothing  # its first game begins: its control group gets the full CPU weight
     admit: Callable[[], Awaitable[None]] | None = None  # jailed: fence the held jail, then let it go on (start())
+    prepare: Callable[[], None] | None = None  # blocking, before the start: mount its own file system (start())
 
 
 def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: dict[str, str],
@@ -216,6 +234,7 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
 
     group = None
     pass_fds: tuple[int, ...] = ()
+    prepare = None
     try:
         if sandbox.isolation is Isolation.JAIL:
             info, info_child = os.pipe()
@@ -235,6 +254,11 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
             spec = jail.JailSpec(tuple(argv), read_only=sandbox.read_only, hidden=hidden, cwd=cwd,
                                  disk_mb=sandbox.limits.disk_mb or 1 << 20, uid=uid, info_fd=info_child,
                                  seccomp_fd=seccomp)
+            if sandbox.own_files and own_files_problem() == "":
+                files = seating_fs.SeatingFs.at(marker)
+                spec = attrs.evolve(spec, own_files=True, runtimes=sandbox.runtimes, seat=str(files.root))
+                prepare = functools.partial(files.mount, jail.filesystem(spec).layout)
+                undo.append(files.close)  # after the jail's end (first in undo): its processes are gone by then
             command, args_fd = jail.through_fd(jail.command(spec))
             pass_fds += (args_fd,)
             env = {**jail.jail_env(env), **extra_env}
@@ -248,7 +272,7 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
             if cwd is not None and sandbox.clean_env:
                 env["HOME"] = env["TMPDIR"] = cwd
             limits = sandbox.limits.rlimits(nproc=False)
-    except (jail.JailError, OSError) as e:
+    except (jail.JailError, images.ImageError, OSError) as e:
         for fd in pass_fds:
             os.close(fd)
         cleanup()
@@ -263,7 +287,17 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
         entry, admit = _entry(limits, _prlimit()), None
     return Launch(entry + command, env, cwd, marker, cleanup, pass_fds, capped // MiB if capped else None,
                   group.oom_killed if group is not None else _never, group.play if group is not None else _nothing,
-                  admit)
+                  admit, prepare)
+
+
+@functools.cache
+def own_files_problem() -> str:
+    """Why jailed bots cannot have a file system of their own here ("" when they can); the first time it is
+    asked, also unmounts what a referee killed earlier left (seating_fs.remove_stale)."""
+    found = images.problem()
+    if not found:
+        seating_fs.remove_stale()
+    return found
 
 
 def _hard(which: int) -> int:
@@ -445,7 +479,13 @@ async def _first_process(info: int) -> int | None:
 async def start(how: Launch) -> spawn.ChildProcess:
     """Start the process ``how`` describes; a jailed one is held until it is fenced (``how.admit``).
 
-    Raises OSError if it cannot be started, SandboxError if its jail cannot be fenced (it is killed first)."""
+    Raises OSError if it cannot be started, SandboxError if its jail cannot be fenced (it is killed first) or
+    its file system cannot be mounted."""
+    if how.prepare is not None:
+        try:
+            await trio.to_thread.run_sync(how.prepare)  # seconds when an image is made: never in the event loop
+        except (images.ImageError, OSError) as e:
+            raise SandboxError(f"cannot mount the bot's own file system: {e}") from None
     process = await spawn.spawn(how.argv, cwd=how.cwd, env=how.env, pass_fds=how.pass_fds)
     if how.admit is None:
         return process

@@ -198,7 +198,10 @@ class BotProcess:
         try:
             if command.read_only:
                 sandbox = attrs.evolve(sandbox, read_only=sandbox.read_only + command.read_only)
-            how = launch(sandbox, command.argv, command.cwd, dict(command.env), workdir, hidden)
+            # In a thread: the first start of a bot with a file system of its own works out its system image
+            # (a second or two, reading the runtimes' libraries), which must not hold up the games being played.
+            how = await trio.to_thread.run_sync(launch, sandbox, command.argv, command.cwd, dict(command.env),
+                                                workdir, hidden)
         except SandboxError as e:
             raise BotStartError(str(e)) from None
         become_subreaper()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.bots import jail
+from referee.bots import jail, sandbox
 
 from .jailrun import copy_bots, kill_processes_with
 
@@ -18,6 +18,14 @@ def needs_jail():
     problem = jail.problem()
     if problem:
         pytest.skip(f"no jail on this machine: {problem}")
+
+
+@pytest.fixture
+def needs_own_files(needs_jail):
+    """Skip where jailed bots cannot have a file system of their own (not root, no loop devices, no erofs-utils)."""
+    problem = sandbox.own_files_problem()
+    if problem:
+        pytest.skip(f"no file system of its own for each bot here: {problem}")
 
 
 @pytest.fixture

@@ -351,6 +351,50 @@ def test_no_memory_across_seatings_through_the_page_cache(tmp_path, bots, mark):
         assert said["found"] == "unknown"
 
 
+# ----------------------------------------------------------------- 11b. the page cache, asking nothing refusable
+def test_no_memory_across_seatings_through_fault_around_or_timed_reads(tmp_path, bots, mark, needs_own_files):
+    """Each seating reads its files through a file system of its own: the second seating of a deal finds none of
+    the pages the first one read cached, neither by fault-around and pagemap (exact) nor by timing its reads (the
+    unjailed control, tests/attacks/test_unjailed.py, finds the first seating's hand exactly)."""
+    out = tmp_path / "out"
+    match(out, command(bots / "fault_around.py", f"mark={mark}"), "random", cwd=tmp_path)
+    completed(records(out))
+    found = reports(out, "faultaround")
+    assert len(found) == 2
+    for said in found:
+        assert said["files"] == "24"
+        assert said["found"] == "-"  # not one page cached: its mount is new, whatever the other seating read
+
+
+def test_no_memory_between_seatings_played_at_once(tmp_path, bots, mark, needs_own_files):
+    """Two seatings of a deal side by side (two copies of the bot in a tournament at concurrency 2, each in its
+    own processes) see each other's reads no more than the one after the other do."""
+    out = tmp_path / "out"
+    config = tournament_config(tmp_path / "t.toml", {"a": command(apart(bots, "fault_around.py"), f"mark={mark}"),
+                                                     "b": command(bots / "fault_around.py", f"mark={mark}")},
+                               out, games=2)
+    tournament(config, out, cwd=tmp_path)
+    completed(records(out))
+    found = reports(out, "faultaround")
+    assert len(found) == 4
+    assert all(said["found"] == "-" for said in found)
+
+
+# ----------------------------------------------------------------- 11c. the machine's counters
+def test_no_machine_wide_counter_moves_in_the_jail(tmp_path, bots, mark):
+    """Every file of the jail's /proc that is not a process's own stays the same while the bot forks, starts
+    threads, opens files and takes memory (unjailed, /proc/stat, the load, memory, pressure and file figures all
+    move), and sysinfo, which answers the same figures without a file, is not there."""
+    out = tmp_path / "out"
+    match(out, command(bots / "counters.py", f"mark={mark}"), "random", games=1, extra=("--no-duplicate",),
+          cwd=tmp_path)
+    completed(records(out))
+    (said,) = reports(out, "counters")
+    assert int(said["read"]) > 100
+    assert said["moved"] == "-"
+    assert said["sysinfo"] == "ENOSYS"
+
+
 # ----------------------------------------------------------------- 12. a channel between running copies
 def test_no_channel_between_copies_through_locks_watches_or_io_uring(tmp_path, bots, mark):
     """Two processes that share only what every jail shares (a parent and its child stand for two copies of a

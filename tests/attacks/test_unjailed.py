@@ -91,9 +91,30 @@ def locks(tmp_path, bots, mark):
         assert said["inotify"] == said["io_uring"] == "ok"
 
 
+def fault_around(tmp_path, bots, mark):
+    out = tmp_path / "out"
+    match(out, command(bots / "fault_around.py", f"mark={mark}"), "random", extra=NONE, cwd=tmp_path)
+    completed(records(out))
+    first, second = reports(out, "faultaround")
+    # the second seating sees exactly which pages the first one read: its opponent's hand, asking nothing refusable
+    assert second["found"] == first["hand"]
+
+
+def counters(tmp_path, bots, mark):
+    out = tmp_path / "out"
+    match(out, command(bots / "counters.py", f"mark={mark}"), "random", games=1, extra=(*NONE, "--no-duplicate"),
+          cwd=tmp_path)
+    completed(records(out))
+    (said,) = reports(out, "counters")
+    moved = said["moved"].split(",")
+    assert "/proc/stat" in moved  # its own forks, counted machine-wide: another process sees them too
+    assert said["sysinfo"] == "moved"
+
+
 ATTACKS = {"reading OUT": reading_out, "memory across seatings": memory, "the referee's environment": environ,
            "overwriting the opponent": overwriting, "memory through the page cache": page_cache,
-           "a channel through locks and watches": locks}
+           "a channel through locks and watches": locks, "the page cache read by fault-around": fault_around,
+           "the machine's counters": counters}
 
 
 @pytest.mark.parametrize("attack", ATTACKS)

@@ -3,7 +3,7 @@
 
 Usage: page_cache.py mark=WORD
 
-Twenty-four system files (``/usr/share/doc/*/copyright``, drawn by the mark) stand for
+Twenty-four files of the Python runtime (``/usr/lib/python3*/*.py``, drawn by the mark) stand for
 the 24 faces of a single-deck pack. In every game it first reads which of
 them the kernel has cached (``mincore`` on a mapping of each, else a read
 with ``RWF_NOWAIT``, which fails rather than wait for the disk), then evicts
@@ -26,8 +26,8 @@ import random
 from botloop import MARK, Bot, outcome, report, run
 
 FACES = [rank + suit for rank in "ATKQJ9" for suit in "CDHS"]
-# 24 distinct files, chosen by the test's mark, so that two tests at once do not read each other's files
-FILES = random.Random(MARK).sample(sorted({os.path.realpath(p) for p in glob.glob("/usr/share/doc/*/copyright")}), 24)
+# 24 distinct files of the Python runtime every jail shows, chosen by the test's mark (two tests at once read others)
+FILES = random.Random(MARK).sample(sorted(p for p in glob.glob("/usr/lib/python3*/*.py") if os.path.getsize(p) >= 4096), 24)
 PAGE = os.sysconf("SC_PAGE_SIZE")
 libc = ctypes.CDLL(None, use_errno=True)
 libc.mmap.restype = ctypes.c_void_p

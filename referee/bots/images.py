@@ -1,0 +1,315 @@
+"""Read-only file system images of what a jailed bot may read, kept in memory and cached by content.
+
+Part of the transport layer, beside :mod:`referee.bots.runtimes` (what goes
+in the system image) and :mod:`referee.bots.seating_fs` (which mounts images
+for one bot process). An image is an erofs file system, made by Debian's
+``mkfs.erofs`` (erofs-utils), the format Android and container runtimes use
+for read-only system images. Two kinds:
+
+* the **system image**: the files :func:`runtimes.system_selection` chooses,
+  each at its own path (``usr/...``, ``etc/...``);
+* a **folder image**: one folder a bot is shown (its program's folder, its
+  interpreter's installation, its data), less what it must never see.
+
+Images live in the **store**, a tmpfs of their own (``/run/pinochle-arena/images``),
+so every page of every image is always in memory: reading one through a
+seating's own mount is equally fast whatever another seating read, and the
+image file's own pages say nothing. An image is named by a digest of what it
+holds: every file's path, type, mode, owner, size, modification time and inode
+(or a link's target). It is built once per machine and content, by whichever
+referee process needs it first (the others wait on its lock), and built again
+when a file in it changes. The store keeps at most :data:`STORE_BYTES`;
+beyond that the images used longest ago are removed (a jail using one keeps
+it: its loop device holds the file).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+import attrs
+
+from . import mounts
+from .runtimes import Selection
+
+STORE = Path("/run/pinochle-arena/images")
+TMPFS_MAGIC = 0x01021994
+STORE_BYTES = 8 << 30  # the store's own size limit; images used longest ago go first past it
+RECHECK_SECONDS = 30.0  # an image's files are compared with the host's again after this long
+BUILD_SECONDS = 600
+
+
+class ImageError(Exception):
+    """An image cannot be made here; the message says why."""
+
+
+def problem() -> str:
+    """Why no images can be made here ("" when they can)."""
+    found = mounts.problem()
+    if found:
+        return found
+    if shutil.which("mkfs.erofs") is None:
+        return "erofs-utils is not installed (Debian/Ubuntu: apt-get install erofs-utils)"
+    return ""
+
+
+# ------------------------------------------------------------------ what an image holds
+@attrs.frozen
+class Source:
+    """What one image holds: host ``paths`` (files or folders, taken whole), each put at its path relative to
+    ``root``, less the folders in ``excluded``."""
+
+    root: str
+    paths: tuple[str, ...]
+    excluded: tuple[str, ...] = ()
+
+    @classmethod
+    def folder(cls, folder: str, excluded: Iterable[str] = ()) -> Source:
+        inside = tuple(sorted(e for e in excluded if e != folder and e.startswith(folder.rstrip("/") + "/")))
+        return cls(folder, (folder,), inside)
+
+    @classmethod
+    def system(cls, selection: Selection) -> Source:
+        return cls("/", selection.paths)
+
+    def entries(self) -> Iterable[tuple[str, os.stat_result]]:
+        """(host path, its lstat) of everything in the image, folders before what they hold."""
+        excluded = set(self.excluded)
+        for path in self.paths:
+            try:
+                yield path, os.lstat(path)
+            except FileNotFoundError:
+                continue
+            if os.path.isdir(path) and not os.path.islink(path):
+                yield from _walk(path, excluded)
+
+    def name(self) -> str:
+        """A digest of what the image is asked to hold (not of its files): its earlier versions share it."""
+        return hashlib.sha256(repr((self.root, self.paths, self.excluded)).encode()).hexdigest()[:16]
+
+    def digest(self) -> str:
+        """A digest of everything the image would hold: what its name is made from."""
+        h = hashlib.sha256(f"{self.root}\0{self.excluded}\n".encode())
+        for path, st in self.entries():
+            link = os.readlink(path) if os.path.islink(path) else ""
+            h.update(f"{path}\0{st.st_mode}\0{st.st_uid}\0{st.st_gid}\0{st.st_size}\0{st.st_mtime_ns}\0"
+                     f"{st.st_ino}\0{link}\n".encode())
+        return h.hexdigest()[:32]
+
+
+def _walk(folder: str, excluded: set[str]) -> Iterable[tuple[str, os.stat_result]]:
+    stack = [folder]
+    while stack:
+        current = stack.pop()
+        try:
+            with os.scandir(current) as found:
+                entries = sorted(found, key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.path in excluded:
+                continue
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            yield entry.path, st
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+
+
+# ------------------------------------------------------------------ the store
+_checked: dict[Source, tuple[str, float]] = {}  # source -> (its image's path, when its files were last compared)
+_lock = threading.Lock()  # images are made in worker threads (never in the event loop)
+
+
+def image_for(source: Source) -> str:
+    """The path of ``source``'s image in the store, made if it is missing or its files changed. Blocking:
+    seconds when an image is made, a walk of its files every :data:`RECHECK_SECONDS` otherwise."""
+    with _lock:
+        known = _checked.get(source)
+        if known is not None and time.monotonic() - known[1] < RECHECK_SECONDS and os.path.exists(known[0]):
+            return known[0]
+        store = open_store()
+        path = str(store / f"{source.name()}-{source.digest()}.erofs")
+        if not os.path.exists(path):
+            _build(source, path)
+            _remove_older(store, source, path)
+        with contextlib.suppress(OSError):
+            os.utime(path)  # used now: the last to be removed when the store is full
+        _checked[source] = (path, time.monotonic())
+        return path
+
+
+def _remove_older(store: Path, source: Source, kept: str) -> None:
+    """Remove the images of ``source`` made before its files changed (a jail still using one keeps it: its
+    loop device holds the file)."""
+    for entry in os.scandir(store):
+        if entry.name.startswith(source.name() + "-") and entry.name.endswith(".erofs") and entry.path != kept:
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+
+
+def forget(path: str) -> None:
+    """An image found missing (removed to make room): made again at its next use."""
+    with _lock:
+        for source, (known, _) in list(_checked.items()):
+            if known == path:
+                del _checked[source]
+
+
+def open_store() -> Path:
+    """The store, a tmpfs of its own, mounted if it is not there yet (by one process at a time)."""
+    STORE.mkdir(mode=0o711, parents=True, exist_ok=True)
+    if _is_tmpfs(STORE):
+        return STORE
+    with _locked(STORE.parent / "images.lock"):
+        if not _is_tmpfs(STORE):
+            mounts.mount("pinochle-arena-images", str(STORE), "tmpfs", mounts.MS_NOSUID | mounts.MS_NODEV,
+                         f"mode=0711,size={STORE_BYTES}")
+    return STORE
+
+
+def _is_tmpfs(path: Path) -> bool:
+    """Whether the last file system mounted at ``path`` is a tmpfs (os.statvfs does not tell the kind)."""
+    kind = None
+    try:
+        with open("/proc/self/mountinfo") as f:
+            for line in f:
+                fields = line.split()
+                if fields[4] == str(path):
+                    kind = fields[fields.index("-") + 1]
+    except (OSError, ValueError, IndexError):
+        return False
+    return kind == "tmpfs"
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    fd = os.open(path, os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _build(source: Source, path: str) -> None:
+    """Make ``source``'s image at ``path`` (under a lock: another process may be making the same one)."""
+    with _locked(Path(path + ".lock")):
+        if os.path.exists(path):
+            return
+        _make_room()
+        partial = path + f".{os.getpid()}.partial"
+        try:
+            if source.paths != (source.root,):  # a selection of files: staged first
+                with _staged(source) as tree:
+                    _mkfs(partial, tree, ())
+            else:
+                _mkfs(partial, source.root, [os.path.relpath(e, source.root) for e in source.excluded])
+            os.replace(partial, path)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(partial)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path + ".lock")
+
+
+def _mkfs(image: str, tree: str, excluded: Iterable[str]) -> None:
+    mkfs = shutil.which("mkfs.erofs")
+    if mkfs is None:
+        raise ImageError(problem())
+    argv = [mkfs, "--quiet", "--preserve-mtime", *(f"--exclude-path={e}" for e in excluded), image, tree]
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=BUILD_SECONDS)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise ImageError(f"mkfs.erofs failed for {tree}: {e}") from None
+    if done.returncode != 0:
+        said = (done.stderr.strip() or f"exit status {done.returncode}").splitlines()[-1]
+        raise ImageError(f"mkfs.erofs failed for {tree}: {said}")
+
+
+@contextlib.contextmanager
+def _staged(source: Source):
+    """A folder holding ``source``'s files at their paths: hard links where it lies on the same file system
+    as a file (no copying), copies elsewhere. Removed afterwards."""
+    base = Path("/var/tmp") if os.access("/var/tmp", os.W_OK) else Path(tempfile.gettempdir())
+    tree = tempfile.mkdtemp(prefix="pinochle-arena-image-", dir=base)
+    try:
+        for path, st in source.entries():
+            _stage(tree, source.root, path, st)
+        yield tree
+    finally:
+        shutil.rmtree(tree, ignore_errors=True)
+
+
+def _stage(tree: str, root: str, path: str, st: os.stat_result) -> None:
+    import stat as kinds
+
+    where = os.path.join(tree, os.path.relpath(path, root))
+    _stage_parents(tree, root, os.path.dirname(path))
+    if kinds.S_ISDIR(st.st_mode):
+        if not os.path.isdir(where):
+            os.mkdir(where)
+        _copy_owner_and_mode(where, st)
+    elif kinds.S_ISLNK(st.st_mode):
+        if not os.path.lexists(where):
+            os.symlink(os.readlink(path), where)
+    elif kinds.S_ISREG(st.st_mode):
+        if os.path.lexists(where):
+            return
+        try:
+            os.link(path, where)
+        except OSError:
+            shutil.copy2(path, where)
+            _copy_owner_and_mode(where, st)
+    # (sockets, pipes and device files are left out: a bot has its own /dev)
+
+
+def _stage_parents(tree: str, root: str, folder: str) -> None:
+    """Make the folders between ``root`` and ``folder`` in ``tree``, with their owners and modes."""
+    missing = []
+    current = folder
+    while current != root and current not in ("/", "") and not os.path.isdir(_inside(tree, root, current)):
+        missing.append(current)
+        current = os.path.dirname(current)
+    for each in reversed(missing):
+        os.mkdir(_inside(tree, root, each))
+        _copy_owner_and_mode(_inside(tree, root, each), os.stat(each))
+
+
+def _inside(tree: str, root: str, path: str) -> str:
+    return os.path.join(tree, os.path.relpath(path, root))
+
+
+def _copy_owner_and_mode(where: str, st: os.stat_result) -> None:
+    os.chown(where, st.st_uid, st.st_gid, follow_symlinks=False)
+    os.chmod(where, st.st_mode & 0o7777)
+    os.utime(where, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def _make_room() -> None:
+    """Remove the images used longest ago while the store holds more than three quarters of its size."""
+    images = []
+    for entry in os.scandir(STORE):
+        if entry.name.endswith(".erofs"):
+            with contextlib.suppress(OSError):
+                st = entry.stat()
+                images.append((st.st_mtime, st.st_blocks * 512, entry.path))
+    total = sum(size for _, size, _ in images)
+    for _, size, path in sorted(images):
+        if total <= STORE_BYTES * 3 // 4:
+            return
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+            total -= size

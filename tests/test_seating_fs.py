@@ -1,0 +1,153 @@
+"""A file system of its own for every jailed bot process: images, their mounts, the system's selection, and the
+fixed figures laid over the jail's /proc (docs/competition.md, "A file system of its own")."""
+
+from __future__ import annotations
+
+import ctypes
+import mmap
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.bots import counters, images, jail, runtimes, seating_fs
+
+needs_images = pytest.mark.skipif(bool(images.problem()), reason=f"no images here: {images.problem()}")
+PAGE = mmap.PAGESIZE
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p]
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+
+
+def resident_pages(path: Path) -> int:
+    """How many pages of ``path`` its file system has cached (mincore on a mapping, from outside any jail)."""
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        address = libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, f.fileno(), 0)
+    try:
+        vector = ctypes.create_string_buffer((size + PAGE - 1) // PAGE)
+        assert libc.mincore(address, size, vector) == 0
+        return sum(byte & 1 for byte in vector.raw)
+    finally:
+        libc.munmap(address, size)
+
+
+def a_folder(tmp_path: Path, pages: int = 64) -> Path:
+    folder = tmp_path / "bot"
+    (folder / "out").mkdir(parents=True)
+    (folder / "data").write_bytes(os.urandom(pages * PAGE))
+    (folder / "out" / "secret.key").write_text("never shown")
+    return folder
+
+
+@needs_images
+def test_two_mounts_of_one_image_have_page_caches_of_their_own(tmp_path):
+    """What one seating reads is cached in its own mount only: the same image mounted for another seating shows
+    none of it, so that seating cannot tell what the first one read."""
+    layout = seating_fs.Layout((("0", images.Source.folder(str(a_folder(tmp_path)))),))
+    first, second = seating_fs.SeatingFs(tmp_path / "first"), seating_fs.SeatingFs(tmp_path / "second")
+    try:
+        first.mount(layout)
+        second.mount(layout)
+        assert (first.root / "0" / "data").read_bytes() == (tmp_path / "bot" / "data").read_bytes()
+        assert resident_pages(first.root / "0" / "data") == 64
+        assert resident_pages(second.root / "0" / "data") == 0
+    finally:
+        first.close()
+        second.close()
+    assert not first.root.exists() and not second.root.exists()
+    assert seating_fs._mount_points_under(tmp_path) == []
+
+
+@needs_images
+def test_an_image_leaves_out_what_the_bot_must_not_see(tmp_path):
+    folder = a_folder(tmp_path)
+    layout = seating_fs.Layout((("0", images.Source.folder(str(folder), [str(folder / "out")])),))
+    fs = seating_fs.SeatingFs(tmp_path / "seat")
+    try:
+        fs.mount(layout)
+        assert sorted(p.name for p in (fs.root / "0").iterdir()) == ["data"]
+        with pytest.raises(OSError):
+            (fs.root / "0" / "new").write_text("x")  # read-only
+    finally:
+        fs.close()
+
+
+@needs_images
+def test_an_image_is_made_again_when_a_file_in_it_changes(tmp_path, monkeypatch):
+    folder = a_folder(tmp_path, pages=1)
+    source = images.Source.folder(str(folder))
+    before = images.image_for(source)
+    assert images.image_for(source) == before  # kept
+    (folder / "data").write_bytes(b"changed")
+    monkeypatch.setattr(images, "RECHECK_SECONDS", 0.0)
+    after = images.image_for(source)
+    assert after != before
+    assert not os.path.exists(before)  # the older version of the same folder is removed
+    fs = seating_fs.SeatingFs(tmp_path / "seat")
+    try:
+        fs.mount(seating_fs.Layout((("0", source),)))
+        assert (fs.root / "0" / "data").read_bytes() == b"changed"
+    finally:
+        fs.close()
+
+
+@needs_images
+def test_mounts_left_by_a_killed_referee_are_removed_at_the_next_start(tmp_path):
+    """A referee killed with SIGKILL leaves its seatings mounted; the next one unmounts them."""
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    folder = seating_fs.SEATINGS / f"{dead.stdout.strip()}-test{os.getpid()}"
+    fs = seating_fs.SeatingFs(folder)
+    fs.mount(seating_fs.Layout((("0", images.Source.folder(str(a_folder(tmp_path)))),)))
+    assert seating_fs._mount_points_under(folder)
+    seating_fs.remove_stale()
+    assert not folder.exists()
+    assert seating_fs._mount_points_under(folder) == []
+
+
+def test_the_system_image_holds_what_its_runtimes_load():
+    """Every library the selected programs need (and the program loader) is in the selection, and whole runtimes
+    are there; the host's /usr as a whole is not."""
+    selection = runtimes.system_selection()
+    chosen = set(selection.paths)
+    python = os.path.realpath(shutil.which("python3", path=jail.JAIL_PATH) or "/usr/bin/python3")
+    if not os.path.exists(python):
+        pytest.skip("no system python3")
+    assert runtimes.canonical(python) in chosen
+    for library in runtimes.needed_libraries([python]):
+        assert runtimes.canonical(library) in chosen
+    assert "/usr" not in chosen and "/usr/bin" not in chosen and "/usr/lib" not in chosen
+    assert "/etc" in chosen and "/usr/bin/setpriv" in chosen
+
+
+def test_a_bots_own_compiled_program_gets_its_libraries(tmp_path):
+    """A C++ bot in its own folder needs libstdc++: the system image of that bot holds it."""
+    compiler = shutil.which("g++")
+    if compiler is None:
+        pytest.skip("no g++")
+    (tmp_path / "bot.cpp").write_text("#include <iostream>\nint main() { std::cout << 1; }\n")
+    subprocess.run([compiler, "-o", str(tmp_path / "bot"), str(tmp_path / "bot.cpp")], check=True)
+    needed = runtimes.needed_libraries([str(tmp_path / "bot")])
+    assert any("libstdc++" in p for p in needed)
+    chosen = set(runtimes.system_selection(bot_folders=[str(tmp_path)]).paths)
+    assert {runtimes.canonical(p) for p in needed} <= chosen
+
+
+def test_fixed_counters_keep_the_kernels_layout_with_every_figure_zero():
+    stat = counters.fixed_text("/proc/stat").splitlines()
+    processors = [line for line in stat if line.startswith("cpu") and line[3:4].isdigit()]
+    assert len(processors) == os.cpu_count()
+    assert [line.split()[0] for line in processors] == [f"cpu{i}" for i in range(len(processors))]
+    assert all(set(line.split()[1:]) == {"0"} for line in stat if not line.startswith("btime"))
+    assert counters.fixed_text("/proc/stat") == counters.fixed_text("/proc/stat")  # nothing moves
+    meminfo = {k: v.split()[0] for k, v in (line.split(":") for line in counters.fixed_text("/proc/meminfo").splitlines())}
+    assert meminfo["MemTotal"] == meminfo["MemAvailable"] and meminfo["Cached"] == "0"
+    for block in counters.fixed_text("/proc/cpuinfo").split("\n\n"):
+        fields = dict(line.split(":", 1) for line in block.splitlines() if ":" in line)
+        if "cpu MHz" in fields and "bogomips" in fields:  # the clock of the moment replaced by a fixed figure
+            assert float(fields["cpu MHz"]) == pytest.approx(float(fields["bogomips"]) / 2, abs=0.001)

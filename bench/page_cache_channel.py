@@ -1,21 +1,22 @@
-"""Benchmark: the timing channel the jail leaves open through the page cache.
+"""Benchmark: the timing channel through the page cache, with the host's files and with a file system of its own.
 
 The seccomp filter takes away asking the kernel which file pages are cached
-(mincore, cachestat, RWF_NOWAIT reads) and evicting them (fadvise, madvise),
-but the page cache itself is the machine's. A first seating of a deal can
-still read system files that nothing has cached, and a later seating, a
-fresh process in a fresh jail, can time its own reads of them: a cached page
-comes back in microseconds, one from the disk much later.
+(mincore, cachestat, RWF_NOWAIT reads) and evicting them (fadvise, madvise).
+With the host's files in the jail, the page cache is still the machine's: a
+first seating of a deal can read system files that nothing has cached, and
+a later seating, a fresh process in a fresh jail, can time its own reads of
+them: a cached page comes back in microseconds, one from the disk much later.
+With a file system of its own (the default, as root), each process reads
+through mounts nobody else reads, and there is nothing to time.
 
-Each round this benchmark evicts ``--files`` files under /usr/share from the
-cache (as the harness, outside any jail: a jailed bot cannot), starts a
-*sender* in a jail exactly as the referee starts a bot, which reads the files
-of the 1 bits of a random message, then a *receiver* in a fresh jail, which
-times one read of each file and calls the fastest half 1. It prints how many
-bits came through, the capacity of that channel per file (1 - H(error rate),
-a binary symmetric channel), and how many files under /usr a jailed bot can
-read at all: each carries at most one bit per boot, since a bot cannot evict
-what it cached.
+Each round this benchmark evicts ``--files`` files of the Python runtime
+from the cache (as the harness, outside any jail: a jailed bot cannot),
+starts a *sender* in a jail exactly as the referee starts a bot, which reads
+the files of the 1 bits of a random message, then a *receiver* in a fresh
+jail, which times one read of each file and calls the fastest half 1; once
+with the host's files (``own_files = false``), once with the default. It
+prints how many bits came through and the capacity of that channel per file
+(1 - H(error rate), a binary symmetric channel).
 
     python bench/page_cache_channel.py [--files 96] [--rounds 5]
 """
@@ -55,13 +56,16 @@ for path in open(sys.argv[1]).read().split():
 """
 
 
-def jailed(script: Path, listing: Path) -> str:
+MODES = {"the host's files": Sandbox(own_files=False), "a file system of its own (default)": Sandbox()}
+
+
+def jailed(script: Path, listing: Path, sandbox: Sandbox) -> str:
     """Run ``python3 script listing`` in a jail, as the referee starts a bot; its stdout."""
-    return trio.run(_jailed, script, listing)
+    return trio.run(_jailed, script, listing, sandbox)
 
 
-async def _jailed(script: Path, listing: Path) -> str:
-    how = launch(Sandbox(), ("/usr/bin/python3", str(script), str(listing)), None, {})
+async def _jailed(script: Path, listing: Path, sandbox: Sandbox) -> str:
+    how = launch(sandbox, ("/usr/bin/python3", str(script), str(listing)), None, {})
     try:
         process = await start(how)
         await process.stdin.aclose()
@@ -92,43 +96,47 @@ def evict(paths: list[str]) -> None:
             os.close(fd)
 
 
+def through(folder: Path, pool: list[str], sandbox: Sandbox, args) -> float:
+    """The error rate of the channel from a jailed sender to a jailed receiver, over the rounds."""
+    rng = random.Random(1)
+    right = total = 0
+    for round_ in range(args.rounds):
+        files = rng.sample(pool, args.files)
+        bits = [rng.randrange(2) for _ in files]
+        evict(files)
+        (folder / "send.txt").write_text("\n".join(f for f, b in zip(files, bits, strict=True) if b))
+        (folder / "all.txt").write_text("\n".join(files))
+        for listing in ("send.txt", "all.txt"):
+            (folder / listing).chmod(0o644)
+        jailed(folder / "sender.py", folder / "send.txt", sandbox)
+        times = [int(t) for t in jailed(folder / "receiver.py", folder / "all.txt", sandbox).split()]
+        cut = sorted(times)[len(times) // 2]
+        guessed = [1 if t < cut else 0 for t in times]
+        hits = sum(g == b for g, b in zip(guessed, bits, strict=True))
+        right, total = right + hits, total + len(bits)
+        print(f"  round {round_ + 1}: {hits}/{len(bits)} bits right; read times fastest {sorted(times)[:3]} ns "
+              f"... slowest {sorted(times)[-3:]} ns")
+    return 1 - right / total
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", type=int, default=96)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    pool = sorted({os.path.realpath(p) for p in glob.glob("/usr/share/**/*", recursive=True)
-                   if os.path.isfile(p) and os.path.getsize(p) >= 4096})
+    pool = sorted(p for p in glob.glob("/usr/lib/python3*/**/*.py", recursive=True)
+                  if os.path.isfile(p) and os.path.getsize(p) >= 4096)
     folder = Path(tempfile.mkdtemp(prefix="pa-pagecache-"))
     folder.chmod(0o755)
     try:
         (folder / "sender.py").write_text(SENDER)
         (folder / "receiver.py").write_text(RECEIVER)
-        rng = random.Random(1)
-        right = total = 0
-        for round_ in range(args.rounds):
-            files = rng.sample(pool, args.files)
-            bits = [rng.randrange(2) for _ in files]
-            evict(files)
-            (folder / "send.txt").write_text("\n".join(f for f, b in zip(files, bits, strict=True) if b))
-            (folder / "all.txt").write_text("\n".join(files))
-            for listing in ("send.txt", "all.txt"):
-                (folder / listing).chmod(0o644)
-            jailed(folder / "sender.py", folder / "send.txt")
-            times = [int(t) for t in jailed(folder / "receiver.py", folder / "all.txt").split()]
-            cut = sorted(times)[len(times) // 2]
-            guessed = [1 if t < cut else 0 for t in times]
-            hits = sum(g == b for g, b in zip(guessed, bits, strict=True))
-            right, total = right + hits, total + len(bits)
-            print(f"round {round_ + 1}: {hits}/{len(bits)} bits right; read times cached "
-                  f"{sorted(times)[:3]} ns ... uncached {sorted(times)[-3:]} ns")
-        error = 1 - right / total
-        per_file = capacity(error)
-        print(f"\n{right}/{total} bits right ({100 * (1 - error):.1f}%): {per_file:.2f} bits per file a bot reads")
-        print(f"files of 4 KiB or more under /usr/share a jailed bot can read: {len(pool)} (each at most one bit "
-              "per boot: a bot cannot evict what it cached)")
-        summary(f"page cache timing: {100 * (1 - error):.1f}% of bits through, {per_file:.2f} bits/file, "
-                f"{len(pool)} files")
+        for mode, sandbox in MODES.items():
+            print(f"{mode}:")
+            error = through(folder, pool, sandbox, args)
+            per_file = capacity(error)
+            print(f"  {100 * (1 - error):.1f}% of bits right: {per_file:.2f} bits per file a bot reads")
+            summary(f"page cache timing, {mode}: {100 * (1 - error):.1f}% of bits through, {per_file:.2f} bits/file")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return 0

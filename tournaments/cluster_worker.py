@@ -197,7 +197,7 @@ def play_batch(run: str, config: TournamentConfig, specs: list[GameSpec], retire
     """The task: play ``specs`` here, in order, and return their records. Runs in a Dask worker's thread.
     With ``partner`` (partners apart), every team's second member is played by that seat host on another
     machine (:mod:`tournaments.cluster_seats`)."""
-    from distributed import Event, get_worker
+    from distributed import get_worker
 
     worker = get_worker()
     home = Path(worker.local_directory) / "pinochle-arena"
@@ -214,7 +214,7 @@ def play_batch(run: str, config: TournamentConfig, specs: list[GameSpec], retire
     shutil.rmtree(folder, ignore_errors=True)
     logs = folder / "logs"
     logs.mkdir(parents=True)
-    stop = Event(f"pinochle-arena-stop-{run}")
+    stop = functools.partial(_stopped, worker, f"pinochle-arena-stop-{run}")
     records: list[str] = []
 
     async def batch() -> None:
@@ -267,9 +267,18 @@ async def _connect(host: str, port: int, ssl_context, token: str, member: str, n
 
 async def _watch(stop, cancel: trio.CancelScope) -> None:
     """Stop the batch (its bots are closed) once the client says the tournament is stopped."""
-    while not await trio.to_thread.run_sync(stop.wait, STOP_POLL, abandon_on_cancel=True):
+    while not await trio.to_thread.run_sync(stop, STOP_POLL, abandon_on_cancel=True):
         pass
     cancel.cancel()
+
+
+def _stopped(worker, name: str, timeout: float) -> bool:
+    """Wait up to ``timeout`` seconds for the client's stop event ``name``: whether it was set. Asked through the
+    worker's own link to the scheduler, not a Client in the worker (``distributed.Event``'s way), which would need
+    a client's certificate (:mod:`tournaments.cluster_roles`)."""
+    from distributed.utils import sync
+
+    return sync(worker.loop, worker.scheduler.event_wait, name=name, timeout=timeout)
 
 
 def _problem(entrants: dict[str, Entrant], version: str) -> str | None:

@@ -25,7 +25,8 @@ from helpers import arena
 
 import tournaments.cluster
 from tournaments.cluster_placement import Placement, hands_held, plan_apart
-from tournaments.cluster_security import CA, cert_files, client_security, make_certificates
+from tournaments.cluster_roles import client_security
+from tournaments.cluster_security import CA, cert_files, make_certificates
 from tournaments.config import TournamentConfig, parse_config
 from tournaments.runner import WorkerHooks
 from tournaments.schedule import schedule
@@ -49,11 +50,15 @@ def role_security(folder: Path) -> Security:
                     tls_client_key=files["client"][1], require_encryption=True)
 
 
+ROLES = ["tournaments.cluster_roles"]  # loaded as 'cluster scheduler' and 'cluster worker' load it
+
+
 @pytest.fixture(scope="module")
 def tls_cluster(certs):
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", protocol="tls",
-                      security=role_security(certs), dashboard_address=None,
-                      silence_logs=logging.ERROR) as local:
+                      security=role_security(certs), dashboard_address=None, silence_logs=logging.ERROR,
+                      scheduler_kwargs={"preload": ROLES},
+                      preload=ROLES, preload_nanny=ROLES) as local:  # (the workers' and their nannies')
         yield local
 
 
@@ -82,8 +87,8 @@ def test_a_tournament_over_tls_plays_the_same_games_and_strangers_cannot_connect
     other = tmp_path / "other-authority"
     make_certificates(other)
     with pytest.raises(OSError):  # a certificate the cluster's authority did not sign: refused in the handshake
-        connect_to(address, client_security(other))
-    connect_to(address, client_security(certs))  # the client's own: let in
+        connect_to(address, client_security(other, address))
+    connect_to(address, client_security(certs, address))  # the client's own: let in
 
 
 def connect_to(address: str, security) -> None:
@@ -424,7 +429,7 @@ def test_workers_started_by_cluster_worker_come_back_after_the_scheduler_restart
         scheduler = start(scheduler_argv, "scheduler.log")
         worker = start([sys.executable, "-m", "arena", "cluster", "worker", address, "--certs", str(certs),
                         "--nworkers", "1"], "worker.log")
-        with Client(address, timeout=60, set_as_default=False, security=client_security(certs)) as c:
+        with Client(address, timeout=60, set_as_default=False, security=client_security(certs, address)) as c:
             c.wait_for_workers(1, timeout=60)
         (dask_scheduler,) = psutil.Process(scheduler.pid).children()
         listening = {(c.laddr.ip, c.laddr.port) for c in dask_scheduler.net_connections(kind="tcp")
@@ -435,7 +440,7 @@ def test_workers_started_by_cluster_worker_come_back_after_the_scheduler_restart
         scheduler.wait(timeout=60)
         wait_for_line(tmp_path / "worker.log", "starting them again")  # Dask's workers gave up; ours did not
         start(scheduler_argv, "scheduler-again.log")
-        with Client(address, timeout=60, set_as_default=False, security=client_security(certs)) as c:
+        with Client(address, timeout=60, set_as_default=False, security=client_security(certs, address)) as c:
             c.wait_for_workers(1, timeout=120)  # the same 'cluster worker', its workers started again
         assert worker.poll() is None
         worker.send_signal(signal.SIGTERM)

@@ -55,7 +55,7 @@ from referee.records.record import GameRecord
 
 from .cluster_placement import ApartPlan, Placement, plan_apart
 from .cluster_seats import SeatHosts
-from .cluster_security import CertificateError, client_security
+from .cluster_security import CertificateError
 from .cluster_worker import (
     BatchResult,
     CannotPlayHere,
@@ -157,8 +157,10 @@ def _connect(cluster: Cluster):
     except ImportError:
         raise ClusterError("playing on a cluster needs Dask's distributed: pip install 'pinochle-arena[cluster]'") \
             from None
+    from .cluster_roles import client_security
+
     try:
-        security = client_security(cluster.certs) if cluster.certs is not None else None
+        security = client_security(cluster.certs, address) if cluster.certs is not None else None
     except CertificateError as e:
         raise ClusterError(str(e)) from None
     # Dask logs its own tracebacks when a connection drops; the tournament says what went wrong in one line.

@@ -337,3 +337,58 @@ def test_a_client_certificate_of_another_set_up_is_used_as_it_is_and_another_rol
     (swapped / "client.pem").write_bytes((certs / "worker.pem").read_bytes())
     with pytest.raises(CertificateError, match="is the worker's certificate, not the client's"):
         client_security(swapped, "tls://127.0.0.1:1")
+
+
+# ------------------------------------------------------------------ the seat hosts' links (partners apart)
+
+def test_a_seat_host_serves_only_a_workers_link_and_a_referee_links_only_to_a_workers_host(certs, tmp_path):
+    import trio
+    from test_referee import sample
+
+    from referee.bots.remote import SeatHostLost, Started, serve_seat
+    from referee.bots.transport import BotProcess
+    from tournaments.cluster_seats import _from_a_worker
+    from tournaments.cluster_worker import _connect
+
+    def context(name: str, listening: bool) -> ssl.SSLContext:
+        settings = security(certs, name, name)
+        return (settings.get_listen_args(name) if listening else settings.get_connection_args(name))["ssl_context"]
+
+    async def start(nursery, entrant, game):
+        bot = sample("random")
+        stderr = tmp_path / "host.log"
+        return Started(await BotProcess.start(nursery, bot.command, stderr, None, bot.sandbox, tmp_path / "w"),
+                       "sha256:x", stderr)
+
+    async def host(name: str, nursery) -> int:
+        """A seat host showing ``name``'s certificate, serving links that show a worker's; returns its port."""
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        tls = [trio.SSLListener(listener, context(name, True), https_compatible=False) for listener in listeners]
+
+        async def link(stream) -> None:
+            if await _from_a_worker(stream):
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    await serve_seat(stream, "token", "machine-b", start)
+
+        nursery.start_soon(trio.serve_listeners, link, tls)
+        return listeners[0].socket.getsockname()[1]
+
+    async def link_as(name: str, port: int, nursery):
+        """A referee's link showing ``name``'s certificate (its end checks the host's)."""
+        return await _connect("127.0.0.1", port, context(name, False), True, "token", "random", nursery, None)
+
+    async def both() -> None:
+        async with trio.open_nursery() as nursery:
+            port = await host("worker", nursery)
+            seat = await link_as("worker", port, nursery)  # the right pair
+            assert seat.machine == "machine-b"
+            await seat.kill()
+            for name in ("scheduler", "client"):  # the host hangs up on anyone else
+                with pytest.raises(SeatHostLost):
+                    await link_as(name, port, nursery)
+            impostor = await host("scheduler", nursery)  # a host with the scheduler's certificate: not linked to
+            with pytest.raises(SeatHostLost, match="showed the scheduler's certificate, not a worker's"):
+                await link_as("worker", impostor, nursery)
+            nursery.cancel_scope.cancel()
+
+    trio.run(both)

@@ -11,7 +11,9 @@ The client opens a seat host in every worker process (:func:`open_seat_host`,
 through ``client.run``, outside the worker's task threads, so a host never
 waits for a thread a batch holds). A host is a thread with a trio loop of
 its own, listening on the worker's own address (with the worker's TLS
-settings on a TLS cluster) for links that present the run's secret token;
+settings on a TLS cluster, where a link must show a worker's certificate,
+and the referee's end checks that the host does too) for links that present
+the run's secret token;
 it starts the bots of the run's configuration, with the same path
 translation, shipped folders, jail and checks as a batch
 (:mod:`tournaments.cluster_worker`), and says its bots' fingerprints, which
@@ -39,6 +41,7 @@ from referee.bots.transport import BotProcess
 from referee.match import Entrant, file_safe
 
 from . import cluster_worker
+from .cluster_security import peer_role, roles_checked
 from .cluster_worker import PathMap, _problem, translate, unpack
 from .config import TournamentConfig
 
@@ -53,6 +56,7 @@ class _Host:
     programs: dict[str, str]
     folder: Path
     machine: str
+    checked: bool = False  # a link must show a worker's certificate (the cluster's certificates name roles)
     address: str = ""
     trio_token: trio.lowlevel.TrioToken | None = None
     cancel: trio.CancelScope | None = None
@@ -87,7 +91,8 @@ def open_seat_host(run: str, token: str, config: TournamentConfig, paths: PathMa
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
         host = _Host(run, token, entrants, {n: fingerprint(e.command) for n, e in entrants.items()}, folder,
-                     cluster_worker.machine_of())  # (looked up here: a test's worker pretends)
+                     cluster_worker.machine_of(),  # (looked up here: a test's worker pretends)
+                     roles_checked(dask_worker.security))
         bind = dask_worker.address.split("://", 1)[-1].rsplit(":", 1)[0].strip("[]")
         ssl_context = dask_worker.security.get_listen_args("worker").get("ssl_context")
         listening = threading.Event()
@@ -146,6 +151,8 @@ async def _close_when_idle(host: _Host) -> None:
 
 
 async def _link(host: _Host, stream: trio.abc.Stream) -> None:
+    if host.checked and not await _from_a_worker(stream):
+        return
     host.links += 1
     host.games += 1
     folder = host.folder / str(host.games)
@@ -156,6 +163,19 @@ async def _link(host: _Host, stream: trio.abc.Stream) -> None:
     finally:
         host.links -= 1
         shutil.rmtree(folder, ignore_errors=True)
+
+
+async def _from_a_worker(stream: trio.SSLStream) -> bool:
+    """Whether the link's TLS handshake went through and its peer showed a worker's certificate (a referee runs in a
+    worker); if not, it is closed."""
+    try:
+        await stream.do_handshake()
+    except (trio.BrokenResourceError, trio.ClosedResourceError):
+        return False
+    if peer_role(stream.getpeercert()) == "worker":
+        return True
+    await trio.aclose_forcefully(stream)
+    return False
 
 
 async def _start(host: _Host, folder: Path, nursery: trio.Nursery, entrant: str, game: str) -> Started:

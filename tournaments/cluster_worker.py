@@ -49,6 +49,7 @@ from referee.bots.transport import STDERR_CAP, BotStartError
 from referee.match import Entrant
 from referee.records.record import GameRecord
 
+from .cluster_security import peer_role, roles_checked
 from .config import TournamentConfig
 from .schedule import GameSpec
 from .slot import play_slot
@@ -243,23 +244,36 @@ def remote_partners(entrants: dict[str, Entrant], config: TournamentConfig, part
     """``entrants`` with every team's second member played by the seat host ``partner`` names
     (``{"address": "HOST:PORT", "token": ...}``) over a link with this worker's TLS settings."""
     ssl_context = dask_worker.security.get_connection_args("worker").get("ssl_context")
+    checked = roles_checked(dask_worker.security)
     host, port = partner["address"].rsplit(":", 1)
     out = dict(entrants)
     for team in config.teams:
         member = team.members()[1]
         out[member] = attrs.evolve(entrants[member], connect=functools.partial(
-            _connect, host.strip("[]"), int(port), ssl_context, partner["token"], member))
+            _connect, host.strip("[]"), int(port), ssl_context, checked, partner["token"], member))
     return out
 
 
-async def _connect(host: str, port: int, ssl_context, token: str, member: str, nursery: trio.Nursery,
+async def _connect(host: str, port: int, ssl_context, checked: bool, token: str, member: str, nursery: trio.Nursery,
                    stderr_path: Path | None) -> RemoteSeat:
+    """A link to the seat host at ``host:port`` (TLS with ``ssl_context``; with ``checked``, the host must show a
+    worker's certificate)."""
     try:
         stream = await trio.open_tcp_stream(host, port)
     except OSError as e:
         raise SeatHostLost(f"cannot reach the seat host at {host}:{port}: {e}") from None
     if ssl_context is not None:
         stream = trio.SSLStream(stream, ssl_context, server_hostname=host)
+        if checked:
+            try:
+                await stream.do_handshake()
+            except trio.BrokenResourceError as e:
+                raise SeatHostLost(f"no TLS link to the seat host at {host}:{port}: {e.__cause__ or e}") from None
+            found = peer_role(stream.getpeercert())
+            if found != "worker":
+                await trio.aclose_forcefully(stream)
+                shown = "a certificate that names no role" if found is None else f"the {found}'s certificate"
+                raise SeatHostLost(f"the seat host at {host}:{port} showed {shown}, not a worker's")
     return await RemoteSeat.open(nursery, stream, token, member, member, stderr_path)
 
 

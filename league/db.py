@@ -44,7 +44,7 @@ from sqlalchemy import exc
 from referee.rules.dealing import derive_seed
 
 KIND = "pinochle-arena league"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 DEFAULT_FILE = "league.db"
 URL_FILE = "database.url"  # in a league's folder when its database is elsewhere (PostgreSQL)
 STATUSES = ("active", "paused", "removed")
@@ -118,6 +118,12 @@ builds = sa.Table(  # schema 3
     sa.Column("finished", sa.Float, nullable=True),
 )
 BUILD_STATUSES = ("receiving", "queued", "building", "failed", "passed")
+sessions = sa.Table(  # schema 5: a login's session lives here, not only in its cookie, so that logging out ends it
+    "sessions", metadata,
+    sa.Column("hash", sa.String(64), primary_key=True),  # SHA-256 of the session's id (the cookie holds the id)
+    sa.Column("token", sa.String(64), nullable=False),  # the hash of the token it was opened with
+    sa.Column("expires", sa.Float, nullable=False),
+)
 
 
 # The statements saving a game, made once (building a statement costs more than running it).
@@ -405,13 +411,40 @@ class LeagueDB:
         return self.holder_by_hash(token_hash(token))
 
     def holder_by_hash(self, hashed: str) -> Holder | None:
-        """Who the token with this hash belongs to (a session keeps the hash), or None."""
+        """Who the token with this hash belongs to, or None."""
         query = (sa.select(tokens.c.entrant_id, entrants.c.name)
                  .outerjoin(entrants, entrants.c.id == tokens.c.entrant_id)
                  .where(tokens.c.hash == hashed))
         with self.engine.connect() as c:
             row = c.execute(query).first()
         return None if row is None else Holder(row.name)
+
+    # ------------------------------------------------------------------ sessions
+    def new_session(self, token: str, lifetime: float) -> str:
+        """A new session of ``token``'s holder for ``lifetime`` seconds; returns its id, of which only the hash is
+        kept. Sessions that ended by themselves are dropped on the way."""
+        session = secrets.token_urlsafe(32)
+        now = time.time()
+        with self._write() as c:
+            c.execute(sessions.delete().where(sessions.c.expires <= now))
+            c.execute(sessions.insert().values(hash=token_hash(session), token=token_hash(token),
+                                               expires=now + lifetime))
+        return session
+
+    def holder_by_session(self, session: str) -> Holder | None:
+        """Who holds the session ``session``, or None: it was ended, ran out, or its token was replaced since."""
+        query = (sa.select(tokens.c.entrant_id, entrants.c.name)
+                 .select_from(sessions.join(tokens, tokens.c.hash == sessions.c.token))
+                 .outerjoin(entrants, entrants.c.id == tokens.c.entrant_id)
+                 .where((sessions.c.hash == token_hash(session)) & (sessions.c.expires > time.time())))
+        with self.engine.connect() as c:
+            row = c.execute(query).first()
+        return None if row is None else Holder(row.name)
+
+    def end_session(self, session: str) -> None:
+        """End the session ``session`` (logging out): its cookie, or any copy of it, is nobody's from now on."""
+        with self._write() as c:
+            c.execute(sessions.delete().where(sessions.c.hash == token_hash(session)))
 
     # ------------------------------------------------------------------ builds
     def new_build(self, name: str) -> int:
@@ -589,7 +622,14 @@ def _upgrade_to_4(c: sa.Connection) -> None:
     GAMES_BY_UNIT.create(c, checkfirst=True)
 
 
-UPGRADES = {2: _upgrade_to_2, 3: _upgrade_to_3, 4: _upgrade_to_4}  # schema version -> the step from the one before
+def _upgrade_to_5(c: sa.Connection) -> None:
+    """Schema 5: the pages' sessions, kept on the server (before, a session lived in its cookie alone, and a copy of
+    the cookie outlived logging out)."""
+    sessions.create(c, checkfirst=True)
+
+
+# schema version -> the step from the one before
+UPGRADES = {2: _upgrade_to_2, 3: _upgrade_to_3, 4: _upgrade_to_4, 5: _upgrade_to_5}
 
 
 __all__ = [

@@ -202,10 +202,13 @@ def test_an_older_league_is_upgraded_and_a_newer_one_refused(tmp_path):
         c.execute("drop index games_by_unit")
         c.execute("drop table tokens")
         c.execute("drop table builds")
+        c.execute("drop table sessions")
         c.execute("update league_meta set value = '1' where key = 'schema'")
     db = LeagueDB.open(url)
     db.add_entrant("a")
-    assert db.holder(db.new_token("a")).entrant == "a" and db.new_build("a") == 1
+    token = db.new_token("a")
+    assert db.holder(token).entrant == "a" and db.new_build("a") == 1
+    assert db.holder_by_session(db.new_session(token, 60)).entrant == "a"
     db.close()
     with sqlite3.connect(tmp_path / "l.db") as c:
         assert c.execute("select value from league_meta where key = 'schema'").fetchone() == (str(SCHEMA_VERSION),)
@@ -214,6 +217,23 @@ def test_an_older_league_is_upgraded_and_a_newer_one_refused(tmp_path):
         c.execute("update league_meta set value = ? where key = 'schema'", (str(SCHEMA_VERSION + 1),))
     with pytest.raises(LeagueError, match="made by a newer pinochle-arena"):
         LeagueDB.open(url)
+
+
+def test_a_session_ends_when_logged_out_when_it_runs_out_and_when_its_token_is_replaced(tmp_path):
+    db = LeagueDB.create(f"sqlite:///{tmp_path / 'l.db'}", {"tournament": {}})
+    db.add_entrant("a")
+    token = db.new_token("a")
+    kept, ended, over = db.new_session(token, 60), db.new_session(token, 60), db.new_session(token, -1)
+    db.end_session(ended)
+    assert db.holder_by_session(kept).entrant == "a"
+    assert db.holder_by_session(ended) is None and db.holder_by_session(over) is None
+    assert db.holder_by_session("made up") is None
+    with db.engine.connect() as c:
+        stored = c.exec_driver_sql("select hash, token from sessions").all()
+    assert stored and kept not in str(stored) and token not in str(stored)  # hashes only
+    db.new_token("a")
+    assert db.holder_by_session(kept) is None  # a new token ends the old one's sessions
+    db.close()
 
 
 def test_saving_a_game_reads_its_units_games_only(tmp_path):

@@ -133,3 +133,45 @@ def test_serve_says_what_is_wrong_in_one_line(league, tmp_path):
                        (("league", "serve", league, "--port", "70000"), "a port is 0 to 65535")):
         run = arena(*args)
         assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1 and said in run.stderr, run.stderr
+
+
+def test_logging_out_ends_the_session_on_the_server_so_a_copy_of_its_cookie_is_refused(league):
+    import http.cookiejar
+    import urllib.parse
+
+    made = arena("league", "token", "--organiser", "--league", league)
+    assert made.returncode == 0, made.stderr
+    token = made.stdout.strip().splitlines()[-1]
+    with serving(league) as address:
+        jar = http.cookiejar.CookieJar()
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+
+        def ask(path: str, form: dict | None = None, cookie: str | None = None) -> tuple[int, str]:
+            request = urllib.request.Request(address + path, headers={"Accept": "text/html"},
+                                             data=None if form is None else urllib.parse.urlencode(form).encode())
+            if cookie is not None:  # as a thief replays it: not through the jar
+                request.add_header("Cookie", f"league_session={cookie}")
+            try:
+                with (urllib.request.build_opener() if cookie else browser).open(request, timeout=60) as reply:
+                    return reply.status, reply.read().decode()
+            except urllib.error.HTTPError as e:
+                return e.code, e.read().decode()
+
+        def csrf(page: str) -> str:
+            return re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+
+        def log_in() -> str:
+            status, page = ask("/login", {"token": token, "csrf": csrf(ask("/login")[1])})
+            assert status == 200 and 'id="entrants"' in page, page  # the organiser's page
+            return page
+
+        page = log_in()
+        copied = next(c.value for c in jar if c.name == "league_session")
+        assert ask("/organiser", cookie=copied)[0] == 200  # the copy works while the session lasts
+        status, _ = ask("/logout", {"csrf": csrf(page)})
+        assert status == 200 and copied not in {c.value for c in jar}  # (the ladder it goes to begins another)
+        assert ask("/organiser", cookie=copied)[0] == 403  # logged out: the copy is nobody's
+        assert ask("/organiser")[0] == 403
+        log_in()  # a new login works
+        assert ask("/organiser")[0] == 200
+        assert ask("/organiser", cookie=copied)[0] == 403  # and does not bring the old session back

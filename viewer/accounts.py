@@ -105,7 +105,7 @@ class Accounts:
     async def logout(self, request: Request) -> Response:
         form = await request.form(max_files=0, max_fields=4)
         check_csrf(request, form)
-        request.session.clear()
+        await trio.to_thread.run_sync(self.guard.logout, request)  # ended on the server, not only in the cookie
         return RedirectResponse("/", status_code=303)
 
     # ------------------------------------------------------------------ uploads

@@ -4,9 +4,12 @@
   secret token: ``Authorization: Bearer TOKEN`` on each request (``curl``),
   or once through the login form, which keeps a session in a signed cookie
   (Starlette's ``SessionMiddleware``; signed with a key derived from the
-  league's, ``SameSite=Strict``, ``Secure`` behind a TLS proxy). The session
-  holds the token's hash, so a new token (``league token``) ends the old
-  one's sessions. The database keeps hashes only.
+  league's, ``SameSite=Strict``, ``Secure`` behind a TLS proxy). The cookie
+  holds a random session id; the session itself is kept in the league's
+  database (the id's hash and the token's), so logging out ends it on the
+  server and a copy of the cookie is refused from then on, a new token
+  (``league token``) ends the old one's sessions, and a session ends after
+  ``SESSION_DAYS``. The database keeps hashes only.
 * **CSRF.** Every form carries the session's random CSRF value, checked on
   every POST made with the cookie; a request with a bearer token carries no
   cookie a browser could send for another site.
@@ -28,7 +31,7 @@ import attrs
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
-from league.db import Holder, LeagueDB, token_hash
+from league.db import Holder, LeagueDB
 from league.uploads import MAX_UPLOAD
 
 MAX_BODY = MAX_UPLOAD + (64 << 10)  # an upload and its form's other fields
@@ -86,18 +89,28 @@ class Guard:
                 self.limit(self.logins, address(request))
                 raise HTTPException(401, "that token is nobody's")
             return holder
-        hashed = request.session.get("token")
-        return self.db.holder_by_hash(hashed) if isinstance(hashed, str) else None
+        session = request.session.get("session")
+        return self.db.holder_by_session(session) if isinstance(session, str) else None
 
     def login(self, request: Request, token: str) -> Holder | None:
-        """Check ``token``; on success the session holds it. (The caller counts the try against the address.)"""
+        """Check ``token``; on success a new session of its holder begins, in the database and the cookie. (The
+        caller counts the try against the address.)"""
         holder = self.db.holder(token.strip())
         if holder is not None:
-            request.session.clear()
+            self.logout(request)  # the session it had, if any, ends
             request.state.holder = holder
-            request.session["token"] = token_hash(token.strip())
+            request.session["session"] = self.db.new_session(token.strip(), SESSION_DAYS * 86400)
             request.session["csrf"] = secrets.token_urlsafe(24)
         return holder
+
+    def logout(self, request: Request) -> None:
+        """End ``request``'s session: in the database (a copy of its cookie is nobody's from now on) and its
+        cookie."""
+        session = request.session.get("session")
+        if isinstance(session, str):
+            self.db.end_session(session)
+        request.session.clear()
+        request.state.holder = None
 
     def limit(self, bucket: Bucket, key: str) -> None:
         wait = bucket.take(key)

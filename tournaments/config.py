@@ -163,6 +163,7 @@ class TournamentConfig:
     cluster: Cluster | None = None  # play on a Dask cluster instead of this machine
     shipped: tuple[tuple[str, str], ...] = ()  # (bot, folder): folders sent to the cluster's workers
     own_deals: bool = False  # each table its own duplicate deals (set by seatings apart; see schedule.table_deal)
+    game_logs: bool = False  # a stderr log for each game and seat, not one for each bot and slot (the league's)
 
     @property
     def referee_processes(self) -> int:

@@ -35,7 +35,7 @@ async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[
     seating = None
 
     def seated(game: GameSpec) -> list[Player]:
-        return [_player(pool, entrants[name], logs, slot, transcripts, config.boards, retired) for name in game.seating]
+        return [_player(pool, entrants[name], logs, slot, transcripts, config, retired) for name in game.seating]
 
     async with queue, trio.open_nursery() as bots:
         try:
@@ -56,7 +56,8 @@ async def play_slot(slot: int, queue: trio.MemoryReceiveChannel, entrants: dict[
                                          extra={"pairing": list(spec.pairing), "pair": spec.pair,
                                                 "duplicate": config.duplicate, "sides": list(spec.sides),
                                                 "bots": list(spec.bots), **({"board": spec.pair} if config.boards else {})},
-                                         decks=spec.decks, upcoming=upcoming)
+                                         decks=spec.decks, upcoming=upcoming,
+                                         upcoming_game=after.game_id if upcoming else "")
                 for player in players:
                     await player.game_over(bots)
                 note_retirement(record, entrants, retired)
@@ -99,12 +100,12 @@ def note_retirement(record: GameRecord, entrants: dict[str, Entrant], retired: s
 
 
 def _player(pool: dict[str, Player], entrant: Entrant, logs: Path, slot: int, transcripts: bool,
-            one_seating: bool, retired: set[str]) -> Player:
+            config: TournamentConfig, retired: set[str]) -> Player:
     """The slot's player of ``entrant`` (made on its first game), marked faulted if it was ``retired`` anywhere."""
     player = pool.get(entrant.name)
     if player is None:
         player = pool[entrant.name] = Player.logged(entrant, logs, f"{entrant.name}.w{slot}", transcripts,
-                                                    one_seating=one_seating)
+                                                    one_seating=bool(config.boards), game_logs=config.game_logs)
     if entrant.name in retired:
         player.faulted = True
     return player

@@ -27,6 +27,7 @@ from .player import (
     Restart,
     close_players,
     file_safe,
+    game_log_name,
     named_by_bots,
     preflight,
 )
@@ -34,6 +35,6 @@ from .runner import MatchPlan, board_run_groups, board_runs, match_games, match_
 
 __all__ = [
     "BOARDS_PER_PROCESS", "BotClient", "Clock", "Entrant", "MatchPlan", "Player", "Preflight", "Restart", "TimeControl",
-    "board_run_groups", "board_runs", "close_players", "file_safe", "game_wire_id", "match_games", "named_by_bots",
-    "match_schedule", "play_game", "preflight", "run_match",
+    "board_run_groups", "board_runs", "close_players", "file_safe", "game_log_name", "game_wire_id", "match_games",
+    "named_by_bots", "match_schedule", "play_game", "preflight", "run_match",
 ]

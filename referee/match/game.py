@@ -65,14 +65,16 @@ async def play_game(
     extra: dict | None = None,
     decks: Sequence[Sequence[Card]] = (),
     upcoming: Sequence[Player] = (),
+    upcoming_game: str = "",
 ) -> GameRecord:
     """Play one game; always returns a record, whatever the bots do.
 
     The seats' processes are started side by side (or were, ahead: see
     :meth:`Player.prepare`); once they are all there, those of the
-    ``upcoming`` game's players are started in the background. The players'
-    processes are left running (a runner stops those that will not play
-    again with :meth:`Player.game_over`).
+    ``upcoming`` game's players are started in the background (for the
+    game ``upcoming_game``: its logs, see :meth:`Player.will_play`). The
+    players' processes are left running (a runner stops those that will
+    not play again with :meth:`Player.game_over`).
 
     The bots are told another id for the game than ``game_id``, which
     names the pairing and the deal: a hash of the (secret) game seed and
@@ -100,6 +102,7 @@ async def play_game(
     game = None
     try:
         for p in players:
+            p.will_play(game_id)
             p.prepare(nursery)
         clients = []
         for seat, p in enumerate(players):
@@ -108,6 +111,7 @@ async def play_game(
             except BotError as e:
                 raise _SeatFault(seat, _termination_of(e), f"failed to start: {e}") from None
         for p in upcoming:
+            p.will_play(upcoming_game)
             p.prepare(nursery)
         record.seats = [p.seat_info() for p in players]
         record.time_control = {p.entrant.name: p.entrant.time_control.to_dict() for p in players}

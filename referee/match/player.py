@@ -8,6 +8,7 @@ so. It knows how to run a bot, not the rules of the game it plays.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -88,13 +89,18 @@ class Player:
     stalls: int = 0  # pings between games that went unanswered
     program: str | None = None  # its fingerprint (referee.bots.fingerprint), taken before its first start
     preflight: bool = False  # only started to check that it can (:func:`preflight`): its start is not numbered
+    game_logs: bool = False  # a log of its own for each game's process, beside log_path (see will_play)
+    _next_game: str = ""  # the game the next process started is for (will_play)
+    _log: Path | None = None  # the log of the game being played: the referee's notes go there
     _spare: _Spare | None = None  # the process for its next game, started ahead (see prepare)
     _stopping: trio.Event | None = None  # set once the last process it stopped in the background is gone
 
     @classmethod
     def logged(cls, entrant: Entrant, logs: Path, stem: str | None = None, transcripts: bool = False,
-               startup_timeout: float = 10.0, one_seating: bool = False) -> Player:
-        """A player whose stderr (and, with ``transcripts``, protocol lines) go to ``logs/STEM.*.log``.
+               startup_timeout: float = 10.0, one_seating: bool = False, game_logs: bool = False) -> Player:
+        """A player whose stderr (and, with ``transcripts``, protocol lines) go to ``logs/STEM.*.log``; with
+        ``game_logs``, each game's process writes its stderr to a log of its own, ``logs/ENTRANT.GAME.stderr.log``
+        (:func:`game_log_name`), so that a league can remove its oldest logs whole.
 
         Unjailed, each of its processes works in a fresh folder under
         ``work/STEM`` next to ``logs`` (removed when the process ends); a
@@ -104,11 +110,25 @@ class Player:
         stem = file_safe(stem or entrant.name)
         return cls(entrant, logs / f"{stem}.stderr.log", startup_timeout,
                    logs / f"{stem}.protocol.log" if transcripts else None, logs.parent / "work" / stem,
-                   (str(logs.parent.resolve()),), one_seating=one_seating)
+                   (str(logs.parent.resolve()),), one_seating=one_seating, game_logs=game_logs)
+
+    def will_play(self, game_id: str) -> None:
+        """Say which game the next process started (ahead, or for the game itself) and the next
+        :meth:`ensure_started` are for: with ``game_logs``, its stderr and the referee's notes go to that game's
+        log. A process kept from game to game (``persist``) goes on writing to the log of the game it was
+        started for."""
+        self._next_game = game_id
+
+    def log_of(self, game_id: str) -> Path | None:
+        """Where the stderr of a process started for ``game_id`` goes."""
+        if not self.game_logs or not game_id or self.log_path is None:
+            return self.log_path
+        return self.log_path.parent / game_log_name(self.entrant.name, game_id)
 
     async def ensure_started(self, nursery: trio.Nursery) -> BotClient:
         """The running bot for the next game: checked with a ping if it played before, else started."""
         self.games += 1
+        self._log = self.log_of(self._next_game)
         if self.faulted and self.entrant.restart is Restart.NEVER:
             raise BotCrashed("not restarted after its fault in an earlier game (restart = never)")
         await self.game_over(nursery)  # (a process kept from the last game that must not play this one)
@@ -139,7 +159,8 @@ class Player:
         if self.client is not None and not self._fresh_process_due():
             return
         self._spare = _Spare()
-        nursery.start_soon(self._spare.fill, self._start_process, nursery)
+        nursery.start_soon(self._spare.fill, functools.partial(self._start_process, log=self.log_of(self._next_game)),
+                           nursery)
 
     async def game_over(self, nursery: trio.Nursery) -> None:
         """After a game: a process that will not play the next one is stopped (matchend, quit) in the background,
@@ -164,31 +185,33 @@ class Player:
         spare, self._spare = self._spare, None
         try:
             if spare is None:
-                return await self._start_process(nursery)
+                return await self._start_process(nursery, self._log)
             await spare.done.wait()
             if spare.error is not None:
                 raise spare.error
-            return spare.client or await self._start_process(nursery)  # (none if its start was called off)
+            return spare.client or await self._start_process(nursery, self._log)  # (none if its start was called off)
         except BotError:
             self.faulted = True
             raise
 
-    async def _start_process(self, nursery: trio.Nursery) -> BotClient:
-        """Start the bot, past its handshake, with its options set."""
+    async def _start_process(self, nursery: trio.Nursery, log: Path | None = None) -> BotClient:
+        """Start the bot, past its handshake, with its options set; its stderr goes to ``log`` (default: the
+        player's log)."""
+        log = log or self.log_path
         if self.program is None:
             self.program = "" if self.entrant.connect is not None else \
                 await trio.to_thread.run_sync(fingerprint, self.entrant.command)
         self.starts += 1
         first = "check before the first game" if self.preflight else f"start {self.starts}"
-        self.note(f"{first} of {self.entrant.command.to_text()}")
+        self.note(f"{first} of {self.entrant.command.to_text()}", log)
         client = None
         try:
             if self.entrant.connect is not None:
-                link = await self.entrant.connect(nursery, self.log_path)
+                link = await self.entrant.connect(nursery, log)
                 self.program = getattr(link, "program", self.program)  # a remote bot's, as its host found it
                 client = await BotClient.attach(link, self.entrant.name, self.startup_timeout)
             else:
-                client = await BotClient.start(nursery, self.entrant.command, self.log_path,
+                client = await BotClient.start(nursery, self.entrant.command, log,
                                                self.startup_timeout, self.transcript_path, self.entrant.sandbox,
                                                self.workdir, self.hidden)
             client.set_options(dict(self.entrant.options))
@@ -219,11 +242,13 @@ class Player:
             await client.process.kill()
             return False
 
-    def note(self, text: str) -> None:
-        """A line of the referee's own in the bot's stderr log (starts, stall checks, faults)."""
-        if self.log_path is not None:
-            self.log_path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.log_path, "ab") as f:
+    def note(self, text: str, log: Path | None = None) -> None:
+        """A line of the referee's own in the bot's stderr log (starts, stall checks, faults): in ``log``, else the
+        log of the game being played, else the player's."""
+        log = log or self._log or self.log_path
+        if log is not None:
+            log.parent.mkdir(parents=True, exist_ok=True)
+            with open(log, "ab") as f:
                 f.write(f"=== pinochle-arena: {text}\n".encode())
 
     async def retire(self) -> None:
@@ -351,6 +376,11 @@ async def close_players(players: Iterable[Player]) -> None:
     with trio.CancelScope(shield=True):
         for p in players:
             await p.close()
+
+
+def game_log_name(entrant: str, game_id: str) -> str:
+    """The file name of ``entrant``'s stderr log of game ``game_id``, when each game has its own (``game_logs``)."""
+    return f"{file_safe(entrant)}.{file_safe(game_id)}.stderr.log"
 
 
 def file_safe(name: str) -> str:

@@ -573,6 +573,12 @@ class LeagueDB:
         with self.engine.connect() as c:
             return c.execute(sa.select(games.c.record).where(games.c.id == number)).scalar_one_or_none()
 
+    def game_by_id(self, game_id: str) -> tuple[int, str] | None:
+        """The game whose id in the schedule is ``game_id``: (its number, its sealed record line), or None."""
+        with self.engine.connect() as c:
+            row = c.execute(sa.select(games.c.id, games.c.record).where(games.c.game_id == game_id)).one_or_none()
+        return None if row is None else (row.id, row.record)
+
     def records(self) -> list[str]:
         """Every game's sealed record line, in the order they finished."""
         with self.engine.connect() as c:

@@ -12,7 +12,9 @@ referee, jail, fresh processes, several referee processes, or the Dask
 cluster). Finished games are saved, sealed, in transactions of their own (the
 games that finish within a tenth of a second of each other in one); a unit
 begun and not finished (the league was stopped) is finished first on the next
-run, with its own deal.
+run, with its own deal. Each game's seat writes a stderr log of its own, and
+once a game is saved its entrants' oldest logs go beyond their quota
+(:mod:`league.logs`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from tournaments.runner import run_games
 from tournaments.schedule import GameSpec, seatings
 
 from .db import LeagueDB, Unit, Version
+from .logs import MIB, LogQuota, quota_mib
 from .matchmaking import Candidate, next_table
 from .ratings import Fit, Tally, fit_pool
 
@@ -57,7 +60,8 @@ def league_config(db: LeagueDB, folder: Path, versions: list[Version], overrides
             data[table] = settings[table]
     if overrides.get("cluster"):
         data["cluster"] = overrides["cluster"]
-    return parse_config(data, folder / "league.toml", games_folder(folder), where=f"league {folder}")
+    config = parse_config(data, folder / "league.toml", games_folder(folder), where=f"league {folder}")
+    return attrs.evolve(config, game_logs=True)  # (so that the quota removes old logs whole)
 
 
 def games_folder(folder: Path) -> Path:
@@ -90,7 +94,7 @@ def unit_games(config: TournamentConfig, unit: Unit, labels: tuple[str, ...]) ->
 class _LeagueStore:
     """What :func:`tournaments.runner.run_games` writes to: each record sealed and saved in the database in a
     transaction of its own, with who sat where; a record whose seat ran another program than its version's is
-    not saved, and its entrant is paused."""
+    not saved, and its entrant is paused. Then the games' logs are counted against their entrants' quota."""
 
     directory: Path
     db: LeagueDB
@@ -100,6 +104,7 @@ class _LeagueStore:
     say: Callable[[str], None]
     history: _History
     paused: Callable[[], None]  # an entrant was paused: the runner reads the entrants again
+    logs: LogQuota
     saved: list[GameRecord] = attrs.Factory(list)
 
     def append_many(self, records: list[GameRecord]) -> None:
@@ -119,6 +124,7 @@ class _LeagueStore:
         for record, (*_, seats) in zip(kept, finished, strict=True):
             self.history.played([(version, share) for _, version, share in seats])
             self.saved.append(record)
+        self.logs.saved(records)  # (after the records: a log goes, a game never)
 
 
 def _pause_changed(db: LeagueDB, version: Version, say: Callable[[str], None]) -> None:
@@ -185,6 +191,7 @@ class LeagueRunner:
     _checked: dict[int, float] = attrs.Factory(dict)  # version id -> when its files were last found unchanged
     _configs: dict[tuple, TournamentConfig] = attrs.Factory(dict)  # by the versions in it
     _history: _History | None = None
+    _logs: LogQuota | None = None
     _read: tuple[float, list[Version], dict[int, Version]] | None = None  # when; the active versions; every version
 
     async def run(self, games: int | None = None, until: float | None = None) -> int:
@@ -196,6 +203,8 @@ class LeagueRunner:
         call plays under the new configuration. (On a cluster, each round is a call of its own.)"""
         played, waiting = 0, False
         self._history = await trio.to_thread.run_sync(_History.of, self.db)
+        self._logs = await trio.to_thread.run_sync(LogQuota.of, games_folder(self.folder) / "logs",
+                                                   quota_mib(self.db.settings()) * MIB)
         while (games is None or played < games) and (until is None or time.time() < until):
             first = await trio.to_thread.run_sync(self._next_round, None if games is None else games - played, True)
             if first is None:
@@ -213,7 +222,7 @@ class LeagueRunner:
         """Play ``first`` and the rounds after it under its configuration, until the entrants that can play
         change, ``left`` games have been handed out or the clock passes ``until``; returns the games saved."""
         store = _LeagueStore(games_folder(self.folder), self.db, self.db.key(), dict(first.unit_of), dict(first.version_of),
-                             self.say, self._history, self._read_again)
+                             self.say, self._history, self._read_again, self._logs)
         handed = len(first.specs)
 
         async def more() -> list[GameSpec]:

@@ -125,7 +125,7 @@ def test_an_upload_is_built_checked_and_plays_and_a_broken_one_keeps_the_old_ver
     assert built(address, "alice", tokens["alice"], reply).startswith("failed: the build failed (exit status 3)")
     status, page = call(f"{address}/entrant/alice", tokens["alice"], html=True)
     assert status == 200 and 'id="upload"' in page and "the build failed (exit status 3)" in page
-    assert "alice.w0.stderr.log" in page  # its own bots' logs
+    assert re.search(r"alice\.u[0-9]+[ab]\.stderr\.log", page)  # its own bots' logs, one a game
     db.close()
 
 

@@ -3,14 +3,14 @@ organiser's pause, remove and restore. Who may do what (:mod:`viewer.guard` says
 
 * anyone: the ladder, entrants' public pages, games (:mod:`viewer.site`);
 * an entrant, with its token: uploading a new version of itself, and reading its own builds' logs and its own
-  bots' stderr logs; never another entrant's (403);
+  bots' stderr logs (one a game and seat, the latest within its quota: :mod:`league.logs`); never another
+  entrant's (403);
 * the organiser, with the organiser's token: every entrant's builds and logs, and pausing, removing and
   restoring entrants.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import attrs
@@ -24,12 +24,16 @@ from starlette.templating import Jinja2Templates
 
 from league.builds import receive
 from league.db import PAUSED_BY_ORGANISER, Holder, LeagueDB, LeagueError
+from league.logs import GAME_LOG_CAP, MIB, entrant_of, game_of, quota_mib, removed_text
 from league.runner import games_folder
 from league.uploads import UploadError
+from referee.match import file_safe
+from referee.records.record import GameRecord
 
 from .guard import BIGGEST, Guard, address, by_browser, check_csrf, csrf_value
 
 LOG_TAIL = 64 << 10  # the end of a stderr log a page shows
+LOGS_LISTED = 100  # an entrant's newest logs its page links to
 
 
 @attrs.define
@@ -66,8 +70,10 @@ class Accounts:
         holder = self.guard.holder(request)
         if holder is None or not (holder.organiser or holder.entrant == name):
             return {"mine": False, "organiser": False}
+        logs = self.bot_logs(name)
         return {"mine": holder.entrant == name, "organiser": holder.organiser, "builds": self.db.builds(name),
-                "logs": self.bot_logs(name)}
+                "logs": logs[:LOGS_LISTED], "older_logs": len(logs[LOGS_LISTED:]),
+                "quota_mib": quota_mib(self.db.settings()), "game_log_mib": GAME_LOG_CAP // MIB}
 
     def signed_in(self, request: Request) -> Holder:
         """Who sent ``request``; 401 if nobody."""
@@ -153,16 +159,23 @@ class Accounts:
 
     # ------------------------------------------------------------------ bots' logs
     def bot_logs(self, name: str) -> list[str]:
-        """The stderr logs of ``name``'s versions (a file per version and referee slot)."""
+        """The stderr logs of ``name``'s versions (a file per game and seat), newest first."""
         logs = games_folder(self.folder) / "logs"
         if not logs.is_dir():
             return []
-        return sorted(p.name for p in logs.iterdir() if _log_of(p.name) == name)
+        found = []
+        for p in logs.iterdir():
+            if entrant_of(p.name) == name:
+                try:
+                    found.append((-p.stat().st_mtime, p.name))
+                except FileNotFoundError:
+                    pass  # (removed by the quota since)
+        return [file for _, file in sorted(found)]
 
     async def bot_log(self, request: Request) -> Response:
         name, file = request.path_params["name"], request.path_params["file"]
         self.allowed(request, name)
-        if _log_of(file) != name:
+        if entrant_of(file) != name:
             raise HTTPException(404, "no such log")
         path = games_folder(self.folder) / "logs" / file
         try:
@@ -171,10 +184,23 @@ class Accounts:
                 f.seek(max(0, size - LOG_TAIL))
                 text = f.read().decode(errors="replace")
         except FileNotFoundError:
-            raise HTTPException(404, "no such log") from None
+            gone = await trio.to_thread.run_sync(self.removed, file)
+            raise HTTPException(410 if gone else 404, gone or "no such log") from None
         if not by_browser(request):
             return PlainTextResponse(text)
         return self.page(request, "log.html", {"name": name, "file": file, "text": text, "cut": size > LOG_TAIL})
+
+    def removed(self, file: str) -> str | None:
+        """Why the log ``file`` is not there, if it was the log of a seat of a game the league saved (the quota
+        removed it); None if there never was such a log."""
+        seat_and_game = game_of(file)
+        if seat_and_game is None:
+            return None
+        seat, game_id = seat_and_game
+        game = self.db.game_by_id(game_id)
+        if game is None or seat not in {file_safe(s.entrant) for s in GameRecord.from_json(game[1]).seats}:
+            return None
+        return f"{removed_text(self.db.settings())} (game {game[0]}'s record is whole: /game/{game[0]}/)"
 
     # ------------------------------------------------------------------ the organiser
     async def organiser(self, request: Request) -> Response:
@@ -199,15 +225,6 @@ class Accounts:
         if by_browser(request):
             return RedirectResponse("/organiser", status_code=303)
         return PlainTextResponse(f"{name}: {status}\n")
-
-
-LOG_NAME = re.compile(r"([A-Za-z0-9_-]+)(?:\.v[0-9]+)?(?:\.w[0-9]+)?\.stderr\.log")
-
-
-def _log_of(file: str) -> str | None:
-    """The entrant a stderr log's name belongs to (``NAME[.vN][.wSLOT].stderr.log``), or None."""
-    match = LOG_NAME.fullmatch(file)
-    return match.group(1) if match else None
 
 
 __all__ = ["Accounts"]

@@ -10,6 +10,7 @@ export DIR OUT`` writes its games as a results folder that ``replay``,
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -52,6 +53,9 @@ def add_parser(sub) -> None:
     add_time_arguments(init)
     init.add_argument("--database", default=None, metavar="URL",
                       help="keep the league in this database (postgresql://USER@HOST/NAME) instead of DIR/league.db")
+    init.add_argument("--stderr-quota", type=quota_arg, default=None, metavar="MIB",
+                      help="the bots' stderr logs kept for each entrant, in MiB (default 64, at least 4): its oldest "
+                           "logs go first")
     init.set_defaults(handler=run_init)
 
     for name, verb in (("add", "add an entrant, NAME, started as BOT"),
@@ -164,7 +168,8 @@ def run_init(args) -> int:
     settings = settings_from_args(args)
     try:  # every setting checked as a tournament would check it, before anything is made
         tournament = {**settings["tournament"], "games_per_pairing": games_per_unit(settings)}
-        parse_config({**settings, "tournament": tournament,
+        games = {k: v for k, v in settings.items() if k != "league"}  # (the league's own table is no tournament's)
+        parse_config({**games, "tournament": tournament,
                       "bot": [{"name": "x", "sample": "random"}, {"name": "y", "sample": "random"},
                                           {"name": "z", "sample": "random"}, {"name": "w", "sample": "random"},
                                           {"name": "v", "sample": "random"}]},
@@ -188,8 +193,20 @@ def run_init(args) -> int:
     return 0
 
 
+def quota_arg(text: str) -> int:
+    from league.logs import SMALLEST_QUOTA_MIB
+
+    value = positive_int(text)
+    if value < SMALLEST_QUOTA_MIB:
+        raise argparse.ArgumentTypeError(f"at least {SMALLEST_QUOTA_MIB} (MiB: the newest game's logs must fit)")
+    return value
+
+
 def settings_from_args(args) -> dict:
-    """The [tournament], [time] and [limits] tables every game of the league is played under."""
+    """The [tournament], [time] and [limits] tables every game of the league is played under, and the league's own
+    [league] table (its stderr quota)."""
+    from league.logs import DEFAULT_QUOTA_MIB
+
     options = dict(parse_option_text(o) for o in args.option)
     if args.boards:
         options["max-hands"] = "1"
@@ -203,7 +220,8 @@ def settings_from_args(args) -> dict:
         tournament["read_only"] = read_only_from_args(args)
     time_table = {"move": args.time_per_move, "bank": args.time_bank, "increment": args.increment,
                   "grace": args.grace}
-    settings = {"tournament": tournament, "time": time_table}
+    settings = {"tournament": tournament, "time": time_table,
+                "league": {"stderr_quota_mib": args.stderr_quota or DEFAULT_QUOTA_MIB}}
     limits = limits_from_args(args)
     if limits:
         settings["limits"] = limits

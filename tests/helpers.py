@@ -214,3 +214,25 @@ def as_from_a_terminal() -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+
+
+def stopped_after(out: Path, kept: int = -1) -> list[str]:
+    """Make the finished run in ``out`` look as if it had stopped after its first ``kept`` records were written
+    (negative: all but the last -``kept``): the later records, their lines in the ledger and the sealed mark of
+    its end taken away, as if those games had not been played yet; returns the records' lines taken away."""
+    from referee.records.seals import load_key, read_sealed_json, sealed_json
+
+    taken: list[str] = []
+    for name in ("games.jsonl", "ledger.jsonl"):
+        path = out / name
+        lines = path.read_text().splitlines(keepends=True)
+        path.write_text("".join(lines[:kept]))
+        taken = taken or [line.removesuffix("\n") for line in lines[kept:]]
+    key = load_key(out)
+    for meta in (out / name for name in ("match.json", "sprt.json", "tournament.json")):
+        if not meta.exists():
+            continue
+        data = read_sealed_json(meta, key)
+        if data.pop("ended", None) is not None:
+            meta.write_text(sealed_json(data, key))
+    return taken

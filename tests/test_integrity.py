@@ -16,7 +16,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from helpers import arena
+from helpers import arena, stopped_after
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -248,10 +248,8 @@ def interrupted(tournament: Path, tmp_path: Path) -> tuple[Path, list[str], str]
     """A copy of the tournament that stopped before its last game: (out, the lines kept, the last game's line)."""
     root = tmp_path / "copy"
     shutil.copytree(tournament, root)
-    path = root / "out" / "games.jsonl"
-    lines = path.read_text().splitlines()
-    path.write_text("".join(line + "\n" for line in lines[:-1]))
-    return root, lines[:-1], lines[-1]
+    (last,) = stopped_after(root / "out")
+    return root, (root / "out" / "games.jsonl").read_text().splitlines(), last
 
 
 def as_record(line: str) -> GameRecord:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import arena
+from helpers import arena, stopped_after
 
 
 def play(kind: str, out, *extra: str):
@@ -33,21 +33,36 @@ def delete_line(out, number: int) -> str:
 
 @pytest.mark.parametrize("kind", ["match", "sprt"])
 def test_a_deleted_record_is_missed_by_replay_ratings_and_report(kind, tmp_path):
+    """The ledger says the run wrote it: no --partial excuses it, unlike a game not played yet."""
     out = tmp_path / "run"
     play(kind, out)
     assert arena("replay", str(out)).returncode == 0
     assert arena("ratings", str(out), "--bootstrap", "0").returncode == 0
     gone = delete_line(out, 1)
+    for partial in ((), ("--partial",)):
+        replay = arena("replay", str(out), *partial)
+        assert replay.returncode == 1
+        assert f"{gone}: no record, though the run wrote one (ledger.jsonl:2): deleted or replaced" in replay.stdout
+        assert "1 record(s) written and gone" in replay.stdout
+        ratings = arena("ratings", str(out), "--bootstrap", "0", *partial)
+        assert ratings.returncode == 2 and f"1 record(s) the run wrote are gone ({gone};" in ratings.stderr
+        assert arena("report", str(out), *partial).returncode == 2
+
+
+@pytest.mark.parametrize("kind", ["match", "sprt"])
+def test_a_run_stopped_early_is_rated_only_with_partial(kind, tmp_path):
+    out = tmp_path / "run"
+    play(kind, out)
+    (unplayed,) = (json.loads(line)["game_id"] for line in stopped_after(out))
     replay = arena("replay", str(out))
-    assert replay.returncode == 1 and f"{gone}: no record (scheduled: not played yet, or deleted)" in replay.stdout
-    assert "1 scheduled game(s) without a record" in replay.stdout
+    assert replay.returncode == 1 and "0 record(s) written and gone" in replay.stdout
+    if kind == "match":
+        assert f"{unplayed}: no record (scheduled: not played yet, or deleted)" in replay.stdout
     assert arena("replay", str(out), "--partial").returncode == 0
     ratings = arena("ratings", str(out), "--bootstrap", "0")
-    assert ratings.returncode == 2 and f"1 scheduled game(s) have no record ({gone})" in ratings.stderr
-    assert "--partial rates the games there are" in ratings.stderr
+    assert ratings.returncode == 2 and "--partial rates the games there are" in ratings.stderr
     partial = arena("ratings", str(out), "--bootstrap", "0", "--partial")
     assert partial.returncode == 0 and "(--partial: not every scheduled game)" in partial.stdout
-    assert arena("report", str(out)).returncode == 2
 
 
 def test_a_truncated_file_is_missed_too(tmp_path):
@@ -56,8 +71,13 @@ def test_a_truncated_file_is_missed_too(tmp_path):
     games = out / "games.jsonl"
     lines = games.read_text().splitlines(keepends=True)
     games.write_text("".join(lines[:2]))  # the last two records cut off
-    ratings = arena("ratings", str(out), "--bootstrap", "0")
-    assert ratings.returncode == 2 and "2 scheduled game(s) have no record (g3, g4)" in ratings.stderr
+    ratings = arena("ratings", str(out), "--bootstrap", "0", "--partial")
+    assert ratings.returncode == 2 and "2 record(s) the run wrote are gone (g3, g4;" in ratings.stderr
+    ledger = out / "ledger.jsonl"
+    ledger.write_text("".join(ledger.read_text().splitlines(keepends=True)[:2]))  # and their lines in the ledger
+    for run in (arena("replay", str(out), "--partial"), arena("match", "--resume", str(out))):
+        assert run.returncode == 2 and "ledger.jsonl lists 2 record(s), but the run had written 4 when it ended" \
+            in run.stderr
 
 
 def test_an_edited_seed_is_not_taken_up_by_a_resume(tmp_path):

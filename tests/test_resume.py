@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers import arena, interrupted_after_first_game
+from helpers import arena, interrupted_after_first_game, stopped_after
 
 from referee.bots.samples import command_identity
 from tournaments.config import parse_config, with_flags
@@ -26,11 +26,6 @@ def games(out: Path) -> dict[str, dict]:
 
 def outcome(record: dict) -> tuple:
     return record["seats"][0]["entrant"], record["totals"], record["result"], len(record["actions"])
-
-
-def keep_first_lines(path: Path, n: int) -> None:
-    lines = path.read_text().splitlines(keepends=True)
-    path.write_text("".join(lines[:n]))
 
 
 def test_a_tournament_from_flags_alone_keeps_its_configuration_and_resumes_from_its_folder(tmp_path):
@@ -50,7 +45,7 @@ def test_a_tournament_from_flags_alone_keeps_its_configuration_and_resumes_from_
     kept = json.loads((out / "config.json").read_text())
     assert [b["name"] for b in kept["data"]["bot"]] == ["greedy", "rnd", "greedy-noisy"]
 
-    keep_first_lines(out / "games.jsonl", 2)
+    stopped_after(out, 2)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     resumed = arena("tournament", "--resume", str(out), "--bootstrap", "0", cwd=elsewhere)
@@ -108,7 +103,7 @@ def test_a_match_resumes_from_its_folder_and_plays_only_the_missing_games_alike(
     first = arena("match", "greedy", RANDOM, "--games", "6", "--seed", "11", "--out", str(out), *UNJAILED)
     assert first.returncode == 0, first.stderr
     played = games(out)
-    keep_first_lines(out / "games.jsonl", 3)
+    stopped_after(out, 3)
     again = arena("match", "--resume", str(out), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert "resuming: 3 of 6 games already played" in again.stdout
@@ -127,7 +122,7 @@ def test_an_sprt_resumes_with_its_whole_pairs_counted_and_its_half_pair_finished
     assert first.returncode == 3, first.stderr  # three pairs cannot decide a 5 Elo test
     played = games(out)
     assert sorted(played) == ["sprt-1a", "sprt-1b", "sprt-2a", "sprt-2b", "sprt-3a", "sprt-3b"]
-    keep_first_lines(out / "games.jsonl", 3)  # pair 1, and half of pair 2
+    stopped_after(out, 3)  # pair 1, and half of pair 2
     again = arena("sprt", "--resume", str(out))
     assert again.returncode == 3, again.stderr
     assert "resuming: 3 games already played" in again.stdout and "undecided" in again.stdout

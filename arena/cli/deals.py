@@ -17,7 +17,7 @@ from .args import (
     positive_int,
     variant_from_args,
 )
-from .results import games_file, incompleteness, verified_records
+from .results import games_file, incompleteness, losses, verified_records
 from .running import check_new_file
 
 
@@ -67,6 +67,8 @@ def recorded_deals(args):
     if audit.findings:
         raise UsageError(f"{path}: {len(audit.findings)} record(s) failed the seal or schedule checks "
                          "('pinochle-arena replay' lists them); --no-verify reads every record, unverified")
+    if audit.lost:
+        raise UsageError(f"{path}: {losses(audit)}; --no-verify reads every record there is, unverified")
     gap = incompleteness(audit)
     if gap and not args.partial:
         raise UsageError(f"{path}: {gap}; --partial writes the deals of the games there are")

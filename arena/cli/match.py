@@ -120,6 +120,7 @@ def run(args) -> int:
         print(f"To continue: pinochle-arena match --resume {out}", file=sys.stderr)
         return 130
     progress.close()
+    store.mark_ended({})  # with how many records it wrote: the last ones taken away are missed too
     print_match_table(records, args.boards)
     print_faults(records, out / "logs")
     if args.pgn is not None:

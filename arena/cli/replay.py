@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from referee.records.ledger import LEDGER_FILE
 from referee.records.replay import replay_record
 
 from .args import add_no_verify_argument, add_partial_argument
@@ -25,15 +26,25 @@ def run(args) -> int:
     total = 0
     rejected = 0
     missing = 0
+    lost = 0
     unfinished = 0
     for path in map(games_file, args.files):
         audit = verified_records(path, args.no_verify)
         for finding in audit.findings:
             rejected += 1
             print(f"{path}:{finding.line}: {finding.game_id}: rejected: {finding.reason}")
+        for entry in audit.lost:
+            lost += 1
+            print(f"{path}: {entry.game_id}: no record, though the run wrote one ({LEDGER_FILE}:{entry.n}): "
+                  "deleted or replaced")
+        gone = {entry.game_id for entry in audit.lost}
         for game_id in audit.missing:
             missing += 1
-            print(f"{path}: {game_id}: no record (scheduled: not played yet, or deleted)")
+            if game_id not in gone:
+                print(f"{path}: {game_id}: no record (scheduled: not played yet, or deleted)")
+        if not audit.ledgered and not args.no_verify:
+            print(f"{path}: note: no {LEDGER_FILE} (a run begun before records were ledgered): a record deleted, "
+                  "and its game played again by --resume, cannot be told from a game played once")
         if audit.unfinished:
             unfinished += 1
             print(f"{path}: the SPRT has not ended: which games it should hold is not known yet")
@@ -47,6 +58,7 @@ def run(args) -> int:
             elif args.verbose:
                 print(f"{path}: {record.game_id}: ok ({len(record.actions)} actions, {record.termination.value})")
     checks = "unverified" if args.no_verify else (f"{rejected} rejected by the seal and schedule checks, {missing} "
-                                                   "scheduled game(s) without a record")
+                                                   f"scheduled game(s) without a record, {lost} record(s) written "
+                                                   "and gone")
     print(f"replayed {total} game(s): {total - bad} consistent, {bad} with mismatches; {checks}")
-    return 1 if bad or rejected or ((missing or unfinished) and not args.partial) else 0
+    return 1 if bad or rejected or lost or ((missing or unfinished) and not args.partial) else 0

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from referee.records.audit import Audit, ScheduleError, audit_results
+from referee.records.ledger import LEDGER_FILE, LedgerError
 from referee.records.record import GameRecord, read_records
 from referee.records.seals import KeyFileError
 from referee.records.store import ResultStore
@@ -29,6 +30,9 @@ def warn_set_aside(store, recovery) -> None:
     for number, reason in recovery.bad_lines:
         print(f"warning: {store.games_path}:{number}: set aside ({reason}); kept in {store.games_path.name}.bad",
               file=sys.stderr)
+    if recovery.listed:
+        print(f"warning: {store.directory / LEDGER_FILE}: added {', '.join(recovery.listed)} (written just before "
+              "the run stopped, not yet listed)", file=sys.stderr)
 
 
 def games_file(path: Path) -> Path:
@@ -49,12 +53,24 @@ def records_to_use(path: Path, no_verify: bool, verb: str, verbs: str,
     if audit.findings:
         raise UsageError(f"refusing to {verb} {path}: {len(audit.findings)} record(s) failed the seal or schedule "
                          f"checks (listed above); --no-verify {verbs} every record, unverified")
+    if audit.lost:
+        raise UsageError(f"refusing to {verb} {path}: {losses(audit)}; --no-verify {verbs} the records there are, "
+                         "unverified")
     gap = incompleteness(audit)
     if gap and not partial:
         raise UsageError(f"refusing to {verb} {path}: {gap}; --partial {verbs} the games there are")
     if gap:
         print(f"warning: {path}: partial: {gap}", file=sys.stderr)
     return audit.records, gap
+
+
+def losses(audit: Audit) -> str:
+    """What a run lost (its ledger says): the records it wrote that are no longer there ("" for none)."""
+    if not audit.lost:
+        return ""
+    shown = ", ".join(e.game_id for e in audit.lost[:8]) + (", ..." if len(audit.lost) > 8 else "")
+    return (f"{len(audit.lost)} record(s) the run wrote are gone ({shown}; {LEDGER_FILE} lists them): deleted or "
+            "replaced")
 
 
 def incompleteness(audit: Audit) -> str:
@@ -82,3 +98,5 @@ def verified_records(path: Path, no_verify: bool) -> Audit:
     except (KeyFileError, ScheduleError) as e:
         raise UsageError(f"{e}; records written before they were sealed can be read with --no-verify "
                          "(unverified)") from None
+    except LedgerError as e:
+        raise UsageError(f"{e}; --no-verify reads the records without any check (unverified)") from None

@@ -126,6 +126,7 @@ def run(args) -> int:
     per_worker = play(args, opened)
     if per_worker is None:
         return 130
+    store.mark_ended({})  # with how many records it wrote: the last ones taken away are missed too
     if per_worker:
         print("\ngames this run played on each cluster worker (bots' logs: "
               f"{config.output / 'logs' / 'cluster'}/WORKER/):")

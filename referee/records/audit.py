@@ -17,6 +17,11 @@ than the run's, and a result its termination cannot give (a fault must cost
 the seat at fault the game, the way :func:`referee.rules.fault_returns` says).
 Whether a completed game's result is the one the rules give is for
 :func:`referee.records.replay.replay_record`, which replays every action.
+
+A run that keeps a ledger of what it wrote (:mod:`referee.records.ledger`)
+is checked against it too: :func:`audit_results` rejects a record that is not
+the one the run wrote of its game, and lists apart (``Audit.lost``) every
+record the run wrote that is gone, which no ``--partial`` excuses.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import attrs
 from ..rules import VariantError, fault_returns, get_variant
 from ..rules.variants import Variant
 from .knockout import Knockout, results_of
+from .ledger import Entry, check_written, read_ledger
 from .record import GameRecord, Termination, scan_records
 from .seals import KEY_FILE, SealError, Unsealed, check_seal, load_key, read_sealed_json, seal
 
@@ -75,6 +81,7 @@ class Schedule:
     games: tuple[ScheduledGame, ...] = ()
     sprt: SprtPairs | None = None
     knockout: Knockout | None = None  # a knockout's bracket: its games follow from its results
+    ledger: bool = attrs.field(default=False, eq=False)  # its run lists every record it writes in ledger.jsonl
     _by_id: dict[str, ScheduledGame] = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
@@ -114,6 +121,8 @@ class Schedule:
             header["sprt"] = attrs.asdict(self.sprt)
         if self.knockout is not None:
             header["knockout"] = self.knockout.to_dict()
+        if self.ledger:
+            header["ledger"] = True
         lines = [header] + [{"game_id": g.game_id, "seating": list(g.seating)} for g in self.games]
         return [json.dumps(line, separators=(",", ":")) for line in lines]
 
@@ -138,7 +147,7 @@ class Schedule:
                 line = json.loads(text)
                 games.append(ScheduledGame(str(line["game_id"]), tuple(str(s) for s in line["seating"])))
             schedule = cls(kind, str(header["variant"]), {str(k): str(v) for k, v in header["options"].items()},
-                           tuple(games), sprt, knockout)
+                           tuple(games), sprt, knockout, ledger=header.get("ledger") is True)
         except (KeyError, TypeError, AttributeError, ValueError) as e:
             raise ValueError(f"malformed: {e!r}") from None
         if (kind == "sprt") != (sprt is not None):
@@ -259,54 +268,70 @@ class Audit:
     findings: list[Finding]  # the ones that did not, in file order
     missing: list[str] = attrs.Factory(list)  # scheduled games with no record: not played yet, or deleted
     unfinished: bool = False  # an SPRT that has not ended: which of its games there should be is not known
+    lost: list[Entry] = attrs.Factory(list)  # records the run wrote (its ledger says) that are no longer there
+    ledgered: bool = False  # the run keeps a ledger, so a record taken away is told from a game not played
 
     @property
     def complete(self) -> bool:
-        return not self.missing and not self.unfinished
+        return not self.missing and not self.unfinished and not self.lost
 
 
 def audit_results(path: Path) -> Audit:
-    """Read the records of ``path`` and check each against the key and schedule in its directory, and list the
-    scheduled games that have no record.
+    """Read the records of ``path`` and check each against the key, schedule and ledger in its directory, and list
+    the scheduled games that have no record and the records the run wrote that are gone.
 
-    KeyFileError or ScheduleError when either is missing or unusable;
-    RecordError (from :mod:`referee.records.record`) for a line that is no record.
+    KeyFileError, ScheduleError or LedgerError when the key, schedule or
+    ledger is missing or unusable; RecordError (from
+    :mod:`referee.records.record`) for a line that is no record.
     """
-    key = load_key(path.parent)
-    schedule = read_schedule(path.parent, key)
-    sealed: list[tuple[int, GameRecord]] = []
+    directory = path.parent
+    key = load_key(directory)
+    schedule = read_schedule(directory, key)
+    ledger = read_ledger(directory, key) if schedule.ledger else None  # before the records: it never runs ahead
+    sealed: list[tuple[int, GameRecord, str]] = []
     findings = []
-    for number, record, unsealed in scan_records(path, key):
-        if unsealed is None:
-            sealed.append((number, record))
+    for number, record, unsealed, mac in scan_records(path, key):
+        reason = unsealed if unsealed is not None or ledger is None else ledger.impostor(record.game_id, mac)
+        if reason is None:
+            sealed.append((number, record, mac))
         else:
-            findings.append(Finding(number, record.game_id, unsealed))
-    problems = check_records([record for _, record in sealed], schedule)
+            findings.append(Finding(number, record.game_id, reason))
+    problems = check_records([record for _, record, _ in sealed], schedule)
     for problem in problems:
         findings.append(Finding(sealed[problem.index][0], problem.game_id, problem.reason))
     rejected = {problem.index for problem in problems}
     findings.sort(key=lambda f: f.line)
-    records = [record for i, (_, record) in enumerate(sealed) if i not in rejected]
-    expected = _expected_games(path.parent, schedule.reached(records), key)
+    records = [record for i, (_, record, _) in enumerate(sealed) if i not in rejected]
+    meta, ended = ending(directory, schedule, key)
+    lost: list[Entry] = []
+    if ledger is not None:
+        check_written(directory, ledger, ended, meta)
+        lost = ledger.lost(mac for _, _, mac in sealed)  # a record there but rejected is a finding already
+    expected = _expected_games(schedule.reached(records), ended)
     recorded = {r.game_id for r in records}
     missing = [] if expected is None else [g for g in expected if g not in recorded]
-    return Audit(records, findings, missing, unfinished=expected is None)
+    return Audit(records, findings, missing, unfinished=expected is None, lost=lost, ledgered=ledger is not None)
 
 
-def _expected_games(directory: Path, schedule: Schedule, key: bytes) -> list[str] | None:
+def ending(directory: Path, schedule: Schedule, key: bytes) -> tuple[Path, dict | None]:
+    """(the run's metadata file, how the run ended as kept there, sealed, or None: not ended, or not known)."""
+    meta = directory / f"{schedule.kind}.json"
+    try:
+        ended = read_sealed_json(meta, key).get("ended")
+    except (FileNotFoundError, Unsealed):  # no metadata, or 0.1's: how it ended is not known
+        return meta, None
+    except SealError as e:
+        raise ScheduleError(f"{meta}: {e}") from None
+    return meta, ended if isinstance(ended, dict) and ended else None
+
+
+def _expected_games(schedule: Schedule, ended: dict | None) -> list[str] | None:
     """Every game the run's records should hold: a match's or tournament's whole schedule (a knockout's as far
     as its records take it); an SPRT's games as it kept them, sealed, when it ended (None before: an SPRT's
     schedule is open-ended)."""
     if schedule.sprt is None:
         return [g.game_id for g in schedule.games]
-    meta = directory / f"{schedule.kind}.json"
-    try:
-        ended = read_sealed_json(meta, key).get("ended")
-    except (FileNotFoundError, Unsealed):  # no metadata, or 0.1's: how it ended is not known
-        return None
-    except SealError as e:
-        raise ScheduleError(f"{meta}: {e}") from None
-    return None if not ended else sprt_ids(ended.get("games", {}))
+    return None if ended is None else sprt_ids(ended.get("games", {}))
 
 
 def sprt_ids(ranges: dict[str, str]) -> list[str]:
@@ -339,5 +364,5 @@ def sprt_ranges(game_ids: Iterable[str]) -> dict[str, str]:
 
 
 __all__ = ["Audit", "Finding", "Problem", "SCHEDULE_FILE", "Schedule", "ScheduleError", "ScheduledGame", "SprtPairs",
-           "audit_results", "check_records", "read_schedule", "schedule_path", "sprt_ids", "sprt_ranges",
+           "audit_results", "check_records", "ending", "read_schedule", "schedule_path", "sprt_ids", "sprt_ranges",
            "write_schedule"]

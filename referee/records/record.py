@@ -23,7 +23,7 @@ from pathlib import Path
 import attrs
 
 from ..rules.variants import RULES_VERSION
-from .seals import KEY_FILE, SealError, check_seal, seal
+from .seals import KEY_FILE, SealError, check_seal, mac_in, seal
 
 RECORD_FORMAT = 1
 
@@ -147,19 +147,20 @@ class RecordError(ValueError):
     """A record file that cannot be read; the message names the file and line."""
 
 
-def append_record(path: Path, record: GameRecord, key: bytes) -> None:
-    """Append one sealed record and force it to disk, so a crash loses no finished game."""
-    append_records(path, [record], key)
+def append_record(path: Path, record: GameRecord, key: bytes) -> str:
+    """Append one sealed record and force it to disk, so a crash loses no finished game; returns its line."""
+    return append_records(path, [record], key)[0]
 
 
-def append_records(path: Path, records: list[GameRecord], key: bytes) -> None:
-    """Append sealed records with one write and one fsync (a group commit)."""
+def append_records(path: Path, records: list[GameRecord], key: bytes) -> list[str]:
+    """Append sealed records with one write and one fsync (a group commit); returns their lines (no newline)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = "".join(seal(record.to_json(), key) + "\n" for record in records)
+    lines = [seal(record.to_json(), key) for record in records]
     with open(path, "a", encoding="utf-8") as f:
-        f.write(data)
+        f.write("".join(line + "\n" for line in lines))
         f.flush()
         os.fsync(f.fileno())
+    return lines
 
 
 def record_from_line(line: bytes) -> GameRecord:
@@ -176,11 +177,11 @@ def seal_problem(line: bytes, key: bytes, key_file: Path) -> str | None:
     return None
 
 
-def scan_records(path: Path, key: bytes | None) -> Iterator[tuple[int, GameRecord, str | None]]:
-    """(line number, record, why its seal fails or None) for each record of a JSONL file.
+def scan_records(path: Path, key: bytes | None) -> Iterator[tuple[int, GameRecord, str | None, str]]:
+    """(line number, record, why its seal fails or None, its mac or "") for each record of a JSONL file.
 
-    With ``key=None`` seals are not checked. A line that is no record at all
-    ends the scan with a RecordError naming it.
+    With ``key=None`` seals are not checked (and the mac is ""). A line that is
+    no record at all ends the scan with a RecordError naming it.
     """
     key_file = path.parent / KEY_FILE
     try:
@@ -198,7 +199,9 @@ def scan_records(path: Path, key: bytes | None) -> Iterator[tuple[int, GameRecor
                 cut = "" if raw.endswith(b"\n") else " (the line is cut short: was the writer killed?)"
                 raise RecordError(f"{path}:{number}: not a valid game record{cut}: {e}; "
                                   "a tournament's --resume sets bad lines aside") from None
-            yield number, record, None if key is None else seal_problem(line, key, key_file)
+            unsealed = None if key is None else seal_problem(line, key, key_file)
+            mac = "" if key is None or unsealed is not None else mac_in(line.decode("utf-8"))
+            yield number, record, unsealed, mac
 
 
 def read_records(path: Path, key: bytes | None) -> Iterator[GameRecord]:
@@ -206,7 +209,7 @@ def read_records(path: Path, key: bytes | None) -> Iterator[GameRecord]:
 
     ``key=None`` reads without checking seals: only for callers that ask for unverified records.
     """
-    for number, record, unsealed in scan_records(path, key):
+    for number, record, unsealed, _ in scan_records(path, key):
         if unsealed is not None:
             raise RecordError(f"{path}:{number}: {unsealed}")
         yield record

@@ -103,6 +103,11 @@ def check_seal(line: str, key: bytes) -> str:
     return text
 
 
+def mac_in(line: str) -> str:
+    """The mac that a line sealed by :func:`seal` carries (its seal not checked: see :func:`check_seal`)."""
+    return line.rstrip("\n")[-(_MAC_HEX + 2):-2]
+
+
 
 
 SEAL_FIELD = "seal"  # a sealed JSON file's HMAC, with the directory's key, of the rest of it
@@ -135,4 +140,4 @@ def _canonical(data: dict) -> str:
 
 
 __all__ = ["KEY_FILE", "KeyFileError", "MAC_FIELD", "SealError", "check_seal", "key_path", "load_key",
-           "mac_of", "new_key", "read_sealed_json", "seal", "sealed_json", "Unsealed"]
+           "mac_in", "mac_of", "new_key", "read_sealed_json", "seal", "sealed_json", "Unsealed"]

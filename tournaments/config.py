@@ -618,7 +618,6 @@ def _fence(table: dict, limits: dict, default: Fence, where: str, prefix: str, l
     return Fence(sandbox, restart, _get(table, "persist", bool, default.persist, where, prefix))
 
 
-def _entrant(bot: Any, i: int, default_time: TimeControl, default_fence: Fence, base: Path,
 def _paths(table: dict, key: str, base: Path, where: str, prefix: str, example: str) -> list[str]:
     """A fence key's list of paths (relative to the configuration's folder), each checked to exist."""
     found = table.get(key, [])
@@ -630,6 +629,7 @@ def _paths(table: dict, key: str, base: Path, where: str, prefix: str, example: 
     return [str(_resolve(base, x).resolve()) for x in found] if key == "runtimes" else found
 
 
+def _entrant(bot: Any, i: int, default_time: TimeControl, default_fence: Fence, base: Path,
              where: str) -> Entrant:
     prefix = f"bot[{i}]."
     if not isinstance(bot, dict):

@@ -30,8 +30,8 @@ from .args import (
     limits_from_args,
     positive_int,
     read_only_from_args,
-)
     runtimes_from_args,
+)
 from .progress import Progress
 from .running import check_apart, check_bots_start, check_out, run_trio
 
@@ -218,6 +218,8 @@ def settings_from_args(args) -> dict:
         tournament["clean_env"] = False
     if args.read_only:
         tournament["read_only"] = read_only_from_args(args)
+    if args.runtime:
+        tournament["runtimes"] = runtimes_from_args(args)
     time_table = {"move": args.time_per_move, "bank": args.time_bank, "increment": args.increment,
                   "grace": args.grace}
     settings = {"tournament": tournament, "time": time_table,
@@ -236,8 +238,6 @@ def run_add(args) -> int:
 
 def run_update(args) -> int:
     return _enter(args, new=False)
-    if args.runtime:
-        tournament["runtimes"] = runtimes_from_args(args)
 
 
 def _enter(args, new: bool) -> int:

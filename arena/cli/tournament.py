@@ -324,9 +324,9 @@ def tournament_flags(args) -> dict:
         t["clean_env"] = False
     if args.read_only:
         t["read_only"] = read_only_from_args(args)
-    if args.deals is not None:
     if args.runtime:
         t["runtimes"] = runtimes_from_args(args)
+    if args.deals is not None:
         t["deals"] = str(args.deals.absolute())
     for key, value in (("deals_order", args.deals_order), ("rounds", args.rounds), ("wait", args.wait)):
         if value is not None:

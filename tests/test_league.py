@@ -81,6 +81,7 @@ def test_a_league_of_a_python_a_node_and_a_c_bot_plays_shows_and_exports(tmp_pat
     assert exported.returncode == 0, exported.stderr
     replay = arena("replay", out)
     assert replay.returncode == 0 and f"replayed {len(records)} game(s): {len(records)} consistent" in replay.stdout
+    assert "no ledger.jsonl" not in replay.stdout  # the export lists the records it wrote
     assert arena("ratings", out, "--bootstrap", "0").returncode == 0
 
 

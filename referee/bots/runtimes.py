@@ -26,9 +26,11 @@ Nothing here runs a program that is inspected: ELF files are read, not loaded.
 from __future__ import annotations
 
 import glob
+import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 from collections.abc import Iterable
 from functools import cache
@@ -93,6 +95,7 @@ def system_selection(programs: Iterable[str] = (), extra: Iterable[str] = (),
     for folder in bot_folders:
         elves |= _elf_files([folder], system_only=False)
     chosen |= needed_libraries(elves)
+    _save_cache()
     return Selection(tuple(sorted(_with_link_targets(chosen))))
 
 
@@ -192,7 +195,13 @@ def _elf_files(paths: Iterable[str], system_only: bool = True) -> set[str]:
 
 
 def _is_elf(path: str) -> bool:
-    if os.path.islink(path) or not os.path.isfile(path):
+    """Whether ``path`` is an ELF file: a program (executable) or a library (``.so`` in its name); other files
+    are not opened (a runtime's folders hold thousands of them)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    if not stat.S_ISREG(st.st_mode) or not (st.st_mode & 0o111 or ".so" in os.path.basename(path)):
         return False
     try:
         with open(path, "rb") as f:
@@ -219,7 +228,66 @@ def needed_libraries(elves: Iterable[str]) -> set[str]:
     return found
 
 
+NEEDS_CACHE = Path("/run/pinochle-arena/elf-needs.json")  # what _read_needs found, for every referee process
+_cache: dict[str, list[str]] | None = None
+_cache_grew = False
+
+
 def _needs(path: str) -> list[str]:
+    """The libraries one ELF file needs, from the cache shared by the referee's processes (reading them costs
+    some 3 ms a file, and a system image's selection reads hundreds), or read now."""
+    global _cache_grew
+    cache = _loaded_cache()
+    try:
+        st = os.stat(path)
+    except OSError:
+        return []
+    key = f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}"
+    if key not in cache:
+        cache[key] = _read_needs(path)
+        _cache_grew = True
+    return cache[key]
+
+
+def _loaded_cache() -> dict[str, list[str]]:
+    """The cache of libraries needed, as it was written for this machine's loader cache (empty if that
+    changed: a library installed since may now resolve a name another way)."""
+    global _cache
+    if _cache is None:
+        _cache = {}
+        try:
+            kept = json.loads(NEEDS_CACHE.read_text())
+            if kept.get("loader") == _loader_version():
+                _cache = kept["needs"]
+        except (OSError, ValueError, KeyError, AttributeError):
+            pass
+    return _cache
+
+
+def _save_cache() -> None:
+    global _cache_grew
+    if not _cache_grew or os.geteuid() != 0:
+        return
+    _cache_grew = False
+    try:
+        NEEDS_CACHE.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+        partial = NEEDS_CACHE.with_name(f"{NEEDS_CACHE.name}.{os.getpid()}")
+        partial.write_text(json.dumps({"loader": _loader_version(), "needs": _cache}))
+        os.replace(partial, NEEDS_CACHE)
+    except OSError:
+        pass  # a cache: the next process reads the files again
+
+
+@cache
+def _loader_version() -> str:
+    try:
+        st = os.stat("/etc/ld.so.cache")
+        return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+    except OSError:
+        return ""
+
+
+def _read_needs(path: str) -> list[str]:
     """The libraries one ELF file names (DT_NEEDED, resolved) and its program loader (PT_INTERP)."""
     from elftools.common.exceptions import ELFError
     from elftools.elf.elffile import ELFFile

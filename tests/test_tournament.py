@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import arena, as_from_a_terminal, descendants, sigint_state
+from helpers import arena, as_from_a_terminal, descendants, sigint_state, stopped_after
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -203,8 +203,9 @@ def test_resume_sets_aside_a_cut_short_line(tmp_path):
     out = tmp_path / "out"
     assert arena("tournament", str(config), "--out", str(out)).returncode == 0
     path = out / "games.jsonl"
-    lines = path.read_text().splitlines()
-    path.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:50])  # the last game half written
+    (last,) = stopped_after(out)
+    with open(path, "a") as f:
+        f.write(last[:50])  # the last game half written when the run was killed (so not yet in the ledger)
     resumed = arena("tournament", str(config), "--out", str(out), "--resume")
     assert resumed.returncode == 0, resumed.stderr
     assert "cut short" in resumed.stderr and "resuming: 5 of 6" in resumed.stdout

@@ -82,7 +82,7 @@ class Ledger:
 
     def impostor(self, game_id: str, mac: str) -> str | None:
         """Why a sealed record of ``game_id`` whose line carries ``mac`` is not the one the run wrote, or None
-        (it is, or the ledger does not list its game: see :func:`unlisted`)."""
+        (it is, or the ledger does not list its game yet: written just before a stop, the store adds it)."""
         entry = self.of_game(game_id)
         if entry is None or entry.record == mac:
             return None

@@ -151,3 +151,25 @@ def test_fixed_counters_keep_the_kernels_layout_with_every_figure_zero():
         fields = dict(line.split(":", 1) for line in block.splitlines() if ":" in line)
         if "cpu MHz" in fields and "bogomips" in fields:  # the clock of the moment replaced by a fixed figure
             assert float(fields["cpu MHz"]) == pytest.approx(float(fields["bogomips"]) / 2, abs=0.001)
+
+
+@needs_images
+def test_a_data_file_named_alone_is_shown_from_an_image_of_its_own(tmp_path):
+    """``read_only`` may name one file: the jail shows it, read through an image holding just that file."""
+    data = tmp_path / "book.txt"
+    data.write_text("opening book\n")
+    spec = jail.JailSpec(("/bin/cat",), read_only=(str(data),), own_files=True, seat="SEAT")
+    shown = jail.filesystem(spec)
+    layout = dict(shown.layout.images)
+    file_images = [source for source in layout.values() if source.paths == (str(data),)]
+    assert file_images and file_images[0].root == str(tmp_path)
+    fs = seating_fs.SeatingFs(tmp_path / "seat")
+    try:
+        fs.mount(shown.layout)
+        name = next(n for n, source in shown.layout.images if source.paths == (str(data),))
+        assert (fs.root / name / "book.txt").read_text() == "opening book\n"
+        assert sorted(p.name for p in (fs.root / name).iterdir()) == ["book.txt"]
+    finally:
+        fs.close()
+    args = shown.arguments(str(fs.root))
+    assert f"{fs.root}/{name}/book.txt" in args

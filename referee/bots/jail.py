@@ -472,10 +472,14 @@ def _work_out_filesystem(spec: JailSpec) -> Filesystem:
         if is_under(where, [str(w) for w, _ in bound]):
             continue
         source = str(real)
-        if spec.own_files:
+        if spec.own_files:  # an image of the folder (or of the one file) mounted for this process alone
             name = str(len(images))
-            images.append((name, images_.Source.folder(str(real), _hidden_real(spec))))
-            source = f"{SEAT}/{name}"
+            if real.is_dir():
+                images.append((name, images_.Source.folder(str(real), _hidden_real(spec))))
+                source = f"{SEAT}/{name}"
+            else:
+                images.append((name, images_.Source(str(real.parent), (str(real),))))
+                source = f"{SEAT}/{name}/{real.name}"
         args += _parents(where, made) + ["--ro-bind", source, str(where)]
         bound.append((where, real))
     if not spec.own_files:  # (an image leaves out what is hidden: nothing there to cover)

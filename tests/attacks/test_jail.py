@@ -380,6 +380,19 @@ def test_no_memory_between_seatings_played_at_once(tmp_path, bots, mark, needs_o
     assert all(said["found"] == "-" for said in found)
 
 
+def test_no_pages_read_by_a_partner(tmp_path, bots, mark, needs_own_files):
+    """Partners of a four-handed game run at once, in jails side by side: neither finds cached a page the other
+    read (each reads through mounts of its own)."""
+    out = tmp_path / "out"
+    attacker = command(bots / "fault_around.py", f"mark={mark}")
+    match(out, attacker, "random", attacker, "random", games=1, cwd=tmp_path,
+          extra=("--variant", "four-handed", "--no-duplicate"))
+    completed(records(out))
+    found = reports(out, "faultaround")
+    assert len(found) == 2
+    assert all(said["found"] == "-" for said in found)
+
+
 # ----------------------------------------------------------------- 11c. the machine's counters
 def test_no_machine_wide_counter_moves_in_the_jail(tmp_path, bots, mark):
     """Every file of the jail's /proc that is not a process's own stays the same while the bot forks, starts

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Attack 17, a channel between partners through CPU contention.
 
-Usage: contention.py mark=WORD [slot=MS]
+Usage: contention.py mark=WORD [slot=MS] [repeat=N]
 
 The two partners of a four-handed game are two processes in two jails at the
 same time. The jails share no file, lock or counter the bots could use, but
 they share the machine's cores. Each partner pins one thread to the same
 core (the last one both may use: ``sched_setaffinity`` is an ordinary call),
 and on the shared monotonic clock bits go in slots of ``slot`` ms (default
-10), each cut in two halves. The sender spins through the first half for a 1
+2), each cut in two halves. The sender spins through the first half for a 1
 and through the second for a 0 (Manchester coding: the receiver needs no
 threshold, and the sender uses half a core whatever it sends, well inside
 its quota); the receiver counts the turns of a tight loop it gets through in
@@ -19,17 +19,19 @@ next request, so the partner asked second learns its hand after the first
 has replied. Both follow one schedule on the shared clock: periods of two
 windows, the lower seat sending in the first and the higher in the second.
 From its first deal a partner sends a frame (16 known bits, then its hand)
-in its window of every period, and listens in the other until it hears its
-partner's known bits (at most one wrong); it holds its first reply for one
+``repeat`` times (default 5) in its window of every period, and listens in
+the other until it hears its partner's known bits (at most one wrong), each
+bit read from what all the copies say (every slot's log2 ratio of its
+halves' work, clipped to +-1, added up); it holds its first reply for one
 whole period, so the second partner's hold is a period in which both talk,
 and the game waits for it as it would for a bot that thinks within its
 clock. A hand goes as the number of copies of every face held, in base
 copies + 1: 39 bits for a single deck, 47 for a double.
 
-Reports ``ATTACK contention id=ID seat=S partner=P slot=MS pin=ok|ERR bits=N listened=N heard=yes|no hand=CARDS got=CARDS|none``
-at the end of its first period (before its first reply), and again when it hears its partner later
-(``got``: the partner's hand as read; ``listened``: windows listened to so far), or ``partner=none`` in a
-game without partners.
+Reports ``ATTACK contention id=ID seat=S partner=P slot=MS repeat=N pin=ok|ERR bits=N listened=N
+heard=yes|no hand=CARDS got=CARDS|none`` (one line) at the end of its first period, before its first
+reply, and again when it hears its partner later (``got``: the partner's hand as read; ``listened``:
+windows listened to so far); ``partner=none`` in a game without partners.
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ GAP = 2  # slots between the two windows of a period
 MARGIN = 0.05  # seconds from the deal to the earliest start of a period
 PERIODS = 60  # periods a partner talks at most
 PREAMBLE = [1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0, 0, 1, 0]  # the known bits that begin a frame
+CLIP = 1.0  # the most one slot says for its bit (a log2 ratio): a half in which the receiver got no CPU at all
+            # (the machine's other work) counts no more than a clear one
 
 
 def channel_cpu() -> int:
@@ -103,6 +107,13 @@ def decode(done: list[int]) -> list[int]:
     return [1 if done[2 * i] < done[2 * i + 1] else 0 for i in range(len(done) // 2)]
 
 
+def votes(done: list[int]) -> list[float]:
+    """What each slot of :func:`work`'s counts says: log2 of its second half's work over its first's, clipped to
+    +-CLIP (positive: a 1)."""
+    return [max(-CLIP, min(CLIP, math.log2(max(done[2 * i + 1], 1) / max(done[2 * i], 1))))
+            for i in range(len(done) // 2)]
+
+
 def receive(count: int, start: float, slot: float) -> list[int]:
     """The ``count`` bits sent from ``start``, one every ``slot`` seconds."""
     return decode(work(count, start, slot))
@@ -146,20 +157,22 @@ class Contention(Bot):
             report("contention", f"id={self.game_id} seat={self.seat} partner=none")
             return
         self.held = threading.Event()
-        slot = float(ARGS.get("slot", "10")) / 1000
-        threading.Thread(target=self.talk, args=(slot, self.held), daemon=True).start()
+        slot = float(ARGS.get("slot", "2")) / 1000
+        repeat = int(ARGS.get("repeat", "5"))
+        threading.Thread(target=self.talk, args=(slot, repeat, self.held), daemon=True).start()
 
-    def talk(self, slot: float, held: threading.Event) -> None:
-        """Send a frame of this hand in its window of every period, listen in the other until the partner is
-        heard; report at the end of the first period, then set ``held``, and again when the partner is heard."""
+    def talk(self, slot: float, repeat: int, held: threading.Event) -> None:
+        """Send ``repeat`` copies of a frame of this hand in its window of every period, listen in the other
+        until the partner is heard; report at the end of the first period, then set ``held``, and again when
+        the partner is heard."""
         partner = (self.seat + 2) % 4
         frame = PREAMBLE + to_bits(self.hand, self.variant)
-        window = (len(frame) + GAP) * slot
+        window = (repeat * len(frame) + GAP) * slot
         period = 2 * window
         mine = 0 if self.seat < partner else 1
         pinned = pin()
-        said = f"id={self.game_id} seat={self.seat} partner={partner} slot={slot * 1000:g} pin={pinned} " \
-               f"bits={hand_bits(self.variant)}"
+        said = f"id={self.game_id} seat={self.seat} partner={partner} slot={slot * 1000:g} repeat={repeat} " \
+               f"pin={pinned} bits={hand_bits(self.variant)}"
         heard, listened = None, 0
 
         def tell() -> None:
@@ -173,9 +186,10 @@ class Contention(Bot):
                 for w in (0, 1):
                     at = k * period + w * window
                     if w == mine:
-                        send(frame, at, slot)
+                        send(frame * repeat, at, slot)
                     elif heard is None:
-                        got = receive(len(frame), at, slot)
+                        slots = votes(work(repeat * len(frame), at, slot))
+                        got = [1 if sum(slots[i::len(frame)]) > 0 else 0 for i in range(len(frame))]
                         listened += 1
                         if sum(a != b for a, b in zip(got, PREAMBLE)) <= 1:
                             heard = got[len(PREAMBLE):]

@@ -500,8 +500,7 @@ def _hidden_real(spec: JailSpec) -> tuple[str, ...]:
 
 def _system_selection(spec: JailSpec) -> runtimes.Selection:
     programs, others = system_paths_named(spec)
-    return runtimes.system_selection(programs, (*spec.runtimes, *others),
-                                     [str(real) for _, real in visible_paths(spec) if real.exists()])
+    return runtimes.system_selection(programs, (*spec.runtimes, *others))
 
 
 def _system_from_image(selection: runtimes.Selection) -> list[str]:

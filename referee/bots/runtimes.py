@@ -15,10 +15,17 @@ reads leaves no trace in what the next one can see. The selection is:
 * what the organiser names (``runtimes = ["/opt/ruby"]``), and the system
   programs a bot's command names (``/usr/bin/ruby bot.rb``) with their
   runtime folders when :data:`RUNTIMES` knows them;
-* the shared libraries all of these need, found by reading each ELF file's
+* every shared library in the loader's cache (``ldconfig -p``): what a
+  runtime opens by name while it runs (``dlopen``), and what a bot's own
+  compiled program links to, so that bots of every kind share one image
+  instead of one each;
+* the libraries all of these need besides, found by reading each ELF file's
   ``DT_NEEDED`` entries (pyelftools) and resolving them as the loader does
-  (``ldconfig``'s cache, then the ``RUNPATH``), and the same for every ELF
-  file in the bot's own folders (a compiled bot, Python's extension modules).
+  (``ldconfig``'s cache, then the ``RUNPATH``): a library in a runtime's own
+  folder. A bot's own compiled program finds its libraries among the
+  loader's; one that links to a library the loader's cache does not list
+  fails to start with the loader's message, and the organiser adds it with
+  ``runtimes``.
 
 Nothing here runs a program that is inspected: ELF files are read, not loaded.
 """
@@ -42,10 +49,6 @@ SYSTEM_ROOTS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", 
 BASE = ("/etc", "/usr/bin/env", "/usr/bin/sh", "/bin/sh", "/usr/bin/dash", "/usr/bin/bash", "/bin/bash",
         "/usr/bin/setpriv", "/usr/bin/true", "/usr/bin/cat", "/usr/lib/locale/C.utf8", "/usr/lib/locale/C.UTF-8",
         "/usr/share/zoneinfo/UTC", "/usr/share/zoneinfo/Etc/UTC")
-# Libraries a runtime opens by name while it runs (dlopen), which no DT_NEEDED entry names.
-DLOPENED = ("libgcc_s.so.1", "libnss_files.so.2", "libnss_dns.so.2", "libresolv.so.2", "libdl.so.2",
-            "libutil.so.1", "librt.so.1", "libpthread.so.0", "libm.so.6", "libc.so.6", "libstdc++.so.6",
-            "libz.so.1", "libffi.so.8")
 
 
 @attrs.frozen
@@ -79,11 +82,10 @@ class Selection:
         return len(self.paths)
 
 
-def system_selection(programs: Iterable[str] = (), extra: Iterable[str] = (),
-                     bot_folders: Iterable[str] = ()) -> Selection:
-    """The system files of a jail: the base, the default runtimes, ``extra`` (the organiser's), the system
-    ``programs`` a bot's command names (with their runtimes' folders), and every library all of that and
-    the ELF files in ``bot_folders`` need."""
+def system_selection(programs: Iterable[str] = (), extra: Iterable[str] = ()) -> Selection:
+    """The system files of a jail: the base (every library the loader knows among them), the default runtimes,
+    ``extra`` (the organiser's), the system ``programs`` a bot's command names (with their runtimes' folders),
+    and every library all of that needs besides."""
     chosen: set[str] = set(_base())
     for name in DEFAULT_RUNTIMES:
         chosen |= _runtime_paths(name)
@@ -91,10 +93,7 @@ def system_selection(programs: Iterable[str] = (), extra: Iterable[str] = (),
         chosen |= set(_existing(path))
     for program in programs:
         chosen |= _program_paths(program)
-    elves = _elf_files(chosen)
-    for folder in bot_folders:
-        elves |= _elf_files([folder], system_only=False)
-    chosen |= needed_libraries(elves)
+    chosen |= needed_libraries(_elf_files(chosen))
     _save_cache()
     return Selection(tuple(sorted(_with_link_targets(chosen))))
 
@@ -104,10 +103,7 @@ def _base() -> frozenset[str]:
     paths = set()
     for path in BASE:
         paths |= set(_existing(path))
-    for name in DLOPENED:
-        found = _library_cache().get(name)
-        if found:
-            paths.add(found)
+    paths |= set(_library_cache().values())  # every library the loader knows: bots need the same image, not one each
     return frozenset(paths)
 
 
@@ -182,7 +178,7 @@ def canonical(path: str) -> str:
 ELF_MAGIC = b"\x7fELF"
 
 
-def _elf_files(paths: Iterable[str], system_only: bool = True) -> set[str]:
+def _elf_files(paths: Iterable[str]) -> set[str]:
     """The ELF files among ``paths`` and in the folders among them (real paths)."""
     found = set()
     for path in paths:

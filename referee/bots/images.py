@@ -18,9 +18,11 @@ image file's own pages say nothing. An image is named by a digest of what it
 holds: every file's path, type, mode, owner, size, modification time and inode
 (or a link's target). It is built once per machine and content, by whichever
 referee process needs it first (the others wait on its lock), and built again
-when a file in it changes. The store keeps at most :data:`STORE_BYTES`;
-beyond that the images used longest ago are removed (a jail using one keeps
-it: its loop device holds the file).
+when a file in it changes. The store may hold half the machine's memory
+(:data:`STORE_SHARE`); an image about to be made that would take it past three
+quarters of that first removes the images used longest ago, and those no
+start used for a day go then too (a jail using one keeps it: its loop device
+holds the file).
 """
 
 from __future__ import annotations
@@ -45,7 +47,9 @@ from .runtimes import Selection
 
 STORE = Path("/run/pinochle-arena/images")
 TMPFS_MAGIC = 0x01021994
-STORE_BYTES = 8 << 30  # the store's own size limit; images used longest ago go first past it
+STORE_SHARE = 2  # the store may hold up to 1/STORE_SHARE of the machine's memory; the images used longest ago
+# go first once an image about to be made would take it past three quarters of that
+UNUSED_SECONDS = 24 * 3600  # an image no start used for a day is removed when another is made
 RECHECK_SECONDS = 30.0  # an image's files are compared with the host's again after this long
 BUILD_SECONDS = 600
 
@@ -211,13 +215,21 @@ def forget(path: str) -> None:
 def open_store() -> Path:
     """The store, a tmpfs of its own, mounted if it is not there yet (by one process at a time)."""
     STORE.mkdir(mode=0o711, parents=True, exist_ok=True)
-    if _is_tmpfs(STORE):
+    if _is_tmpfs(STORE) and _store_size() >= store_bytes():
         return STORE
     with _locked(STORE.parent / "images.lock"):
+        options = f"mode=0711,size={store_bytes()}"
         if not _is_tmpfs(STORE):
-            mounts.mount("pinochle-arena-images", str(STORE), "tmpfs", mounts.MS_NOSUID | mounts.MS_NODEV,
-                         f"mode=0711,size={STORE_BYTES}")
+            mounts.mount("pinochle-arena-images", str(STORE), "tmpfs", mounts.MS_NOSUID | mounts.MS_NODEV, options)
+        elif _store_size() < store_bytes():  # mounted by an earlier version, smaller
+            mounts.mount("pinochle-arena-images", str(STORE), "tmpfs",
+                         mounts.MS_REMOUNT | mounts.MS_NOSUID | mounts.MS_NODEV, options)
     return STORE
+
+
+def store_bytes() -> int:
+    """The store's size: a share of the machine's memory."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // STORE_SHARE
 
 
 def _is_tmpfs(path: Path) -> bool:
@@ -246,23 +258,44 @@ def _locked(path: Path):
 
 def _build(source: Source, path: str) -> None:
     """Make ``source``'s image at ``path`` (under a lock: another process may be making the same one)."""
-    with _locked(Path(path + ".lock")):
-        if os.path.exists(path):
-            return
-        _make_room()
-        partial = path + f".{os.getpid()}.partial"
+    try:
+        with _locked(Path(path + ".lock")):
+            if not os.path.exists(path):
+                _make_room(_size_of(source))
+                _build_locked(source, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path + ".lock")
+
+
+def _build_locked(source: Source, path: str) -> None:
+    partial = path + f".{os.getpid()}.partial"
+    try:
         try:
-            if source.paths != (source.root,):  # a selection of files: staged first
-                with _staged(source) as tree:
-                    _mkfs(partial, tree, ())
-            else:
-                _mkfs(partial, source.root, [os.path.relpath(e, source.root) for e in source.excluded])
-            os.replace(partial, path)
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(partial)
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path + ".lock")
+            _make(source, partial)
+        except ImageError as e:
+            if "[Error 28]" not in str(e) and "No space" not in str(e):
+                raise
+            _make_room(_size_of(source), everything=True)  # images made at once by other processes
+            _make(source, partial)
+        os.replace(partial, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(partial)
+
+
+def _make(source: Source, image: str) -> None:
+    if source.paths != (source.root,):  # a selection of files: staged first
+        with _staged(source) as tree:
+            _mkfs(image, tree, ())
+    else:
+        _mkfs(image, source.root, [os.path.relpath(e, source.root) for e in source.excluded])
+
+
+def _size_of(source: Source) -> int:
+    """About what ``source``'s image will take: the sizes of its files."""
+    import stat as kinds
+    return sum(st.st_size for _, st in source.entries() if kinds.S_ISREG(st.st_mode))
 
 
 def _mkfs(image: str, tree: str, excluded: Iterable[str]) -> None:
@@ -338,18 +371,32 @@ def _copy_owner_and_mode(where: str, st: os.stat_result) -> None:
     os.utime(where, ns=(st.st_atime_ns, st.st_mtime_ns))
 
 
-def _make_room() -> None:
-    """Remove the images used longest ago while the store holds more than three quarters of its size."""
+def _make_room(needed: int, everything: bool = False) -> None:
+    """Remove the images used longest ago until ``needed`` more bytes leave the store at most three quarters full
+    (``everything``: until they fit at all, the store's free space counted, not its files). An image a jail still
+    uses keeps its memory until that jail ends (its loop device holds the file)."""
     images = []
     for entry in os.scandir(STORE):
         if entry.name.endswith(".erofs"):
             with contextlib.suppress(OSError):
                 st = entry.stat()
                 images.append((st.st_mtime, st.st_blocks * 512, entry.path))
+    limit = _store_size() * 3 // 4
     total = sum(size for _, size, _ in images)
-    for _, size, path in sorted(images):
-        if total <= STORE_BYTES * 3 // 4:
+    for used, size, path in sorted(images):
+        unused_long = time.time() - used > UNUSED_SECONDS
+        if (_store_used() if everything else total) + needed <= limit and not unused_long:
             return
         with contextlib.suppress(OSError):
             os.unlink(path)
             total -= size
+
+
+def _store_size() -> int:
+    st = os.statvfs(STORE)
+    return st.f_blocks * st.f_frsize
+
+
+def _store_used() -> int:
+    st = os.statvfs(STORE)
+    return (st.f_blocks - st.f_bfree) * st.f_frsize

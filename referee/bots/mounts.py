@@ -27,7 +27,7 @@ LOOP_CONTROL = "/dev/loop-control"
 LOOP_CTL_GET_FREE = 0x4C82
 LOOP_CONFIGURE = 0x4C0A  # attach a file and set its flags in one call (Linux 5.8)
 LO_FLAGS_READ_ONLY, LO_FLAGS_AUTOCLEAR = 1, 4
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
 MNT_DETACH = 2
 # struct loop_config: __u32 fd, __u32 block_size, struct loop_info64 info, __u64 __reserved[8]; loop_info64 is
 # five __u64 (device, inode, rdevice, offset, size limit), four __u32 (number, encryption type and key size,

@@ -8,7 +8,7 @@ same time. The jails share no file, lock or counter the bots could use, but
 they share the machine's cores. Each partner pins one thread to the same
 core (the last one both may use: ``sched_setaffinity`` is an ordinary call),
 and on the shared monotonic clock bits go in slots of ``slot`` ms (default
-2), each cut in two halves. The sender spins through the first half for a 1
+0.25), each cut in two halves. The sender spins through the first half for a 1
 and through the second for a 0 (Manchester coding: the receiver needs no
 threshold, and the sender uses half a core whatever it sends, well inside
 its quota); the receiver counts the turns of a tight loop it gets through in
@@ -19,7 +19,7 @@ next request, so the partner asked second learns its hand after the first
 has replied. Both follow one schedule on the shared clock: periods of two
 windows, the lower seat sending in the first and the higher in the second.
 From its first deal a partner sends a frame (16 known bits, then its hand)
-``repeat`` times (default 5) in its window of every period, and listens in
+``repeat`` times (default 40) in its window of every period, and listens in
 the other until it hears its partner's known bits (at most one wrong), each
 bit read from what all the copies say (every slot's log2 ratio of its
 halves' work, clipped to +-1, added up); it holds its first reply for one
@@ -157,8 +157,8 @@ class Contention(Bot):
             report("contention", f"id={self.game_id} seat={self.seat} partner=none")
             return
         self.held = threading.Event()
-        slot = float(ARGS.get("slot", "2")) / 1000
-        repeat = int(ARGS.get("repeat", "5"))
+        slot = float(ARGS.get("slot", "0.25")) / 1000
+        repeat = int(ARGS.get("repeat", "40"))
         threading.Thread(target=self.talk, args=(slot, repeat, self.held), daemon=True).start()
 
     def talk(self, slot: float, repeat: int, held: threading.Event) -> None:

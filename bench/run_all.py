@@ -25,6 +25,7 @@ BENCHMARKS = [
     ("6 jail cost", ["jail_cost.py"]),
     ("a jailed game, step by step", ["game_breakdown.py", "--games", "40", "--profile", "0"]),
     ("page cache channel", ["page_cache_channel.py"]),
+    ("CPU contention channel", ["contention_channel.py"]),
     ("cluster", ["cluster_throughput.py", "--games", "100", "--rounds", "2"]),
 ]
 

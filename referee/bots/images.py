@@ -215,11 +215,11 @@ def forget(path: str) -> None:
 def open_store() -> Path:
     """The store, a tmpfs of its own, mounted if it is not there yet (by one process at a time)."""
     STORE.mkdir(mode=0o711, parents=True, exist_ok=True)
-    if _is_tmpfs(STORE) and _store_size() >= store_bytes():
+    if is_tmpfs(STORE) and _store_size() >= store_bytes():
         return STORE
-    with _locked(STORE.parent / "images.lock"):
+    with locked(STORE.parent / "images.lock"):
         options = f"mode=0711,size={store_bytes()}"
-        if not _is_tmpfs(STORE):
+        if not is_tmpfs(STORE):
             mounts.mount("pinochle-arena-images", str(STORE), "tmpfs", mounts.MS_NOSUID | mounts.MS_NODEV, options)
         elif _store_size() < store_bytes():  # mounted by an earlier version, smaller
             mounts.mount("pinochle-arena-images", str(STORE), "tmpfs",
@@ -232,7 +232,7 @@ def store_bytes() -> int:
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // STORE_SHARE
 
 
-def _is_tmpfs(path: Path) -> bool:
+def is_tmpfs(path: Path) -> bool:
     """Whether the last file system mounted at ``path`` is a tmpfs (os.statvfs does not tell the kind)."""
     kind = None
     try:
@@ -247,7 +247,7 @@ def _is_tmpfs(path: Path) -> bool:
 
 
 @contextlib.contextmanager
-def _locked(path: Path):
+def locked(path: Path):
     fd = os.open(path, os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
@@ -259,7 +259,7 @@ def _locked(path: Path):
 def _build(source: Source, path: str) -> None:
     """Make ``source``'s image at ``path`` (under a lock: another process may be making the same one)."""
     try:
-        with _locked(Path(path + ".lock")):
+        with locked(Path(path + ".lock")):
             if not os.path.exists(path):
                 _make_room(_size_of(source))
                 _build_locked(source, path)

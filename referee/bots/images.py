@@ -31,6 +31,7 @@ import contextlib
 import fcntl
 import functools
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -77,15 +78,19 @@ class Source:
     root: str
     paths: tuple[str, ...]
     excluded: tuple[str, ...] = ()
+    # Compared with the host's files by one referee process for all of them, every RECHECK_SECONDS: the system's
+    # files and an interpreter's installation, which change when software is installed. A bot's own folder is
+    # compared by each process at its first start (an entrant's fix is played at once).
+    shared_check: bool = False
 
     @classmethod
-    def folder(cls, folder: str, excluded: Iterable[str] = ()) -> Source:
+    def folder(cls, folder: str, excluded: Iterable[str] = (), shared_check: bool = False) -> Source:
         inside = tuple(sorted(e for e in excluded if e != folder and e.startswith(folder.rstrip("/") + "/")))
-        return cls(folder, (folder,), inside)
+        return cls(folder, (folder,), inside, shared_check)
 
     @classmethod
     def system(cls, selection: Selection) -> Source:
-        return cls("/", selection.paths)
+        return cls("/", selection.paths, shared_check=True)
 
     def entries(self) -> Iterable[tuple[str, os.stat_result]]:
         """(host path, its lstat) of everything in the image, folders before what they hold."""
@@ -185,14 +190,39 @@ def image_for(source: Source) -> str:
         if known is not None and time.monotonic() - known[1] < RECHECK_SECONDS and os.path.exists(known[0]):
             return known[0]
         store = open_store()
-        path = str(store / f"{source.name()}-{source.digest()}.erofs")
-        if not os.path.exists(path):
-            _build(source, path)
-            _remove_older(store, source, path)
+        digest = recent(f"{source.name()}.checked") if source.shared_check else None
+        path = str(store / f"{source.name()}-{digest}.erofs")
+        if digest is None or not os.path.exists(path):
+            digest = source.digest()
+            path = str(store / f"{source.name()}-{digest}.erofs")
+            if not os.path.exists(path):
+                _build(source, path)
+                _remove_older(store, source, path)
+            if source.shared_check:
+                note(f"{source.name()}.checked", digest)
         with contextlib.suppress(OSError):
             os.utime(path)  # used now: the last to be removed when the store is full
         _checked[source] = (path, time.monotonic())
         return path
+
+
+def recent(name: str):
+    """What a referee process noted as ``name`` in the store within the last RECHECK_SECONDS, or None."""
+    try:
+        with open(open_store() / f"{name}.json") as f:
+            kept = json.load(f)
+        return kept["value"] if 0 <= time.time() - kept["at"] < RECHECK_SECONDS else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def note(name: str, value) -> None:
+    """Note ``value`` as ``name`` in the store, for every referee process for RECHECK_SECONDS (:func:`recent`)."""
+    path = open_store() / f"{name}.json"
+    partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}")
+    with contextlib.suppress(OSError):
+        partial.write_text(json.dumps({"at": time.time(), "value": value}))
+        os.replace(partial, path)
 
 
 def _remove_older(store: Path, source: Source, kept: str) -> None:
@@ -214,8 +244,12 @@ def forget(path: str) -> None:
 
 def open_store() -> Path:
     """The store, a tmpfs of its own, mounted if it is not there yet (by one process at a time)."""
+    global _store_open
+    if _store_open:
+        return STORE
     STORE.mkdir(mode=0o711, parents=True, exist_ok=True)
     if is_tmpfs(STORE) and _store_size() >= store_bytes():
+        _store_open = True
         return STORE
     with locked(STORE.parent / "images.lock"):
         options = f"mode=0711,size={store_bytes()}"
@@ -224,7 +258,11 @@ def open_store() -> Path:
         elif _store_size() < store_bytes():  # mounted by an earlier version, smaller
             mounts.mount("pinochle-arena-images", str(STORE), "tmpfs",
                          mounts.MS_REMOUNT | mounts.MS_NOSUID | mounts.MS_NODEV, options)
+    _store_open = True
     return STORE
+
+
+_store_open = False
 
 
 def store_bytes() -> int:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import hashlib
 import os
 import random
 import re
@@ -464,6 +465,7 @@ def _work_out_filesystem(spec: JailSpec) -> Filesystem:
                 args += ["--ro-bind", root, root]
     made: set[Path] = set()  # folders made inside the jail to hold the binds
     bound: list[tuple[Path, Path]] = []
+    installations = {real for _, real, is_program in _named_paths(spec) if is_program}
     for where, real in visible_paths(spec):  # shallowest first: a folder inside one already bound is visible
         if not real.exists():
             continue
@@ -475,7 +477,7 @@ def _work_out_filesystem(spec: JailSpec) -> Filesystem:
         if spec.own_files:  # an image of the folder (or of the one file) mounted for this process alone
             name = str(len(images))
             if real.is_dir():
-                images.append((name, images_.Source.folder(str(real), _hidden_real(spec))))
+                images.append((name, images_.Source.folder(str(real), _hidden_real(spec), real in installations)))
                 source = f"{SEAT}/{name}"
             else:
                 images.append((name, images_.Source(str(real.parent), (str(real),))))
@@ -499,8 +501,18 @@ def _hidden_real(spec: JailSpec) -> tuple[str, ...]:
 
 
 def _system_selection(spec: JailSpec) -> runtimes.Selection:
+    """The files of ``spec``'s system image: worked out by one referee process for all of them every
+    images.RECHECK_SECONDS (reading the runtimes' folders and libraries costs a process a few tenths of a
+    second of CPU)."""
     programs, others = system_paths_named(spec)
-    return runtimes.system_selection(programs, (*spec.runtimes, *others))
+    extra = (*spec.runtimes, *others)
+    name = "selection-" + hashlib.sha256(repr((sorted(programs), extra)).encode()).hexdigest()[:16]
+    kept = images_.recent(name)
+    if kept is not None:
+        return runtimes.Selection(tuple(kept))
+    selection = runtimes.system_selection(programs, extra)
+    images_.note(name, list(selection.paths))
+    return selection
 
 
 def _system_from_image(selection: runtimes.Selection) -> list[str]:

@@ -6,6 +6,7 @@ import math
 import random
 import statistics
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,3 +79,34 @@ def geometric_mean_interval(ratios: list[float]) -> str:
     t = T_975.get(dof) or T_975[max(k for k in T_975 if k <= dof)]  # (the next smaller listed: a little wide)
     half = t * sd / math.sqrt(len(logs))
     return f"{math.exp(mean):.2f} (95% {math.exp(mean - half):.2f}-{math.exp(mean + half):.2f})"
+
+
+async def read_all(stream, into: bytearray) -> None:
+    """Everything a process writes to ``stream``, appended to ``into`` until it closes."""
+    while chunk := await stream.receive_some(1 << 16):
+        into += chunk
+
+
+def jailed_output(code: int, out: bytearray, err: bytearray) -> str:
+    """A jailed run's stdout, or RuntimeError with the end of its stderr if it failed."""
+    if code != 0:
+        raise RuntimeError(f"jailed run failed: {err.decode(errors='replace').strip()[-300:]}")
+    return out.decode()
+
+
+def tournament_rate(command: list[str], out: Path, cwd: Path) -> tuple[float, float]:
+    """Run a ``tournament`` command as a user does, timed from its start to its end: (games/s, decisions/s) of
+    the records it wrote in ``out``."""
+    import subprocess
+
+    from referee.records.record import read_records
+    from tournaments.store import ResultStore
+
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{done.stderr[-2000:]}")
+    store = ResultStore(out)
+    records = list(read_records(store.games_path, store.key))
+    return len(records) / elapsed, sum(len(r.actions) for r in records) / elapsed

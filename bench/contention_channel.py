@@ -42,7 +42,7 @@ from pathlib import Path
 
 import attrs
 import trio
-from _common import ROOT, capacity, summary
+from _common import ROOT, capacity, jailed_output, read_all, summary
 from tabulate import tabulate
 
 from referee.bots.sandbox import Sandbox, launch, start
@@ -95,25 +95,19 @@ async def _run(argv: tuple[str, ...], rendezvous: Rendezvous) -> str:
         out, err = bytearray(), bytearray()
         with trio.fail_after(120):
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(_read_all, process.stderr, err)
+                nursery.start_soon(read_all, process.stderr, err)
                 while not out.endswith(b"ready\n") and (chunk := await process.stdout.receive_some(1 << 16)):
                     out += chunk
                 moment = await rendezvous.arrive()
                 await process.stdin.send_all(f"{moment}\n".encode())
                 await process.stdin.aclose()
                 out.clear()
-                await _read_all(process.stdout, out)
+                await read_all(process.stdout, out)
             code = await process.wait()
     finally:
         how.cleanup()
-    if code != 0:
-        raise RuntimeError(f"jailed run failed: {err.decode(errors='replace').strip()[-300:]}")
-    return out.decode()
+    return jailed_output(code, out, err)
 
-
-async def _read_all(stream, into: bytearray) -> None:
-    while chunk := await stream.receive_some(1 << 16):
-        into += chunk
 
 
 async def _pair(script: Path, bits: str, slot_ms: float, pinned: bool) -> str:

@@ -32,15 +32,13 @@ import tomllib
 from pathlib import Path
 
 import trio
-from _common import ROOT, summary
+from _common import ROOT, summary, tournament_rate
 from tabulate import tabulate
 
 from referee.bots import sandbox as sandboxes
 from referee.bots.samples import SAMPLES
 from referee.bots.transport import BotCommand
 from referee.match.client import BotClient
-from referee.records.record import read_records
-from tournaments.store import ResultStore
 
 MODES = {"host's files": False, "own files": True}
 STARTERS = ROOT / "sample_bots" / "starters"
@@ -88,15 +86,9 @@ def games_per_second(own_files: bool, games: int, concurrency: int, folder: Path
     out = folder / f"out-{own_files}-{concurrency}-{time.monotonic_ns()}"
     command = [sys.executable, "-m", "arena", "tournament", str(config), "--out", str(out), "--no-report",
                "--bootstrap", "0"]
-    started = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-    elapsed = time.perf_counter() - started
-    if done.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed:\n{done.stderr[-2000:]}")
-    store = ResultStore(out)
-    played = len(list(read_records(store.games_path, store.key)))
+    rate, _ = tournament_rate(command, out, ROOT)
     shutil.rmtree(out, ignore_errors=True)
-    return played / elapsed
+    return rate
 
 
 def main() -> None:

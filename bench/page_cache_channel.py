@@ -34,7 +34,7 @@ from pathlib import Path
 
 import trio
 
-from _common import capacity, summary
+from _common import capacity, jailed_output, read_all, summary
 
 from referee.bots.sandbox import Sandbox, launch, start
 
@@ -72,19 +72,13 @@ async def _jailed(script: Path, listing: Path, sandbox: Sandbox) -> str:
         out, err = bytearray(), bytearray()
         with trio.fail_after(120):
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(_read_all, process.stdout, out)
-                nursery.start_soon(_read_all, process.stderr, err)
+                nursery.start_soon(read_all, process.stdout, out)
+                nursery.start_soon(read_all, process.stderr, err)
             code = await process.wait()
     finally:
         how.cleanup()
-    if code != 0:
-        raise RuntimeError(f"jailed run failed: {err.decode(errors='replace').strip()[-300:]}")
-    return out.decode()
+    return jailed_output(code, out, err)
 
-
-async def _read_all(stream, into: bytearray) -> None:
-    while chunk := await stream.receive_some(1 << 16):
-        into += chunk
 
 
 def evict(paths: list[str]) -> None:

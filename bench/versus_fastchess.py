@@ -40,11 +40,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import BUILD, ROOT, summary
+from _common import BUILD, ROOT, summary, tournament_rate
 from tabulate import tabulate
-
-from referee.records.record import read_records
-from tournaments.store import ResultStore
 
 PEERS = ROOT.parent / "shared" / "peers"
 FASTCHESS = BUILD / "peers" / "fastchess" / "fastchess"
@@ -94,14 +91,7 @@ def arena(flags: list[str], games: int, concurrency: int) -> tuple[float, float]
         out = Path(tmp) / "out"
         command = [sys.executable, "-m", "arena", "tournament", "--bot", "first-legal", "--bot", "first-legal",
                    "--games", str(games), "--concurrency", str(concurrency), "--out", str(out), *flags]
-        started = time.perf_counter()
-        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-        elapsed = time.perf_counter() - started
-        if done.returncode != 0:
-            sys.exit(f"{' '.join(command)} failed:\n{done.stderr[-2000:]}")
-        store = ResultStore(out)
-        records = list(read_records(store.games_path, store.key))
-    return len(records) / elapsed, sum(len(r.actions) for r in records) / elapsed
+        return tournament_rate(command, out, ROOT)
 
 
 def spread(values: list[float]) -> str:

@@ -174,3 +174,18 @@ def test_a_data_file_named_alone_is_shown_from_an_image_of_its_own(tmp_path):
         fs.close()
     args = shown.arguments(str(fs.root))
     assert f"{fs.root}/{name}/book.txt" in args
+
+
+@needs_images
+def test_a_run_says_when_a_bots_first_start_makes_images(tmp_path):
+    """A bot whose images are not made yet makes them at its first start (seconds): the run says so first."""
+    from referee.bots.sandbox import Sandbox, images_to_make
+
+    (tmp_path / "bot.py").write_text("print('ready')\n")
+    argv = ("/usr/bin/python3", str(tmp_path / "bot.py"))
+    assert images_to_make(Sandbox(), argv, None)
+    spec = jail.JailSpec(argv, own_files=True, uid=0)
+    for _, source in jail.filesystem(spec).layout.images:
+        images.image_for(source)
+    assert not images_to_make(Sandbox(), argv, None)
+    assert not images_to_make(Sandbox(own_files=False), argv, None)

@@ -11,6 +11,7 @@ from pathlib import Path
 import trio
 
 from referee.bots.apart import exposures, jails_of
+from referee.bots.sandbox import images_to_make
 from referee.match import named_by_bots, preflight
 from referee.records.store import ResultStore
 
@@ -37,6 +38,7 @@ def check_bots_start(entrants, logs: Path, startup_timeout: float, name_by_bots:
     with ``name_by_bots`` each called by the name its bot gives (``id name``), as the organiser named none."""
     check_apart(entrants, logs.parent)
     make_out(logs.parent)
+    say_images_to_make(entrants, logs.parent)
     found = run_trio(preflight, entrants, logs, startup_timeout)
     if found.failures:
         raise UsageError("; ".join(f"bot {name} cannot start: {why}" for name, why in found.failures)
@@ -44,6 +46,15 @@ def check_bots_start(entrants, logs: Path, startup_timeout: float, name_by_bots:
     for name, note in found.notes:
         print(f"note: bot {name}: {note}", file=sys.stderr)
     return named_by_bots(entrants, found.names, logs) if name_by_bots else tuple(entrants)
+
+
+def say_images_to_make(entrants, out: Path) -> None:
+    """One line before the bots' first start when it makes their file system images (a minute at most, once per
+    machine and content), so that the run does not seem to hang."""
+    bots = [(e.sandbox.with_read_only(e.command.read_only), e.command) for e in entrants if e.connect is None]
+    if any(images_to_make(sandbox, command.argv, command.cwd, (str(out),)) for sandbox, command in bots):
+        print("making the jailed bots' file system images (once per machine and content; up to a minute)...",
+              file=sys.stderr, flush=True)
 
 
 def check_apart(entrants, out: Path) -> None:

@@ -206,6 +206,15 @@ def image_for(source: Source) -> str:
         return path
 
 
+def is_made(source: Source) -> bool:
+    """Whether an image of ``source`` is in the store (of its files as they are now, or as they were)."""
+    try:
+        return any(entry.name.startswith(source.name() + "-") and entry.name.endswith(".erofs")
+                   for entry in os.scandir(open_store()))
+    except OSError:
+        return False
+
+
 def recent(name: str):
     """What a referee process noted as ``name`` in the store within the last RECHECK_SECONDS, or None."""
     try:

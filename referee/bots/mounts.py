@@ -35,7 +35,7 @@ MNT_DETACH = 2
 LOOP_INFO64 = struct.Struct("=5Q4I64s64s32s2Q")
 ATTACH_TRIES = 32  # another process may take the free device first
 BLKRASET = 0x1262  # a block device's read-ahead, in 512-byte sectors
-READ_AHEAD = int(os.environ.get("PA_RA", "2048"))  # 1 MiB: a fresh mount reads a runtime in few, large reads
+READ_AHEAD = 2048  # 1 MiB: a fresh mount reads a runtime in few, large reads
 
 
 class MountError(OSError):

@@ -142,6 +142,10 @@ class Sandbox:
     own_files: bool = True  # jailed: its files through mounts of its own process's alone, where that can be had
     runtimes: tuple[str, ...] = ()  # jailed with own_files: more host folders for its system image
 
+    def with_read_only(self, paths: tuple[str, ...]) -> Sandbox:
+        """This sandbox showing ``paths`` too (a bot command's own read_only folders)."""
+        return attrs.evolve(self, read_only=self.read_only + tuple(paths)) if paths else self
+
     def check(self) -> None:
         """Raise SandboxError if this system cannot provide the isolation asked for."""
         if self.isolation is Isolation.JAIL:
@@ -288,6 +292,20 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
     return Launch(entry + command, env, cwd, marker, cleanup, pass_fds, capped // MiB if capped else None,
                   group.oom_killed if group is not None else _never, group.play if group is not None else _nothing,
                   admit, prepare)
+
+
+def images_to_make(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, hidden: tuple[str, ...] = ()) -> bool:
+    """Whether the first start of this bot will make file system images first (seconds, once per machine and
+    content): for a run to say so before it seems to hang."""
+    if sandbox.isolation is not Isolation.JAIL or not sandbox.own_files or own_files_problem():
+        return False
+    spec = jail.JailSpec(tuple(argv), read_only=sandbox.read_only, hidden=hidden, cwd=cwd, own_files=True,
+                         runtimes=sandbox.runtimes, uid=0)
+    try:
+        layout = jail.filesystem(spec).layout
+    except (jail.JailError, images.ImageError, OSError):
+        return False  # the start will say why
+    return layout is not None and not all(images.is_made(source) for _, source in layout.images)
 
 
 @functools.cache

@@ -196,8 +196,7 @@ class BotProcess:
         """
         command.check()
         try:
-            if command.read_only:
-                sandbox = attrs.evolve(sandbox, read_only=sandbox.read_only + command.read_only)
+            sandbox = sandbox.with_read_only(command.read_only)
             # In a thread: the first start of a bot with a file system of its own works out its system image
             # (a second or two, reading the runtimes' libraries), which must not hold up the games being played.
             how = await trio.to_thread.run_sync(launch, sandbox, command.argv, command.cwd, dict(command.env),

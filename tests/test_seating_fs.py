@@ -181,6 +181,7 @@ def test_a_run_says_when_a_bots_first_start_makes_images(tmp_path):
     """A bot whose images are not made yet makes them at its first start (seconds): the run says so first."""
     from referee.bots.sandbox import Sandbox, images_to_make
 
+    tmp_path.chmod(0o755)  # a bot's folder is one its own uid may read
     (tmp_path / "bot.py").write_text("print('ready')\n")
     argv = ("/usr/bin/python3", str(tmp_path / "bot.py"))
     assert images_to_make(Sandbox(), argv, None)

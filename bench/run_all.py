@@ -24,6 +24,7 @@ BENCHMARKS = [
     ("boards", ["boards_vs_games.py", "--hands", "500", "--seeds", "1", "2"]),
     ("6 jail cost", ["jail_cost.py"]),
     ("a jailed game, step by step", ["game_breakdown.py", "--games", "40", "--profile", "0"]),
+    ("a file system of its own: cost", ["own_files_cost.py", "--rounds", "3"]),
     ("page cache channel", ["page_cache_channel.py"]),
     ("CPU contention channel", ["contention_channel.py"]),
     ("cluster", ["cluster_throughput.py", "--games", "100", "--rounds", "2"]),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -198,6 +199,8 @@ def test_the_reports_game_anchors_are_the_game_ids(tmp_path):
                  "--out", str(out)).returncode == 0
     page = (out / "report" / "index.html").read_text()
     assert '"id":"g1","anchor":"game-g1"' in page and '"id":"g2","anchor":"game-g2"' in page
+    documented = re.findall(r"index\.html#(game-\S+?)`", (ROOT / "docs" / "records.md").read_text())
+    assert documented and all(re.fullmatch(r"game-g\d+", anchor) for anchor in documented)  # as the report makes them
 
 
 def test_a_bots_first_start_is_logged_once(tmp_path):
@@ -272,3 +275,21 @@ def test_wait_pauses_between_two_games_of_one_set_of_processes(tmp_path, monkeyp
     assert arena("tournament", "--bot", "greedy", "--bot", "random", "--games", "4", "--wait", "250",
                  "--concurrency", "1", *QUICK[2:], "--out", tmp_path / "t").returncode == 0
     assert pauses == [0.25] * 3
+
+
+@pytest.mark.parametrize("command", [["match", "BOT", "random", *QUICK], ["check", "BOT"],
+                                     ["tournament", "--bot", "BOT", "--bot", "random", *QUICK]])
+def test_a_bot_given_as_its_folder_is_called_a_folder_with_the_command_that_starts_it(tmp_path, command):
+    """``./mybot`` for a starter kit's folder: one line that says it is a folder and gives the kit's own command
+    with its files' paths (before, a folder passed the program check and failed later, misleadingly)."""
+    kit = tmp_path / "mybot"
+    (kit / "build").mkdir(parents=True)
+    (kit / "build" / "bot.jar").write_bytes(b"")
+    (kit / "starter.toml").write_text('run = "java -jar build/bot.jar"\n')
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    for folder, said in ((kit, f'"java -jar {kit}/build/bot.jar"'), (plain, f'"{plain}/bot"')):
+        run = arena(*[str(folder) if word == "BOT" else word for word in command], "--out", str(tmp_path / "out"))
+        assert run.returncode == 2, run.stdout + run.stderr
+        assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1
+        assert f"'{folder}' is a folder, not a program" in run.stderr and said in run.stderr

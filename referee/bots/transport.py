@@ -34,6 +34,7 @@ import select
 import shlex
 import shutil
 import signal
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
@@ -125,10 +126,26 @@ class BotCommand:
             path = Path(self.cwd or ".", program) if not os.path.isabs(program) else Path(program)
             if not path.exists():
                 raise BotStartError(f"bot program {program!r} not found")
+            if path.is_dir():
+                raise BotStartError(_folder_given(program, path))
             if not os.access(path, os.X_OK):
                 raise BotStartError(f"bot program {program!r} is not executable (chmod +x, or name its interpreter first)")
         elif shutil.which(program) is None:
             raise BotStartError(f"bot program {program!r} not found on PATH")
+
+
+def _folder_given(program: str, path: Path) -> str:
+    """What to say of a bot given as its folder: the command that starts it, as its starter kit says."""
+    said = f"bot program {program!r} is a folder, not a program: give the command that starts the bot in it"
+    try:
+        run = tomllib.loads((path / "starter.toml").read_text(encoding="utf-8")).get("run")
+    except (OSError, ValueError):
+        run = None
+    if not isinstance(run, str) or not run.split():
+        return f"{said}, e.g. \"{program.rstrip('/')}/bot\""
+    base = program.rstrip("/")
+    words = [f"{base}/{word}" if (path / word).exists() else word for word in run.split()]
+    return f"{said}; as its starter.toml says, \"{' '.join(words)}\""
 
 
 def _absolute(word: str, base: str, first: bool) -> str:

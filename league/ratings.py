@@ -2,9 +2,13 @@
 enough to be asked before every table the league chooses.
 
 Every game counts as comparisons between its seats: in a game of two, the
-one result; in a game of more, every pair of seats (the higher share ahead,
-equal shares a draw), each weighted ``1 / (seats - 1)`` so a game weighs as
-much as a game of two. A weak prior (a normal of ``PRIOR`` Elo around 0)
+one result; in a game of more, every pair of seats held by different
+versions (the higher share ahead, equal shares a draw). A game weighs one
+unit in all, whatever its seats, shared equally by its comparisons: a
+partnership game of two versions (four seats, four comparisons across the
+table) weighs what a game of two does, and so does a game of three (three
+comparisons, which share one deal and are not three independent results).
+A weak prior (a normal of ``PRIOR`` Elo around 0)
 keeps the fit finite for a version that has won or lost everything, and
 the uncertainty of each rating is the Laplace approximation: the inverse of
 the curvature of the log-likelihood at its peak.
@@ -57,18 +61,22 @@ class Tally:
     games: dict[int, int] = attrs.Factory(lambda: defaultdict(int))
 
     def add(self, seats: Sequence[tuple[int, float]]) -> None:
-        """One game: (version, share) for each seat."""
-        weight = 1 / max(len(seats) - 1, 1)
-        for i, (a, share_a) in enumerate(seats):
-            for b, share_b in seats[i + 1:]:
-                if a == b:
-                    continue
-                score = 1.0 if share_a > share_b else 0.0 if share_a < share_b else 0.5
-                key, score = ((a, b), score) if a < b else ((b, a), 1 - score)
-                self.pairs[key][0] += weight * score
-                self.pairs[key][1] += weight
+        """One game: (version, share) for each seat. Its comparisons share one unit of weight."""
+        compared = comparisons(seats)
+        weight = 1 / len(compared) if compared else 0.0
+        for (a, share_a), (b, share_b) in compared:
+            score = 1.0 if share_a > share_b else 0.0 if share_a < share_b else 0.5
+            key, score = ((a, b), score) if a < b else ((b, a), 1 - score)
+            self.pairs[key][0] += weight * score
+            self.pairs[key][1] += weight
         for version in {v for v, _ in seats}:
             self.games[version] += 1
+
+
+def comparisons(seats: Sequence[tuple[int, float]]) -> list[tuple[tuple[int, float], tuple[int, float]]]:
+    """Every pair of seats of one game held by different versions (partners of one version compare with nobody
+    on their side)."""
+    return [(first, second) for i, first in enumerate(seats) for second in seats[i + 1:] if first[0] != second[0]]
 
 
 def tally(seatings: Iterable[Sequence[tuple[int, float]]]) -> Tally:
@@ -171,4 +179,4 @@ def _relative_variances(cov: list[list[float]], pool: list[int]) -> list[float]:
     return [cov[i][i] - 2 * to_pool[i] + within for i in range(n)]
 
 
-__all__ = ["Estimate", "Fit", "Tally", "fit", "fit_pool", "tally"]
+__all__ = ["Estimate", "Fit", "Tally", "comparisons", "fit", "fit_pool", "tally"]

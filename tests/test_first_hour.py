@@ -293,3 +293,15 @@ def test_a_bot_given_as_its_folder_is_called_a_folder_with_the_command_that_star
         assert run.returncode == 2, run.stdout + run.stderr
         assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1
         assert f"'{folder}' is a folder, not a program" in run.stderr and said in run.stderr
+
+
+@pytest.mark.parametrize("command, said", [
+    (["match", "-engine", "cmd=./mybot", "random"], "'--bot PROGRAM'"),
+    (["tournament", "-each", "tc=10+1"], "apply to every bot"),
+    (["match", "greedy", "random", "--sprt"], "the sprt command ('pinochle-arena sprt NEW OLD'"),
+])
+def test_another_tools_habit_is_answered_with_what_to_give_here(command, said):
+    """cutechess's and fastchess's flags, or another command's, get what to give instead, not a near spelling."""
+    run = arena(*command)
+    assert run.returncode == 2 and said in run.stderr and "'--anchor'" not in run.stderr
+    assert "'--restart'" not in run.stderr and "Traceback" not in run.stderr

@@ -31,7 +31,20 @@ class Parser(argparse.ArgumentParser):
         return commands.choices[name]
 
 
+# Flags other tools (cutechess, fastchess) or another of our commands take, which newcomers bring along: what to
+# give instead (a spelling suggestion would send them the wrong way: -engine is not --anchor).
+HABITS = {
+    "-engine": "'--bot' (cutechess's and fastchess's '-engine cmd=PROGRAM' is '--bot PROGRAM' here, one per bot)",
+    "-each": "the flags alone ('--time-per-move', '--limit' ...): given once, they apply to every bot",
+    "--sprt": "the sprt command ('pinochle-arena sprt NEW OLD' tests whether NEW is stronger than OLD)",
+}
+
+
 def _did_you_mean(parser: argparse.ArgumentParser, message: str, given_words: list[str]) -> str:
+    habits = [HABITS[flag] for flag in re.findall(r"(--?[\w-]+)", message.partition("unrecognized arguments:")[2])
+              if flag in HABITS]
+    if habits:
+        return habits[0]
     words: list[str] = []
     commands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     wanted = re.search(r"invalid choice: '([^']*)'", message)

@@ -305,3 +305,16 @@ def test_another_tools_habit_is_answered_with_what_to_give_here(command, said):
     run = arena(*command)
     assert run.returncode == 2 and said in run.stderr and "'--anchor'" not in run.stderr
     assert "'--restart'" not in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("command", ["ratings", "replay", "deals"])
+def test_a_folder_without_records_is_called_that(tmp_path, command):
+    """An empty folder, or a run stopped before its first game ended, is not a missing key."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    run = arena(command, str(empty))
+    assert run.returncode == 2 and "not a results folder (it has no games.jsonl)" in run.stderr
+    assert "secret.key" not in run.stderr and "Traceback" not in run.stderr
+    (empty / "secret.key").write_text("0" * 64)
+    run = arena(command, str(empty))
+    assert run.returncode == 2 and "no game is recorded there yet" in run.stderr

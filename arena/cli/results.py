@@ -39,6 +39,12 @@ def games_file(path: Path) -> Path:
     """A games.jsonl file, or the one in an output folder (UsageError when there is no such file or folder)."""
     if not path.exists():
         raise UsageError(f"{path}: no such file or folder")
+    if path.is_dir() and not (path / "games.jsonl").is_file():
+        if (path / "secret.key").is_file():
+            raise UsageError(f"{path}: no game is recorded there yet (no games.jsonl): the run stopped before its "
+                             "first game ended; --resume it, or run it again")
+        raise UsageError(f"{path}: not a results folder (it has no games.jsonl): give the --out folder of a match, "
+                         "tournament or sprt, or its games.jsonl")
     return path / "games.jsonl" if path.is_dir() else path
 
 

@@ -100,3 +100,19 @@ def test_a_single_deal_pair_has_no_interval_and_no_pool_los():
     assert pair_rows(report)[0][5:7] == ["-", "75.0%"]
     assert los_rows(report) == [["a", "", "75"], ["b", "25", ""]]
     assert pair_rows(report)[0][9] == "+0.0"  # one paired hand's margin, and no "+/- inf" beside it
+
+
+def test_a_los_beyond_a_tenth_of_a_percent_of_certainty_says_so():
+    """99.95% rounded would print as 100.0%, a certainty no finite sample gives."""
+    from tournaments.report import los_text
+
+    assert los_text(0.9995) == ">99.9%" and los_text(0.0004) == "<0.1%"
+    assert los_text(0.75) == "75.0%" and los_text(0.999) == "99.9%" and los_text(None) == "-"
+
+
+def test_openskill_takes_games_in_play_order():
+    """Its updates depend on order: g2 comes before g10, not after it as text would have it."""
+    from tournaments.multi import game_order
+
+    ids = [f"g{n}" for n in (10, 2, 1, 11, 3)]
+    assert sorted(ids, key=game_order) == ["g1", "g2", "g3", "g10", "g11"]

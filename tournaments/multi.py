@@ -15,6 +15,7 @@ game's result, then by final total. Two ratings come from those orders:
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -77,6 +78,11 @@ class SkillRow:
         return self.mu - 3 * self.sigma
 
 
+def game_order(game_id: str) -> tuple:
+    """A game id's place in play order, its numbers compared as numbers: g2 before g10."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", game_id) if part)
+
+
 def openskill_ratings(records: Sequence[GameRecord], individual: bool = False) -> list[SkillRow]:
     """Plackett-Luce ratings from the finishing orders, games taken in game-id order.
 
@@ -88,7 +94,7 @@ def openskill_ratings(records: Sequence[GameRecord], individual: bool = False) -
     games: dict[str, int] = defaultdict(int)
     wins: dict[str, int] = defaultdict(int)
     places: dict[str, list[int]] = defaultdict(list)
-    for r in sorted(records, key=lambda rec: rec.game_id):
+    for r in sorted(records, key=lambda rec: game_order(rec.game_id)):  # play order: each update moves the next
         order = finishing_order(r)
         sides = sides_of(r)
         teams, ranks = [], []

@@ -259,8 +259,15 @@ def elo_text(e: EloEstimate) -> str:
 
 
 def los_text(value: float | None) -> str:
-    """A LOS as head to head shows it; none (a forfeit, too few units): "-"."""
-    return "-" if value is None or math.isnan(value) else f"{100 * value:.1f}%"
+    """A LOS as head to head shows it; none (a forfeit, too few units): "-". Beyond 99.9% (or short of 0.1%) it
+    says so, since a rounded 100.0% would claim a certainty no finite sample gives."""
+    if value is None or math.isnan(value):
+        return "-"
+    if value > 0.999:
+        return ">99.9%"
+    if value < 0.001:
+        return "<0.1%"
+    return f"{100 * value:.1f}%"
 
 
 def los_sources(report: Report) -> dict[tuple[str, str], tuple[float | None, str]]:

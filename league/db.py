@@ -150,8 +150,10 @@ class Version:
 
     @property
     def command(self) -> str:
-        """Its bot as the organiser gave it: a sample's name or a command line."""
-        return self.bot.get("sample") or self.bot.get("command", "")
+        """Its bot as the organiser gave it: a sample's name or a command line, then its options as NAME=VALUE
+        words (``greedy noise=0.2``), so that two versions that differ only in their options read differently."""
+        program = self.bot.get("sample") or self.bot.get("command", "")
+        return " ".join([program, *(f"{name}={value}" for name, value in self.bot.get("options", {}).items())])
 
     @property
     def label(self) -> str:

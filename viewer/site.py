@@ -69,6 +69,11 @@ class SafetyHeaders:
         await self.app(scope, receive, with_headers if scope["type"] == "http" else send)
 
 
+def ladder_shown(db: LeagueDB) -> dict:
+    """What the ladder's rows show: the rows, and each entrant's newest version's bot with its options."""
+    return {"rows": ladder_rows(db), "bots": {e.name: e.version.command for e in db.entrants() if e.version}}
+
+
 def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio.MemorySendChannel | None = None,
                 behind_proxy: bool = False) -> ASGIApp:
     """The league's pages over ``db`` (with ``folder``, the league's: also its entrants' uploads, builds and logs;
@@ -76,13 +81,12 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
     accounts = Accounts(db, folder or Path("."), TEMPLATES, title, wake)
 
     async def ladder(request: Request) -> Response:
-        rows = await trio.to_thread.run_sync(ladder_rows, db)
-        return accounts.page(request, "ladder.html", {"rows": rows, "poll": POLL_MS})
+        shown = await trio.to_thread.run_sync(ladder_shown, db)
+        return accounts.page(request, "ladder.html", {**shown, "poll": POLL_MS})
 
     async def ladder_fragment(request: Request) -> Response:
-        rows = await trio.to_thread.run_sync(ladder_rows, db)
-        return TEMPLATES.TemplateResponse(request, "ladder_rows.html", {"rows": rows},
-                                          headers={"Cache-Control": "no-store"})
+        shown = await trio.to_thread.run_sync(ladder_shown, db)
+        return TEMPLATES.TemplateResponse(request, "ladder_rows.html", shown, headers={"Cache-Control": "no-store"})
 
     async def entrant(request: Request) -> Response:
         view = await trio.to_thread.run_sync(entrant_view, db, request.path_params["name"])

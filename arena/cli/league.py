@@ -488,6 +488,17 @@ def _os_error(error: BaseException) -> OSError | None:
     return error if isinstance(error, OSError) else None
 
 
+def with_bots(rows: list[list], db) -> list[list]:
+    """The ladder's rows with each entrant's newest version's bot, options included, after its version number."""
+    bots = {e.name: e.version.command for e in db.entrants() if e.version}
+    return [[*row[:3], bots.get(row[1], ""), *row[3:]] for row in rows]
+
+
+def versions_named(db) -> str:
+    """Every version as the tables name it, with its bot: ``alice = greedy noise=0.2; alice.v2 = ...``."""
+    return "; ".join(f"{v.label} = {v.command}" for v in sorted(db.versions().values(), key=lambda v: v.id))
+
+
 def run_show(args) -> int:
     from league.ladder import ladder_rows
     from referee.records.record import GameRecord
@@ -499,9 +510,10 @@ def run_show(args) -> int:
     if not rows:
         print("no games yet: pinochle-arena league run " + str(args.folder))
         return 0
-    print(tabulate(rows, headers=["rank", "entrant", "version", "Elo", "+/-", "games", "", "last games"],
-                   tablefmt="github"))
+    print(tabulate(with_bots(rows, db), headers=["rank", "entrant", "version", "bot", "Elo", "+/-", "games", "",
+                                                  "last games"], tablefmt="github"))
     print("* provisional: fewer games than the ladder needs to place a version")
+    print(f"versions: {versions_named(db)}")
     records = [GameRecord.from_json(line) for line in db.records()]
     print_report(records, None, None, args.bootstrap, title=f"\nevery version: {len(records)} games")
     return 0

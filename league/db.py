@@ -49,6 +49,7 @@ DEFAULT_FILE = "league.db"
 URL_FILE = "database.url"  # in a league's folder when its database is elsewhere (PostgreSQL)
 STATUSES = ("active", "paused", "removed")
 PAUSED_BY_ORGANISER = "paused by the organiser"  # the note of a pause that only the organiser lifts
+RUNNER_KEY = "runner"  # league_meta's row naming the league run that holds the league (league.lock)
 
 metadata = sa.MetaData()
 league_meta = sa.Table(
@@ -599,6 +600,28 @@ class LeagueDB:
     def game_count(self) -> int:
         with self.engine.connect() as c:
             return c.execute(sa.select(sa.func.count()).select_from(games)).scalar_one()
+
+    # ------------------------------------------------------------------ who runs it
+    def runner_claim(self) -> str | None:
+        """The claim of the ``league run`` that holds the league (its text, as :mod:`league.lock` writes it), if any."""
+        with self.engine.connect() as c:
+            return c.execute(sa.select(league_meta.c.value).where(league_meta.c.key == RUNNER_KEY)).scalar()
+
+    def swap_runner_claim(self, old: str | None, new: str | None) -> bool:
+        """Put the claim ``new`` (None: no claim) in place of ``old`` (None: no claim), in one step and only if
+        ``old`` is still the one held; whether it was. Of two runners swapping the same claim at once, one wins."""
+        held = (league_meta.c.key == RUNNER_KEY) & (league_meta.c.value == old)
+        try:
+            with self._write() as c:
+                if old is None:
+                    if new is not None:
+                        c.execute(league_meta.insert().values(key=RUNNER_KEY, value=new))
+                    return True
+                if new is None:
+                    return c.execute(league_meta.delete().where(held)).rowcount == 1
+                return c.execute(league_meta.update().where(held).values(value=new)).rowcount == 1
+        except exc.IntegrityError:
+            return False  # another runner made its claim first
 
 
 def token_hash(token: str) -> str:

@@ -37,6 +37,7 @@ from tournaments.runner import run_games
 from tournaments.schedule import GameSpec, seatings
 
 from .db import LeagueDB, Unit, Version
+from .lock import Hold
 from .logs import MIB, LogQuota, quota_mib
 from .matchmaking import Candidate, next_table
 from .ratings import Fit, Tally, fit_pool
@@ -105,7 +106,7 @@ class _LeagueStore:
     history: _History
     paused: Callable[[], None]  # an entrant was paused: the runner reads the entrants again
     logs: LogQuota
-    saved: list[GameRecord] = attrs.Factory(list)
+    counted: Callable[[int], None]  # so many more games saved
 
     def append_many(self, records: list[GameRecord]) -> None:
         kept, finished = [], []
@@ -123,7 +124,7 @@ class _LeagueStore:
         self.db.save_games(finished)
         for record, (*_, seats) in zip(kept, finished, strict=True):
             self.history.played([(version, share) for _, version, share in seats])
-            self.saved.append(record)
+        self.counted(len(kept))
         self.logs.saved(records)  # (after the records: a log goes, a game never)
 
 
@@ -193,20 +194,42 @@ class LeagueRunner:
     _history: _History | None = None
     _logs: LogQuota | None = None
     _read: tuple[float, list[Version], dict[int, Version]] | None = None  # when; the active versions; every version
+    _played: int = 0  # games saved by this run
 
-    async def run(self, games: int | None = None, until: float | None = None) -> int:
+    async def run(self, games: int | None = None, until: float | None = None, hold: Hold | None = None) -> int:
         """Play until ``games`` more games are saved or the clock passes ``until`` (time.time()), or for ever;
         returns the games saved.
+
+        The league is this run's alone (:mod:`league.lock`): ``hold``, if the caller took it, else taken here
+        (:class:`league.lock.LeagueHeld` if another runner holds it); its heartbeat is kept while it plays, and
+        it is given back when the run ends. Should another runner take it over, this one stops.
 
         One call of :func:`tournaments.runner.run_games` plays round after round, its referee processes kept,
         until the entrants that can play change; then it ends once the games in play are over, and the next
         call plays under the new configuration. (On a cluster, each round is a call of its own.)"""
-        played, waiting = 0, False
+        hold = hold or await trio.to_thread.run_sync(Hold.take, self.db)
+        self._played = 0
+        try:
+            async with trio.open_nursery() as nursery:
+                def lost() -> None:
+                    self.say("another league run took this league over (this one's heartbeat was late): stopping")
+                    nursery.cancel_scope.cancel()
+
+                nursery.start_soon(hold.keep, lost)
+                await self._run(games, until)
+                nursery.cancel_scope.cancel()
+        finally:
+            hold.release()
+        return self._played
+
+    async def _run(self, games: int | None, until: float | None) -> None:
+        waiting = False
         self._history = await trio.to_thread.run_sync(_History.of, self.db)
         self._logs = await trio.to_thread.run_sync(LogQuota.of, games_folder(self.folder) / "logs",
                                                    quota_mib(self.db.settings()) * MIB)
-        while (games is None or played < games) and (until is None or time.time() < until):
-            first = await trio.to_thread.run_sync(self._next_round, None if games is None else games - played, True)
+        while (games is None or self._played < games) and (until is None or time.time() < until):
+            left = None if games is None else games - self._played
+            first = await trio.to_thread.run_sync(self._next_round, left, True)
             if first is None:
                 if not waiting:
                     self.say("waiting: too few active entrants to fill a table (league add, or league update a "
@@ -215,14 +238,14 @@ class LeagueRunner:
                 await trio.sleep(WAIT)
                 continue
             waiting = False
-            played += await self._play(first, None if games is None else games - played, until)
-        return played
+            await self._play(first, left, until)
 
-    async def _play(self, first: Round, left: int | None, until: float | None) -> int:
+    async def _play(self, first: Round, left: int | None, until: float | None) -> None:
         """Play ``first`` and the rounds after it under its configuration, until the entrants that can play
-        change, ``left`` games have been handed out or the clock passes ``until``; returns the games saved."""
+        change, ``left`` games have been handed out or the clock passes ``until``; the games saved are counted
+        in ``_played`` as they are saved."""
         store = _LeagueStore(games_folder(self.folder), self.db, self.db.key(), dict(first.unit_of), dict(first.version_of),
-                             self.say, self._history, self._read_again, self._logs)
+                             self.say, self._history, self._read_again, self._logs, self._count)
         handed = len(first.specs)
 
         async def more() -> list[GameSpec]:
@@ -239,7 +262,6 @@ class LeagueRunner:
 
         await run_games(first.config, first.specs, store, self.on_game,
                         more=more if first.config.cluster is None else None, gather=GATHER)
-        return len(store.saved)
 
     def _next_round(self, left: int | None, resume: bool) -> Round | None:
         """The next round of tables (as many as games are ``left`` for, at most ``TABLES_PER_SLOT`` per slot), or None
@@ -277,6 +299,9 @@ class LeagueRunner:
             active = self.db.players()
             read = self._read = (time.monotonic(), active, self.db.versions())
         return read[1], read[2]
+
+    def _count(self, saved: int) -> None:
+        self._played += saved
 
     def _read_again(self) -> None:
         self._read = None

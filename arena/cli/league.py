@@ -379,12 +379,17 @@ def _games_by_entrant(db) -> dict[str, int]:
 def run_run(args) -> int:
     import random
 
+    from league.lock import Hold, LeagueHeld
     from league.runner import LeagueRunner
     from referee.records.record import GameRecord
 
     from .printing import game_line
 
     db = open_league(args.folder)
+    try:
+        hold = Hold.take(db)  # (before anything else: a second runner touches nothing)
+    except LeagueHeld as e:
+        raise UsageError(f"league {args.folder}: {e}") from None
     until = until_time(args.until)
     overrides = run_overrides(args)
     progress = Progress(args.games, live=None)
@@ -404,7 +409,7 @@ def run_run(args) -> int:
         limits.append(time.strftime("%H:%M:%S", time.localtime(until)))
     print(f"league {args.folder}: playing until {' or '.join(limits) or 'Ctrl-C'}")
     try:
-        played = run_trio(runner.run, args.games, until)
+        played = run_trio(runner.run, args.games, until, hold)
     except KeyboardInterrupt:
         progress.close()
         print(f"\nstopped: {count} games saved this run; start again with: pinochle-arena league run {args.folder}",

@@ -280,8 +280,8 @@ class LeagueRunner:
         for unit in units:
             labels = tuple(versions[v].label for v in unit.version_ids)
             for spec in unit_games(config, unit, labels):
-                if spec.game_id not in unit.played:
-                    specs.append(spec)
+                if spec.game_id not in unit.played and (left is None or len(specs) < left):
+                    specs.append(spec)  # (a unit's games beyond ``left`` are left for the next run)
                     unit_of[spec.game_id] = unit.id
         version_of = {versions[v].label: versions[v] for v in playing}
         for team in config.teams:

@@ -493,6 +493,18 @@ def _os_error(error: BaseException) -> OSError | None:
     return error if isinstance(error, OSError) else None
 
 
+LADDER_MODEL = ("The ladder: each entrant's newest version, by the league's working fit (Bradley-Terry over every "
+                "game the league counts, one unit of weight a game, a normal prior of 350 Elo around 0); +/- is half "
+                "its 95% interval against the pool's average, from the fit's curvature; games: this version's.")
+TABLES_MODEL = ("The tables below: pinochle-arena ratings over the same games, every version that ever played, by "
+                "its own model for these games (for two seats the pool's maximum likelihood, for three to five "
+                "openskill), its intervals from a bootstrap over deals (a * marks a rating only its prior makes "
+                "finite).")
+WHY_THEY_DIFFER = ("They differ because the ladder's prior pulls every rating toward 0 from the first game and keeps "
+                   "one that won everything finite, where the tables add one virtual draw a pairing only then, and "
+                   "their intervals are measured differently (curvature against resampled deals).")
+
+
 def with_bots(rows: list[list], db) -> list[list]:
     """The ladder's rows with each entrant's newest version's bot, options included, after its version number."""
     bots = {e.name: e.version.command for e in db.entrants() if e.version}
@@ -515,12 +527,13 @@ def run_show(args) -> int:
     if not rows:
         print("no games yet: pinochle-arena league run " + str(args.folder))
         return 0
+    print(LADDER_MODEL)
     print(tabulate(with_bots(rows, db), headers=["rank", "entrant", "version", "bot", "Elo", "+/-", "games", "",
                                                   "last games"], tablefmt="github"))
     print("* provisional: fewer games than the ladder needs to place a version")
-    print(f"versions: {versions_named(db)}")
+    print(f"\n{TABLES_MODEL}\n{WHY_THEY_DIFFER}\nversions: {versions_named(db)}")
     records = [GameRecord.from_json(line) for line in db.records()]
-    print_report(records, None, None, args.bootstrap, title=f"\nevery version: {len(records)} games")
+    print_report(records, None, None, args.bootstrap, title=f"\nevery version, by ratings: {len(records)} games")
     return 0
 
 

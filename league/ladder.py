@@ -3,6 +3,10 @@ games it has and a provisional mark until it has played its placement tables; an
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+
 import attrs
 
 from .db import LeagueDB, Version
@@ -10,10 +14,43 @@ from .matchmaking import PLACEMENT
 from .ratings import Tally, fit
 
 
+@attrs.frozen
+class LadderRow:
+    """One entrant's line of the ladder: its newest version, as the page, ``league show`` and the data give it."""
+
+    rank: int
+    entrant: str
+    version: int
+    bot: str  # that version's bot: a sample's name or its command line
+    elo: int  # the version's rating (Elo, the pool's average near 0), rounded
+    interval: int  # half the width of its 95% interval (Elo)
+    games: int  # the games of this version the ratings count
+    provisional: bool  # fewer tables than its placement needs
+    paused: bool
+    last: str  # its latest results, oldest first: W, D or L for each
+
+    def cells(self) -> list:
+        """The row as the ladder page and ``league show`` print it."""
+        mark = " ".join(m for m, on in (("*", self.provisional), ("paused", self.paused)) if on)
+        return [self.rank, self.entrant, self.version, f"{self.elo:+d}", str(self.interval), self.games, mark,
+                self.last]
+
+    def to_dict(self) -> dict:
+        return attrs.asdict(self)
+
+
+FIELDS = [field.name for field in attrs.fields(LadderRow)]  # the columns of the ladder's JSON and CSV
+
+
 def ladder_rows(db: LeagueDB) -> list[list]:
-    """[rank, entrant, version, Elo, +/- (95%), games, mark, last games] for every entrant not removed, best first;
-    empty before the first game. The last games are the newest version's latest results, oldest first: W (it scored
-    more than an even share of the table), D (an even share) or L."""
+    """[rank, entrant, version, Elo, +/- (95%), games, mark, last games] for every entrant on the ladder
+    (:func:`ladder`), as the page shows them."""
+    return [row.cells() for row in ladder(db)]
+
+
+def ladder(db: LeagueDB) -> list[LadderRow]:
+    """Every entrant not removed, best first; empty before the first game. The last games are the newest version's
+    latest results, oldest first: W (it scored more than an even share of the table), D (an even share) or L."""
     games = db.results()
     if not games:
         return []
@@ -27,12 +64,29 @@ def ladder_rows(db: LeagueDB) -> list[list]:
     rows = []
     for rank, e in enumerate(ranked, 1):
         est = estimates[e.version.id]
-        mark = "*" if tables.get(e.version.id, 0) < PLACEMENT else ""
-        if e.status == "paused":
-            mark = (mark + " paused").strip()
-        rows.append([rank, e.name, e.version.number, f"{est.rating:+.0f}", f"{1.96 * est.sigma:.0f}", est.games, mark,
-                     _form(games, e.version.id)])
+        rows.append(LadderRow(rank, e.name, e.version.number, e.version.command, round(est.rating),
+                              round(1.96 * est.sigma), est.games, tables.get(e.version.id, 0) < PLACEMENT,
+                              e.status == "paused", _form(games, e.version.id)))
     return rows
+
+
+def ladder_json(rows: list[LadderRow]) -> str:
+    """The ladder as a JSON list of objects, one a row, with the keys of ``FIELDS``."""
+    return json.dumps([row.to_dict() for row in rows], indent=1) + "\n"
+
+
+def ladder_csv(rows: list[LadderRow]) -> str:
+    """The ladder as CSV: a header of ``FIELDS``, then one line a row (true and false for the yes-or-no fields)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(FIELDS)
+    for row in rows:
+        writer.writerow([_csv_cell(value) for value in row.to_dict().values()])
+    return out.getvalue()
+
+
+def _csv_cell(value):
+    return ("true" if value else "false") if isinstance(value, bool) else value
 
 
 FORM = 5  # the latest results the ladder shows
@@ -107,6 +161,15 @@ def entrant_view(db: LeagueDB, name: str) -> EntrantView | None:
                        tuple(_meetings(games, mine, versions)), tuple(recent))
 
 
+def history_json(view: EntrantView) -> str:
+    """An entrant's ratings along the league's games as JSON: for each version, its number, its games and its
+    history, a list of {"games": the league's games counted so far, "rating": the version's Elo then}."""
+    versions = [{"version": v.number, "games": v.games,
+                 "history": [{"games": games, "rating": rating} for games, rating in v.history]}
+                for v in view.versions]
+    return json.dumps({"entrant": view.name, "versions": versions}, indent=1) + "\n"
+
+
 def _version_lines(games, versions: list[Version]) -> list[VersionLine]:
     ids = {v.id for v in versions}
     every = max(1, len(games) // HISTORY_POINTS)
@@ -136,4 +199,5 @@ def _meetings(games, mine: set[int], versions) -> list[Meeting]:
     return [Meeting(name, *c) for name, c in sorted(counts.items(), key=lambda kv: -kv[1][0])]
 
 
-__all__ = ["EntrantView", "GameLine", "Meeting", "VersionLine", "entrant_view", "ladder_rows"]
+__all__ = ["FIELDS", "EntrantView", "GameLine", "LadderRow", "Meeting", "VersionLine", "entrant_view", "history_json",
+           "ladder", "ladder_csv", "ladder_json", "ladder_rows"]

@@ -10,6 +10,9 @@ names, commands, notes) unless a template says otherwise. Pages:
 * ``/entrant/NAME``: an entrant's versions with their ratings along the
   league's games (a plot), its results against every opponent and its latest
   games (:func:`league.ladder.entrant_view`);
+* ``/ladder.json``, ``/ladder.csv``: the ladder's rows as data
+  (:func:`league.ladder.ladder`), ``/entrant/NAME/history.json`` an entrant's
+  ratings along the league's games;
 * ``/game/N/``: game N (its number in the league, a stable address) in the
   replay viewer of the HTML report (``viewer/static/report.js``), its record's
   seal checked first.
@@ -39,7 +42,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from league.db import LeagueDB
-from league.ladder import entrant_view, ladder_rows
+from league.ladder import entrant_view, history_json, ladder_csv, ladder_json, ladder_rows
+from league.ladder import ladder as ladder_of
 from referee.records.record import GameRecord
 from referee.records.seals import SealError, check_seal
 
@@ -88,6 +92,19 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
         shown = await trio.to_thread.run_sync(ladder_shown, db)
         return TEMPLATES.TemplateResponse(request, "ladder_rows.html", shown, headers={"Cache-Control": "no-store"})
 
+    async def ladder_data(request: Request) -> Response:
+        rows = await trio.to_thread.run_sync(ladder_of, db)
+        as_csv = request.url.path.endswith(".csv")
+        return Response(ladder_csv(rows) if as_csv else ladder_json(rows),
+                        media_type="text/csv" if as_csv else "application/json",
+                        headers={"Cache-Control": "no-store"})
+
+    async def history(request: Request) -> Response:
+        view = await trio.to_thread.run_sync(entrant_view, db, request.path_params["name"])
+        if view is None:
+            raise HTTPException(404, "no such entrant")
+        return Response(history_json(view), media_type="application/json", headers={"Cache-Control": "no-store"})
+
     async def entrant(request: Request) -> Response:
         view = await trio.to_thread.run_sync(entrant_view, db, request.path_params["name"])
         if view is None:
@@ -114,7 +131,10 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
     app = Starlette(routes=[
         Route("/", ladder),
         Route("/ladder/rows", ladder_fragment),
+        Route("/ladder.json", ladder_data),
+        Route("/ladder.csv", ladder_data),
         Route("/entrant/{name}", entrant),
+        Route("/entrant/{name}/history.json", history),
         *accounts.routes(),
         Route("/game/{number:int}/", game),
         Route("/game/{number:int}/films/0.js", game_film),

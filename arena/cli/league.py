@@ -94,6 +94,9 @@ def add_parser(sub) -> None:
     show = commands.add_parser("show", help="the ladder, and the ratings' tables of every version")
     show.add_argument("folder", type=Path, nargs="?", default=Path("."), metavar="DIR")
     add_bootstrap_argument(show)
+    show.add_argument("--format", choices=("table", "json", "csv"), default="table",
+                      help="table (default): the ladder and the ratings' tables; json or csv: the ladder's rows "
+                           "alone, as data (the fields are in docs/league.md)")
     show.set_defaults(handler=run_show)
 
     serve = commands.add_parser("serve", help="the league's web pages: the live ladder, each entrant's page, every "
@@ -517,12 +520,16 @@ def versions_named(db) -> str:
 
 
 def run_show(args) -> int:
-    from league.ladder import ladder_rows
+    from league.ladder import ladder, ladder_csv, ladder_json, ladder_rows
     from referee.records.record import GameRecord
 
     from .printing import print_report
 
     db = open_league(args.folder)
+    if args.format != "table":
+        rows = ladder(db)
+        sys.stdout.write(ladder_json(rows) if args.format == "json" else ladder_csv(rows))
+        return 0
     rows = ladder_rows(db)
     if not rows:
         print("no games yet: pinochle-arena league run " + str(args.folder))

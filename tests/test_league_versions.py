@@ -1,4 +1,4 @@
-"""A version is shown with its bot's options wherever it is named."""
+"""A version is shown with its bot's options wherever it is named, and ``league show`` names its two models."""
 
 from __future__ import annotations
 
@@ -33,10 +33,18 @@ def test_league_list_and_show_tell_versions_apart_by_their_options(league):
     assert [line.split("|")[-2].strip() for line in listed.splitlines() if "plain" in line or "noisy" in line] == [
         "greedy", "greedy noise=20"]
     shown = arena("league", "show", league, "--bootstrap", "0").stdout
-    ladder = [line for line in shown[:shown.index("versions: ")].splitlines()
+    ladder = [line for line in shown[:shown.index("The tables below")].splitlines()
               if line.startswith("|") and ("noisy" in line or "plain" in line)]
     assert len(ladder) == 2 and any("noisy" in line and "greedy noise=20" in line for line in ladder)
     assert "versions: plain = greedy; noisy = greedy noise=20" in shown
+
+
+def test_league_show_names_each_model_and_says_why_they_differ(league):
+    shown = arena("league", "show", league, "--bootstrap", "0").stdout
+    ladder, tables = shown.index("The ladder: "), shown.index("The tables below: ")
+    assert ladder < shown.index("rank | entrant") < tables < shown.index("They differ because") < shown.index(
+        "every version, by ratings:")
+    assert "95% interval against the pool's average" in shown and "bootstrap over deals" in shown
 
 
 def test_the_ladder_page_and_the_entrant_page_show_the_options(league):

@@ -1,5 +1,6 @@
 """One ``league run`` per league: a second runner is refused with one line naming the holder; a runner killed
-with SIGKILL is taken over by the next. On SQLite, and on PostgreSQL where a server can be started."""
+with SIGKILL is taken over by the next; ``--games N`` plays N games whatever an interrupted run left. On SQLite,
+and on PostgreSQL where a server can be started."""
 
 from __future__ import annotations
 
@@ -67,7 +68,8 @@ def _refused_then_taken_over(folder) -> None:
     before = saved(folder)
     again = arena("league", "run", folder, "--games", "4", "--concurrency", "2")
     assert again.returncode == 0, again.stderr
-    assert saved(folder) >= before + 4
+    assert "4 games played" in again.stdout
+    assert saved(folder) == before + 4
     assert claim_of(folder) is None  # given back when it stopped
 
 
@@ -85,6 +87,27 @@ def test_a_second_runner_is_refused_and_a_killed_one_taken_over_on_postgresql(tm
     add(folder, "greedy", "greedy")
     add(folder, "random", "random")
     _refused_then_taken_over(folder)
+
+
+def test_games_n_after_an_interrupted_run_plays_n_games(tmp_path):
+    folder = league_folder(tmp_path, "--boards", "--time-per-move", "5000", "--variant", "three-handed")
+    for name, bot in (("greedy", "greedy"), ("random", "random"), ("first-legal", "first-legal")):
+        add(folder, name, bot)
+    first = running(folder)
+    try:
+        wait_for(lambda: saved(folder) >= 3, "three saved games")
+        first.send_signal(signal.SIGINT)
+        assert first.wait(timeout=120) == 130
+    finally:
+        if first.poll() is None:
+            first.kill()
+    assert claim_of(folder) is None  # Ctrl-C gives the league back
+    for games in (4, 1):
+        before = saved(folder)
+        again = arena("league", "run", folder, "--games", str(games), "--concurrency", "2")
+        assert again.returncode == 0, again.stderr
+        assert f"{games} games played" in again.stdout
+        assert saved(folder) == before + games  # (a table of three seats has six games: some are left for later)
 
 
 # ------------------------------------------------------------------ the claim itself

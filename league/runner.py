@@ -83,6 +83,18 @@ def games_per_unit(settings: dict) -> int:
     return {3: 6, 5: 5}.get(variant.players, 2)
 
 
+def seats_needed(settings: dict) -> int:
+    """Entrants a table needs: a variant's seats, or two in a partnership variant (each entrant a team)."""
+    from referee.rules import get_variant
+
+    variant = get_variant(settings.get("tournament", {}).get("variant", "two-handed"))
+    return 2 if variant.partners.value == "opposite" else variant.players
+
+
+class TooFewEntrants(Exception):
+    """``league run`` began with too few active entrants to fill one table."""
+
+
 def unit_games(config: TournamentConfig, unit: Unit, labels: tuple[str, ...]) -> list[GameSpec]:
     """A unit's games: its deal in every seating of its table (``labels``: the versions, in table order)."""
     bot_of = config.member_bots()
@@ -198,7 +210,8 @@ class LeagueRunner:
 
     async def run(self, games: int | None = None, until: float | None = None, hold: Hold | None = None) -> int:
         """Play until ``games`` more games are saved or the clock passes ``until`` (time.time()), or for ever;
-        returns the games saved.
+        returns the games saved. :class:`TooFewEntrants` if too few entrants can play when it begins (while it
+        runs, it waits for them instead).
 
         The league is this run's alone (:mod:`league.lock`): ``hold``, if the caller took it, else taken here
         (:class:`league.lock.LeagueHeld` if another runner holds it); its heartbeat is kept while it plays, and
@@ -210,6 +223,7 @@ class LeagueRunner:
         hold = hold or await trio.to_thread.run_sync(Hold.take, self.db)
         self._played = 0
         try:
+            await trio.to_thread.run_sync(self.check_enough)
             async with trio.open_nursery() as nursery:
                 def lost() -> None:
                     self.say("another league run took this league over (this one's heartbeat was late): stopping")
@@ -221,6 +235,13 @@ class LeagueRunner:
         finally:
             hold.release()
         return self._played
+
+    def check_enough(self) -> None:
+        """:class:`TooFewEntrants` if too few entrants are active to fill one table."""
+        active, needed = len(self._entrants()[0]), seats_needed(self.db.settings())
+        if active < needed:
+            raise TooFewEntrants(f"too few active entrants to fill a table: {active} active, a table needs {needed} "
+                                 f"(league add, or league update or restore a paused one, then run again)")
 
     async def _run(self, games: int | None, until: float | None) -> None:
         waiting = False
@@ -364,4 +385,5 @@ REREAD = 1.0  # seconds between two reads of the entrants
 WAIT = 2.0  # seconds between two looks for entrants, while too few can play
 
 
-__all__ = ["LeagueRunner", "games_folder", "games_per_unit", "league_config", "unit_games"]
+__all__ = ["LeagueRunner", "TooFewEntrants", "games_folder", "games_per_unit", "league_config", "seats_needed",
+           "unit_games"]

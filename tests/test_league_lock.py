@@ -1,6 +1,6 @@
 """One ``league run`` per league: a second runner is refused with one line naming the holder; a runner killed
-with SIGKILL is taken over by the next; ``--games N`` plays N games whatever an interrupted run left. On SQLite,
-and on PostgreSQL where a server can be started."""
+with SIGKILL is taken over by the next; ``--games N`` plays N games whatever an interrupted run left; a league
+with too few entrants for a table says so and exits. On SQLite, and on PostgreSQL where a server can be started."""
 
 from __future__ import annotations
 
@@ -108,6 +108,17 @@ def test_games_n_after_an_interrupted_run_plays_n_games(tmp_path):
         assert again.returncode == 0, again.stderr
         assert f"{games} games played" in again.stdout
         assert saved(folder) == before + games  # (a table of three seats has six games: some are left for later)
+
+
+def test_one_entrant_says_why_and_exits(tmp_path):
+    folder = league_folder(tmp_path)
+    add(folder, "greedy", "greedy")
+    alone = arena("league", "run", folder, "--games", "2")
+    assert alone.returncode == 2 and alone.stdout == ""
+    assert alone.stderr.strip().splitlines() == [
+        f"pinochle-arena: error: league {folder}: too few active entrants to fill a table: 1 active, a table needs 2 "
+        f"(league add, or league update or restore a paused one, then run again)"]
+    assert saved(folder) == 0 and claim_of(folder) is None
 
 
 # ------------------------------------------------------------------ the claim itself

@@ -383,7 +383,7 @@ def run_run(args) -> int:
     import random
 
     from league.lock import Hold, LeagueHeld
-    from league.runner import LeagueRunner
+    from league.runner import LeagueRunner, TooFewEntrants
     from referee.records.record import GameRecord
 
     from .printing import game_line
@@ -405,6 +405,11 @@ def run_run(args) -> int:
 
     runner = LeagueRunner(args.folder, db, overrides, random.Random(args.seed),
                           say=progress.interject, on_game=on_game)
+    try:
+        runner.check_enough()
+    except TooFewEntrants as e:
+        hold.release()
+        raise UsageError(f"league {args.folder}: {e}") from None
     limits = []
     if args.games:
         limits.append(f"{args.games} games")

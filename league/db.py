@@ -14,6 +14,8 @@ What it keeps:
   league stopped in the middle finishes it with the same cards;
 * ``games``: every finished game's record, sealed as in a results folder, and
   ``game_seats``: who sat where and their share, for the ratings;
+* ``voided``: the versions the organiser disqualified (``league void``): their
+  games stay, but no rating counts them, nor any game they sat at;
 * ``tokens``: the SHA-256 of each entrant's secret token and of the
   organiser's (never the tokens themselves), and ``builds``: every upload
   an entrant sent, its build's state, log and, once it passed, its version.
@@ -44,7 +46,7 @@ from sqlalchemy import exc
 from referee.rules.dealing import derive_seed
 
 KIND = "pinochle-arena league"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 DEFAULT_FILE = "league.db"
 URL_FILE = "database.url"  # in a league's folder when its database is elsewhere (PostgreSQL)
 STATUSES = ("active", "paused", "removed")
@@ -124,6 +126,11 @@ sessions = sa.Table(  # schema 5: a login's session lives here, not only in its 
     sa.Column("hash", sa.String(64), primary_key=True),  # SHA-256 of the session's id (the cookie holds the id)
     sa.Column("token", sa.String(64), nullable=False),  # the hash of the token it was opened with
     sa.Column("expires", sa.Float, nullable=False),
+)
+voided = sa.Table(  # schema 6: a disqualified version's games are kept and not counted
+    "voided", metadata,
+    sa.Column("version_id", sa.Integer, sa.ForeignKey("versions.id"), primary_key=True),
+    sa.Column("created", sa.Float, nullable=False),
 )
 
 
@@ -394,8 +401,31 @@ class LeagueDB:
                     for r in c.execute(query)]
 
     def players(self) -> list[Version]:
-        """The versions that play: the newest of each active entrant that has one."""
-        return [e.version for e in self.entrants() if e.status == "active" and e.version is not None]
+        """The versions that play: the newest of each active entrant that has one, unless it was voided."""
+        void = self.voided()
+        return [e.version for e in self.entrants()
+                if e.status == "active" and e.version is not None and e.version.id not in void]
+
+    # ------------------------------------------------------------------ voided versions
+    def void(self, name: str, number: int, undo: bool = False) -> Version:
+        """Disqualify version ``number`` of ``name`` (``undo``: count it again): its games stay in the database
+        but the ratings leave out every game it sat at, and it plays no more; LeagueError if there is no such
+        version."""
+        with self._write() as c:
+            row = self._entrant_row(c, name)
+            version = c.execute(sa.select(versions).where((versions.c.entrant_id == row.id)
+                                                          & (versions.c.number == number))).first()
+            if version is None:
+                raise LeagueError(f"{name} has no version {number} ('league list' shows its newest)")
+            c.execute(voided.delete().where(voided.c.version_id == version.id))
+            if not undo:
+                c.execute(voided.insert().values(version_id=version.id, created=time.time()))
+        return Version(version.id, name, number, json.loads(version.bot), version.program)
+
+    def voided(self) -> set[int]:
+        """The ids of the versions voided."""
+        with self.engine.connect() as c:
+            return set(c.execute(sa.select(voided.c.version_id)).scalars())
 
     # ------------------------------------------------------------------ tokens
     def new_token(self, name: str | None) -> str:
@@ -582,20 +612,27 @@ class LeagueDB:
             row = c.execute(sa.select(games.c.id, games.c.record).where(games.c.game_id == game_id)).one_or_none()
         return None if row is None else (row.id, row.record)
 
-    def records(self) -> list[str]:
-        """Every game's sealed record line, in the order they finished."""
+    def records(self, counted: bool = False) -> list[str]:
+        """Every game's sealed record line, in the order they finished (``counted``: only those the ratings
+        count, without the games of voided versions)."""
+        query = sa.select(games.c.record).order_by(games.c.id)
+        if counted:
+            query = query.where(~sa.exists().where((game_seats.c.game == games.c.id)
+                                                   & game_seats.c.version_id.in_(sa.select(voided.c.version_id))))
         with self.engine.connect() as c:
-            return list(c.execute(sa.select(games.c.record).order_by(games.c.id)).scalars())
+            return list(c.execute(query).scalars())
 
     def results(self) -> list[tuple[int, list[tuple[int, float]]]]:
-        """Every game, in the order they finished, for the ratings: (its number, [(version id, share)] by seat)."""
+        """Every game the ratings count, in the order they finished: (its number, [(version id, share)] by seat).
+        A game at which a voided version sat is left out, all its seats."""
         games: dict[int, list[tuple[int, float]]] = {}
+        void = self.voided()
         with self.engine.connect() as c:
             for game, version, share in c.execute(sa.select(game_seats.c.game, game_seats.c.version_id,
                                                             game_seats.c.share)
                                                   .order_by(game_seats.c.game, game_seats.c.seat)):
                 games.setdefault(game, []).append((version, share))
-        return list(games.items())
+        return [(game, seats) for game, seats in games.items() if not void & {v for v, _ in seats}]
 
     def game_count(self) -> int:
         with self.engine.connect() as c:
@@ -659,8 +696,13 @@ def _upgrade_to_5(c: sa.Connection) -> None:
     sessions.create(c, checkfirst=True)
 
 
+def _upgrade_to_6(c: sa.Connection) -> None:
+    """Schema 6: the versions the organiser voided."""
+    voided.create(c, checkfirst=True)
+
+
 # schema version -> the step from the one before
-UPGRADES = {2: _upgrade_to_2, 3: _upgrade_to_3, 4: _upgrade_to_4, 5: _upgrade_to_5}
+UPGRADES = {2: _upgrade_to_2, 3: _upgrade_to_3, 4: _upgrade_to_4, 5: _upgrade_to_5, 6: _upgrade_to_6}
 
 
 __all__ = [

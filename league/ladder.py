@@ -49,12 +49,15 @@ def ladder_rows(db: LeagueDB) -> list[list]:
 
 
 def ladder(db: LeagueDB) -> list[LadderRow]:
-    """Every entrant not removed, best first; empty before the first game. The last games are the newest version's
-    latest results, oldest first: W (it scored more than an even share of the table), D (an even share) or L."""
+    """Every entrant not removed whose newest version is not voided, best first; empty before the first game. The
+    last games are the newest version's latest results, oldest first: W (it scored more than an even share of the
+    table), D (an even share) or L."""
     games = db.results()
     if not games:
         return []
-    current = [e for e in db.entrants() if e.status != "removed" and e.version is not None]
+    void = db.voided()
+    current = [e for e in db.entrants()
+               if e.status != "removed" and e.version is not None and e.version.id not in void]
     estimates = fit([seats for _, seats in games], [e.version.id for e in current])
     tables = {}
     for unit in db.tables():

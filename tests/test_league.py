@@ -204,12 +204,14 @@ def test_an_older_league_is_upgraded_and_a_newer_one_refused(tmp_path):
         c.execute("drop table tokens")
         c.execute("drop table builds")
         c.execute("drop table sessions")
+        c.execute("drop table voided")
         c.execute("update league_meta set value = '1' where key = 'schema'")
     db = LeagueDB.open(url)
     db.add_entrant("a")
     token = db.new_token("a")
     assert db.holder(token).entrant == "a" and db.new_build("a") == 1
     assert db.holder_by_session(db.new_session(token, 60)).entrant == "a"
+    assert db.voided() == set()
     db.close()
     with sqlite3.connect(tmp_path / "l.db") as c:
         assert c.execute("select value from league_meta where key = 'schema'").fetchone() == (str(SCHEMA_VERSION),)

@@ -1,5 +1,5 @@
-"""The ladder as data: ``/ladder.json``, ``/ladder.csv`` and ``league show --format``, and an entrant's rating
-history. The league's games are written straight into its database (made-up results, no bots), and
+"""The ladder as data: ``/ladder.json``, ``/ladder.csv`` and ``league show --format``, an entrant's rating history,
+and voiding a version. The league's games are written straight into its database (made-up results, no bots), and
 the site is asked in this process, as an ASGI application."""
 
 from __future__ import annotations
@@ -145,3 +145,35 @@ def test_an_entrants_history_ends_at_its_rating_on_the_ladder(league):
         assert points[-1] == {"games": 120, "rating": round(every[ids[key]].rating, 1)}
         assert version["games"] == every[ids[key]].games
     assert get(app, "/entrant/nobody/history.json")[0] == 404
+
+
+def test_a_voided_version_leaves_the_ladder_and_the_others_are_refitted_without_its_games(league):
+    folder, db, ids = league
+    before = json.loads(arena("league", "show", folder, "--format", "json").stdout)
+    without_bee = [seats for _, seats in db.results() if ids["bee"] not in {v for v, _ in seats}]
+    voided = arena("league", "void", folder, "bee", "1")
+    assert voided.returncode == 0, voided.stderr
+    assert "bee: voided" in voided.stdout
+
+    after = json.loads(arena("league", "show", folder, "--format", "json").stdout)
+    assert [entry["entrant"] for entry in after] == ["ace", "cat", "dog"]
+    assert [seats for _, seats in db.results()] == without_bee
+    refit = fit(without_bee)
+    for entry in after:
+        assert entry["elo"] == round(refit[ids[entry["entrant"]]].rating)
+        assert entry["games"] == refit[ids[entry["entrant"]]].games
+    assert {e["entrant"]: e["elo"] for e in after} != {e["entrant"]: e["elo"] for e in before if e["entrant"] != "bee"}
+    assert ids["bee"] not in {v.id for v in db.players()}
+    assert db.game_count() == len(db.records()) == 120  # its games are kept
+    assert len(db.records(counted=True)) == len(without_bee)  # (what the tables of 'league show' read)
+
+    assert arena("league", "void", folder, "bee", "1", "--undo").returncode == 0
+    assert json.loads(arena("league", "show", folder, "--format", "json").stdout) == before
+
+
+def test_voiding_a_version_that_does_not_exist_says_so(league):
+    folder, *_ = league
+    missing = arena("league", "void", folder, "bee", "2")
+    assert missing.returncode == 2 and "bee has no version 2" in missing.stderr
+    nobody = arena("league", "void", folder, "nobody", "1")
+    assert nobody.returncode == 2 and "no entrant 'nobody'" in nobody.stderr

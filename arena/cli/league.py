@@ -134,6 +134,14 @@ def add_parser(sub) -> None:
         add_league_argument(change)
         change.set_defaults(handler=run_pause if name == "pause" else run_restore)
 
+    void = commands.add_parser("void", help="disqualify version VERSION of NAME: its games are kept but no longer "
+                                            "counted, and it plays no more (--undo counts them again)")
+    void.add_argument("folder", type=Path, metavar="DIR")
+    void.add_argument("name", metavar="NAME")
+    void.add_argument("version", type=positive_int, metavar="VERSION")
+    void.add_argument("--undo", action="store_true", help="count the version's games again")
+    void.set_defaults(handler=run_void)
+
     export = commands.add_parser("export", help="write the league's games as a results folder (games.jsonl, "
                                                 "schedule.jsonl, secret.key) for replay, ratings and report")
     export.add_argument("folder", type=Path, metavar="DIR")
@@ -524,6 +532,23 @@ def versions_named(db) -> str:
     return "; ".join(f"{v.label} = {v.command}" for v in sorted(db.versions().values(), key=lambda v: v.id))
 
 
+def run_void(args) -> int:
+    from league.db import LeagueError
+
+    db = open_league(args.folder)
+    try:
+        version = db.void(args.name, args.version, undo=args.undo)
+    except LeagueError as e:
+        raise UsageError(str(e)) from None
+    if args.undo:
+        print(f"{version.label}: counted again (it plays again only if it is {args.name}'s newest version and "
+              f"{args.name} is active)")
+    else:
+        print(f"{version.label}: voided; its games are kept and no longer counted, and it plays no more "
+              f"(undo: pinochle-arena league void {args.folder} {args.name} {args.version} --undo)")
+    return 0
+
+
 def run_show(args) -> int:
     from league.ladder import ladder, ladder_csv, ladder_json, ladder_rows
     from referee.records.record import GameRecord
@@ -544,7 +569,7 @@ def run_show(args) -> int:
                                                   "last games"], tablefmt="github"))
     print("* provisional: fewer games than the ladder needs to place a version")
     print(f"\n{TABLES_MODEL}\n{WHY_THEY_DIFFER}\nversions: {versions_named(db)}")
-    records = [GameRecord.from_json(line) for line in db.records()]
+    records = [GameRecord.from_json(line) for line in db.records(counted=True)]
     print_report(records, None, None, args.bootstrap, title=f"\nevery version, by ratings: {len(records)} games")
     return 0
 

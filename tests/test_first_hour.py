@@ -318,3 +318,38 @@ def test_a_folder_without_records_is_called_that(tmp_path, command):
     (empty / "secret.key").write_text("0" * 64)
     run = arena(command, str(empty))
     assert run.returncode == 2 and "no game is recorded there yet" in run.stderr
+
+
+def test_play_on_a_port_in_use_is_one_line_and_makes_nothing(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = arena("play", "random", "--port", str(port), "--out", str(tmp_path / "p"), "--isolation", "none")
+    assert run.returncode == 2 and f"--port {port}: 127.0.0.1:{port} cannot be used" in run.stderr
+    assert "Traceback" not in run.stderr and not (tmp_path / "p").exists()
+
+
+def test_play_stopped_before_its_first_move_leaves_nothing_that_blocks_the_same_command(tmp_path):
+    """Ctrl-C while the page waits for the person: the run's key, schedule and metadata go, so the same command
+    starts again there (before, it refused and advised --resume, which play does not take)."""
+    import signal
+
+    from helpers import as_from_a_terminal
+
+    from referee.records.store import ResultStore
+
+    out = tmp_path / "p"
+    command = [sys.executable, "-m", "arena", "play", "random", "--out", str(out), "--isolation", "none"]
+    for _ in range(2):  # the second time in the same folder
+        process = subprocess.Popen(command, cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   preexec_fn=as_from_a_terminal)
+        for line in process.stdout:
+            if "seat 0: open http" in line:
+                break
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=120)
+        assert process.returncode == 130 and "Traceback" not in err, err
+        ResultStore(out, "play.json").check_free()  # nothing of the run's left to refuse the next one

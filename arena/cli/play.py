@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import socket
 import sys
 from pathlib import Path
 
@@ -57,6 +58,7 @@ def run(args) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(128)
     out = args.out or default_out("play")
     check_out(out)
+    check_port(args.port)
     if (out / "games.jsonl").exists():
         raise UsageError(f"{out / 'games.jsonl'} already exists; choose another --out")
     bots = check_bots_start(bots, out / "logs", args.startup_timeout, name_by_bots=True)
@@ -87,6 +89,19 @@ def run(args) -> int:
     if not args.no_report and records:
         write_html_report(records, out, f"play: {' vs '.join(e.name for e in seated)}")
     return 0
+
+
+def check_port(port: int) -> None:
+    """UsageError, before anything is made, when 127.0.0.1:``port`` is taken (0: a free one is chosen later)."""
+    if port == 0:
+        return
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds it
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as e:
+            raise UsageError(f"--port {port}: 127.0.0.1:{port} cannot be used ({e.strerror}); choose another port, "
+                             "or leave --port out for a free one") from None
 
 
 def check_seats(variant, seats: list[int], bots: int) -> None:

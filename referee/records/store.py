@@ -128,7 +128,8 @@ class ResultStore:
         so that the same command may start there again; the logs stay."""
         if self.has_games():
             return
-        metas = [self.directory / name for name in ("match.json", "sprt.json", "tournament.json", "config.json")]
+        metas = {self.meta_path, *(self.directory / name for name in ("match.json", "sprt.json", "tournament.json",
+                                                                        "config.json"))}
         for path in (self.games_path, key_path(self.directory), schedule_path(self.directory),
                      ledger_path(self.directory), *metas):
             path.unlink(missing_ok=True)

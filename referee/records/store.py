@@ -101,6 +101,7 @@ class ResultStore:
         game takes its own files away again: :meth:`discard_if_unplayed`.)
         """
         self.check_free()
+        STARTED.append(self)  # before its first file: a Ctrl-C from here on finds what to take away
         try:
             self._key = new_key(self.directory)
             new_ledger(self.directory)
@@ -110,7 +111,6 @@ class ResultStore:
         self._ledgered, self._written = True, 0
         self._write_meta(fingerprint)
         self.games_path.touch()
-        STARTED.append(self)
 
     def check_free(self) -> None:
         """StoreError unless a new run may start here: no run's files at all."""

@@ -43,8 +43,13 @@ NOT_RUN: list[tuple[str, str]] = [
                                             "(tests/test_resume.py resumes real ones)"),
     (r"pinochle-arena play\b", "waits for a person in the browser (tests/browser/ plays it by clicking)"),
     (r"pinochle-arena league serve\b", "serves until Ctrl-C (tests/test_league_site.py and tests/browser/ open its pages)"),
+    (r"pinochle-arena league (show myleague --format|void myleague)\b", "the league of the quick start above, with "
+                                                                        "a 'cheater' in it (tests/test_league_data.py "
+                                                                        "shows and voids in a league of its own)"),
     (r"curl -H \"Authorization: Bearer", "talks to a running league serve (tests/test_league_uploads.py sends "
                                         "the same requests)"),
+    (r"curl http://127\.0\.0\.1:8000/", "talks to a running league serve (tests/test_league_data.py asks the same "
+                                       "addresses)"),
     (r"pinochle-arena cluster (scheduler|worker)\b", "a cluster's long-running servers, on machines of their own "
                                                      "(tests/test_cluster.py runs them on loopback)"),
     (r"pinochle-arena tournament .*--cluster tls://10\.0\.0\.5", "needs the cluster at 10.0.0.5"),

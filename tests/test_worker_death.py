@@ -45,6 +45,15 @@ def small_tournament(tmp_path):
     return config, games, store
 
 
+def bots_of(worker: int) -> list[int]:
+    """The worker's processes once it has some: it has a game in flight, whose bots it starts a moment after
+    handing in a record (on a busy machine, later); a bound against a hang, not a timing assumption."""
+    deadline = time.monotonic() + 60
+    while not (found := descendants(worker)) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return found
+
+
 def test_a_worker_killed_mid_game_is_replaced_and_its_games_are_played_again(tmp_path, capfd):
     config, games, store = small_tournament(tmp_path)
     assert len(games) == 8
@@ -53,7 +62,7 @@ def test_a_worker_killed_mid_game_is_replaced_and_its_games_are_played_again(tmp
 
     def on_record(index: int, pid: int, record) -> None:
         if not killed:  # the tournament's first record: 4 games out, 4 to go, and the next goes to a dead worker
-            killed.update(index=index, first=record.game_id, bots=descendants(pid))
+            killed.update(index=index, first=record.game_id, bots=bots_of(pid))
             os.kill(pid, signal.SIGKILL)
 
     trio.run(functools.partial(run_games, config, games, store, hooks=WorkerHooks(on_record=on_record)))

@@ -46,7 +46,8 @@ EMPTIED = ("/proc/diskstats", "/proc/interrupts", "/proc/softirqs", "/proc/sched
            "/proc/fs/nfsd", "/proc/mdstat", "/proc/latency_stats", "/proc/iomem", "/proc/ioports", "/proc/kmsg",
            "/proc/kallsyms", "/proc/modules", "/proc/dma", "/proc/misc", "/proc/consoles", "/proc/tty/drivers")
 REWRITTEN = ("/proc/meminfo", "/proc/cpuinfo")
-HIDDEN = ("/proc/fs", "/proc/driver", "/proc/scsi")  # folders of the machine's file systems and devices: empty
+HIDDEN = ("/proc/fs", "/proc/driver", "/proc/scsi",  # folders of the machine's file systems and devices: empty
+          "/proc/irq")  # each interrupt's counters (spurious, affinity hits) move with the machine's work
 NUMBER = re.compile(r"\b\d+(\.\d+)?\b")  # a number standing alone ("cpu12" is a name)
 
 

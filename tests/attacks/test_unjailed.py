@@ -96,8 +96,10 @@ def fault_around(tmp_path, bots, mark):
     match(out, command(bots / "fault_around.py", f"mark={mark}"), "random", extra=NONE, cwd=tmp_path)
     completed(records(out))
     first, second = reports(out, "faultaround")
-    # the second seating sees exactly which pages the first one read: its opponent's hand, asking nothing refusable
-    assert second["found"] == first["hand"]
+    # the second seating sees which pages the first one read: its opponent's hand, asking nothing refusable (a page
+    # another process of the machine read meanwhile shows too: the first seating's eviction cannot keep it out)
+    found = set(second["found"].split(","))
+    assert set(first["hand"].split(",")) <= found and len(found) < 24
 
 
 def counters(tmp_path, bots, mark):

@@ -99,7 +99,8 @@ def test_an_entrant_logs_in_uploads_through_the_form_and_climbs_and_the_organise
         page.goto(address + "/")
         page.wait_for_function("document.querySelectorAll('#ladder tbody td.games').length === 2")
         row = page.locator("#ladder tbody tr", has_text="alice").inner_text()
-        assert re.search(r"alice\s+1\s+[+-]\d+", row), row  # version 1 (the broken upload never entered), rated
+        # version 1 (the broken upload never entered), its bot, rated
+        assert re.search(r"alice\s+1\s+python3 bot\.py\s+[+-]\d+", row), row
 
         page.click("header form button")  # log out
         page.goto(address + "/login")

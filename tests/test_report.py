@@ -250,3 +250,18 @@ def _state(pid: int) -> str | None:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except (OSError, IndexError):
         return None
+
+
+def test_films_ahead_takes_its_maker_out_of_the_idle_class_before_killing_it(tmp_path, monkeypatch):
+    """A killed process needs the CPU to die, and an idle-class one beside busy processes may get none: the run's
+    end (a Ctrl-C'd tournament waited past two minutes) gives it the normal class first."""
+    from viewer.report import FilmsAhead
+
+    calls = []
+    real = os.sched_setscheduler
+    monkeypatch.setattr(os, "sched_setscheduler", lambda pid, policy, param: calls.append((pid, policy)) or
+                        real(pid, policy, param))
+    with FilmsAhead(tmp_path / "report") as films:
+        maker = films._maker.pid
+    assert calls == [(maker, os.SCHED_OTHER)]
+    assert films._maker.returncode is not None  # and it is gone

@@ -162,6 +162,10 @@ class FilmsAhead:
         return self
 
     def __exit__(self, *_) -> None:
+        # Out of the idle class first: a killed process still needs the CPU to die, and beside busy processes an
+        # idle-class one may get none for minutes (a Ctrl-C'd tournament waited here past two minutes).
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(self._maker.pid, os.SCHED_OTHER, os.sched_param(0))
         self._maker.kill()  # (every file it writes is whole or absent)
         self._maker.wait()
         with contextlib.suppress(queue.Empty):

@@ -190,3 +190,21 @@ def test_a_run_says_when_a_bots_first_start_makes_images(tmp_path):
         images.image_for(source)
     assert not images_to_make(Sandbox(), argv, None)
     assert not images_to_make(Sandbox(own_files=False), argv, None)
+
+
+def test_the_organisers_runtimes_reach_every_bots_sandbox(tmp_path):
+    """``runtimes = [...]`` in a configuration (relative to it, checked to exist) and a bot's own add up."""
+    from tournaments.config import ConfigError, load_config
+
+    (tmp_path / "ruby").mkdir()
+    (tmp_path / "extra").mkdir()
+    config = tmp_path / "t.toml"
+    config.write_text('[tournament]\nruntimes = ["ruby"]\n\n[[bot]]\nname = "a"\nsample = "random"\n'
+                      'runtimes = ["extra"]\n\n[[bot]]\nname = "b"\nsample = "greedy"\n')
+    entrants = {e.name: e for e in load_config(config).entrants}
+    assert entrants["b"].sandbox.runtimes == (str(tmp_path / "ruby"),)
+    assert entrants["a"].sandbox.runtimes == (str(tmp_path / "ruby"), str(tmp_path / "extra"))
+    config.write_text('[tournament]\nruntimes = ["nowhere"]\n\n[[bot]]\nname = "a"\nsample = "random"\n'
+                      '[[bot]]\nname = "b"\nsample = "greedy"\n')
+    with pytest.raises(ConfigError, match="runtimes: .*nowhere does not exist"):
+        load_config(config)

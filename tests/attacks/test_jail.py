@@ -14,6 +14,7 @@ import json
 import os
 import re
 import time
+from pathlib import Path
 
 import pytest
 
@@ -391,6 +392,21 @@ def test_no_pages_read_by_a_partner(tmp_path, bots, mark, needs_own_files):
     found = reports(out, "faultaround")
     assert len(found) == 2
     assert all(said["found"] == "-" for said in found)
+
+
+def test_a_runtime_the_organiser_names_is_in_the_system_image(tmp_path, bots, mark, needs_own_files):
+    """The system image holds the runtimes it knows, not the host's whole /usr: a file of another runtime is there
+    only once the organiser names its folder (--runtime, or runtimes = [...] in a configuration)."""
+    folder = "/usr/share/common-licenses"
+    path = f"{folder}/GPL-3"
+    if not Path(path).is_file():
+        pytest.skip(f"no {path} here")
+    bot = command(bots / "reads_file.py", f"mark={mark}", f"path={path}")
+    for extra, found in (((), "ENOENT"), (("--runtime", folder), "yes")):
+        out = tmp_path / f"out{len(extra)}"
+        match(out, bot, "random", games=1, extra=("--no-duplicate", *extra), cwd=tmp_path)
+        completed(records(out))
+        assert [said["found"] for said in reports(out, "readsfile")] == [found]
 
 
 # ----------------------------------------------------------------- 11c. the machine's counters

@@ -20,6 +20,8 @@ from collections.abc import Callable
 import attrs
 import trio
 
+from referee.bots.spawn import is_running
+
 from .db import LeagueDB
 
 HEARTBEAT = 5.0  # seconds between two refreshes of a runner's claim
@@ -84,17 +86,6 @@ def boot_id() -> str:
             return f.read().strip()
     except OSError:
         return ""
-
-
-def is_running(pid: int) -> bool:
-    """Whether a process ``pid`` exists on this host."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # (another user's)
-    return True
 
 
 @attrs.define

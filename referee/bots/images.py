@@ -28,7 +28,6 @@ holds the file).
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import hashlib
 import json
@@ -254,20 +253,9 @@ def forget(path: str) -> None:
 def open_store() -> Path:
     """The store, a tmpfs of its own, mounted if it is not there yet (by one process at a time)."""
     global _store_open
-    if _store_open:
-        return STORE
-    STORE.mkdir(mode=0o711, parents=True, exist_ok=True)
-    if is_tmpfs(STORE) and _store_size() >= store_bytes():
+    if not _store_open:
+        mounts.ensure_tmpfs(STORE, store_bytes(), "pinochle-arena-images")
         _store_open = True
-        return STORE
-    with locked(STORE.parent / "images.lock"):
-        options = f"mode=0711,size={store_bytes()}"
-        if not is_tmpfs(STORE):
-            mounts.mount("pinochle-arena-images", str(STORE), "tmpfs", mounts.MS_NOSUID | mounts.MS_NODEV, options)
-        elif _store_size() < store_bytes():  # mounted by an earlier version, smaller
-            mounts.mount("pinochle-arena-images", str(STORE), "tmpfs",
-                         mounts.MS_REMOUNT | mounts.MS_NOSUID | mounts.MS_NODEV, options)
-    _store_open = True
     return STORE
 
 
@@ -279,34 +267,10 @@ def store_bytes() -> int:
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // STORE_SHARE
 
 
-def is_tmpfs(path: Path) -> bool:
-    """Whether the last file system mounted at ``path`` is a tmpfs (os.statvfs does not tell the kind)."""
-    kind = None
-    try:
-        with open("/proc/self/mountinfo") as f:
-            for line in f:
-                fields = line.split()
-                if fields[4] == str(path):
-                    kind = fields[fields.index("-") + 1]
-    except (OSError, ValueError, IndexError):
-        return False
-    return kind == "tmpfs"
-
-
-@contextlib.contextmanager
-def locked(path: Path):
-    fd = os.open(path, os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
-
-
 def _build(source: Source, path: str) -> None:
     """Make ``source``'s image at ``path`` (under a lock: another process may be making the same one)."""
     try:
-        with locked(Path(path + ".lock")):
+        with mounts.locked(Path(path + ".lock")):
             if not os.path.exists(path):
                 _make_room(_size_of(source))
                 _build_locked(source, path)
@@ -428,7 +392,7 @@ def _make_room(needed: int, everything: bool = False) -> None:
             with contextlib.suppress(OSError):
                 st = entry.stat()
                 images.append((st.st_mtime, st.st_blocks * 512, entry.path))
-    limit = _store_size() * 3 // 4
+    limit = mounts.size_of(STORE) * 3 // 4
     total = sum(size for _, size, _ in images)
     for used, size, path in sorted(images):
         unused_long = time.time() - used > UNUSED_SECONDS
@@ -437,11 +401,6 @@ def _make_room(needed: int, everything: bool = False) -> None:
         with contextlib.suppress(OSError):
             os.unlink(path)
             total -= size
-
-
-def _store_size() -> int:
-    st = os.statvfs(STORE)
-    return st.f_blocks * st.f_frsize
 
 
 def _store_used() -> int:

@@ -16,12 +16,14 @@ cost several.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import fcntl
 import os
 import struct
 from functools import cache
+from pathlib import Path
 
 LOOP_CONTROL = "/dev/loop-control"
 LOOP_CTL_GET_FREE = 0x4C82
@@ -125,3 +127,54 @@ def _has_erofs() -> bool:
             return any(line.split()[-1:] == ["erofs"] for line in f)
     except OSError:
         return False
+
+
+def mount_table() -> list[tuple[str, str]]:
+    """(mount point, file system type) of every mount this process sees, in mount order."""
+    found = []
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            fields = line.split()
+            with contextlib.suppress(ValueError, IndexError):
+                found.append((fields[4], fields[fields.index("-") + 1]))
+    return found
+
+
+def is_tmpfs(path: Path) -> bool:
+    """Whether the last file system mounted at ``path`` is a tmpfs (os.statvfs does not tell the kind)."""
+    try:
+        kinds = [kind for point, kind in mount_table() if point == str(path)]
+    except OSError:
+        return False
+    return bool(kinds) and kinds[-1] == "tmpfs"
+
+
+def size_of(path: Path) -> int:
+    """The size of the file system at ``path``, in bytes."""
+    st = os.statvfs(path)
+    return st.f_blocks * st.f_frsize
+
+
+@contextlib.contextmanager
+def locked(path: Path):
+    """An exclusive lock on the file ``path`` (made if missing) for the block: one process at a time."""
+    fd = os.open(path, os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def ensure_tmpfs(path: Path, size: int, name: str) -> None:
+    """A tmpfs of at least ``size`` bytes at ``path`` (a folder made if missing, mode 0711), mounted by whichever
+    process gets there first, or made larger where an earlier one mounted it smaller."""
+    path.mkdir(mode=0o711, parents=True, exist_ok=True)
+    if is_tmpfs(path) and size_of(path) >= size:
+        return
+    with locked(path.parent / f"{path.name}.lock"):
+        options = f"mode=0711,size={size}"
+        if not is_tmpfs(path):
+            mount(name, str(path), "tmpfs", MS_NOSUID | MS_NODEV, options)
+        elif size_of(path) < size:
+            mount(name, str(path), "tmpfs", MS_REMOUNT | MS_NOSUID | MS_NODEV, options)

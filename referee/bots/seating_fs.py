@@ -27,7 +27,7 @@ from pathlib import Path
 
 import attrs
 
-from . import images, mounts
+from . import images, mounts, spawn
 
 SEATINGS = Path("/run/pinochle-arena/seatings")
 
@@ -85,14 +85,9 @@ def open_seatings() -> None:
     """The seatings' folder: a small tmpfs of its own, mounted if it is not there yet. (Removing a folder of the
     disk's file system cost 3.5 ms on the test machine: three of them a bot process, on the path of every game.)"""
     global _seatings_open
-    if _seatings_open:
-        return
-    SEATINGS.mkdir(mode=0o711, parents=True, exist_ok=True)
-    with images.locked(SEATINGS.parent / "seatings.lock"):
-        if not images.is_tmpfs(SEATINGS):
-            mounts.mount("pinochle-arena-seatings", str(SEATINGS), "tmpfs", mounts.MS_NOSUID | mounts.MS_NODEV,
-                         "mode=0711,size=1m")
-    _seatings_open = True
+    if not _seatings_open:
+        mounts.ensure_tmpfs(SEATINGS, 1 << 20, "pinochle-arena-seatings")
+        _seatings_open = True
 
 
 _seatings_open = False
@@ -106,7 +101,7 @@ def remove_stale() -> int:
     removed = 0
     for folder in SEATINGS.iterdir():
         pid = folder.name.split("-", 1)[0]
-        if pid.isdigit() and _running(int(pid)):
+        if pid.isdigit() and spawn.is_running(int(pid)):
             continue
         for target in sorted(_mount_points_under(folder), reverse=True):
             with contextlib.suppress(OSError):
@@ -116,17 +111,6 @@ def remove_stale() -> int:
     return removed
 
 
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _mount_points_under(folder: Path) -> list[str]:
     prefix = str(folder) + "/"
-    with open("/proc/self/mountinfo") as f:
-        return [fields[4] for fields in (line.split() for line in f) if fields[4].startswith(prefix)]
+    return [point for point, _ in mounts.mount_table() if point.startswith(prefix)]

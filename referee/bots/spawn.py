@@ -138,3 +138,14 @@ def become_subreaper() -> bool:
     """Make the referee adopt orphaned descendants (so it can reap them); Linux only."""
     libc = _libc()
     return libc is not None and libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+
+
+def is_running(pid: int) -> bool:
+    """Whether a process ``pid`` exists on this host (another user's too)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

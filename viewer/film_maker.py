@@ -1,7 +1,7 @@
 """A process that makes the report's films from the records given on its standard input.
 
 Started by :mod:`viewer.report` as ``python -m viewer.film_maker FILMS
-PARENT [--idle]``, each input line ``N RECORD`` (a number, a space, a record's
+PARENT``, each input line ``N RECORD`` (a number, a space, a record's
 JSON) makes ``FILMS/N.js``, and ``- RECORD`` makes ``FILMS/ahead/NAME``,
 the film made ahead, named by the record's text (:func:`ahead_name`). It
 exits when its input ends, and is killed by the kernel when its parent
@@ -9,11 +9,12 @@ exits when its input ends, and is killed by the kernel when its parent
 even one that gets no CPU to see its input end. Every file is written whole or not
 at all (a temporary name, then a rename), so it may be killed at any moment.
 
-``--idle``: the process puts itself in the kernel's idle class
-(SCHED_IDLE, below nice 19): it then runs only on a core nothing else
-wants, and a waking game takes the core back at once. A film maker is
-started in a process group of its own: Ctrl-C goes to the run, which then
-stops it.
+Once the kernel will kill it with its parent, it prints ``ready`` on its
+standard output: its parent waits for that line (an event, not for CPU
+time the maker may not get) before it relies on it, and may then put it
+in the kernel's idle class itself (:class:`viewer.report.FilmsAhead`).
+A film maker is started in a process group of its own: Ctrl-C goes to
+the run, which then stops it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from referee.records.record import GameRecord
 
 from .film import FORMAT, film_script, packed_film
 
+READY = "ready"  # its one line of output: set up, and killed by the kernel with its parent from now on
 AHEAD = "ahead"  # FILMS/ahead/: films made while the games were played, named by their records
 
 
@@ -54,8 +56,8 @@ def make(films: Path, line: str) -> None:
 def main() -> None:
     films, parent = Path(sys.argv[1]), int(sys.argv[2])
     die_with_parent(parent)
-    if "--idle" in sys.argv[3:]:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    print(READY, flush=True)
+    sys.stdout.close()
     for line in sys.stdin:
         make(films, line)
 

@@ -45,7 +45,7 @@ from tournaments.report import Part
 from tournaments.summary import Summary, summarise
 
 from .film import film_script, film_script_of
-from .film_maker import AHEAD, ahead_name
+from .film_maker import AHEAD, READY, ahead_name
 
 STATIC = Path(__file__).resolve().parent / "static"
 ROOT = Path(__file__).resolve().parent.parent  # on the film makers' PYTHONPATH
@@ -98,8 +98,10 @@ def write_films(records: Sequence[GameRecord], films: Path) -> None:
         for number, record, _ in missing:
             (films / f"{number}.js").write_text(film_script(number, record))
         return
-    makers = [_film_maker(films) for _ in range(processes)]
+    makers = [_start_film_maker(films) for _ in range(processes)]
     try:
+        for maker in makers:
+            _set_up(maker)
         feeders = [threading.Thread(target=_feed, args=(maker, missing[i::processes]), daemon=True)
                    for i, maker in enumerate(makers)]
         for feeder in feeders:
@@ -115,12 +117,33 @@ def write_films(records: Sequence[GameRecord], films: Path) -> None:
                 maker.wait()
 
 
-def _film_maker(films: Path, *flags: str) -> subprocess.Popen:
-    """A film maker writing into ``films``, fed records on its standard input. In a process group of its own, so
-    that Ctrl-C goes to the run alone, which then stops it; nothing on the terminal but a failure's words."""
+def _film_maker(films: Path, idle: bool = False) -> subprocess.Popen:
+    """A film maker writing into ``films``, fed records on its standard input, once it is set up (the kernel
+    kills it with this process from then on); with ``idle``, then put in the kernel's idle class (SCHED_IDLE,
+    below nice 19): it runs only on a core nothing else wants, and a waking game takes the core back at once."""
+    maker = _start_film_maker(films)
+    _set_up(maker, idle)
+    return maker
+
+
+def _start_film_maker(films: Path) -> subprocess.Popen:
+    """A film maker for ``films`` starting (:func:`_set_up` waits for it). In a process group of its own, so that
+    Ctrl-C goes to the run alone, which then stops it; nothing on the terminal but a failure's words."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    return subprocess.Popen([*FILM_MAKER, str(films), str(os.getpid()), *flags], stdin=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, env=env, text=True, process_group=0)
+    return subprocess.Popen([*FILM_MAKER, str(films), str(os.getpid())], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, env=env, text=True, process_group=0)
+
+
+def _set_up(maker: subprocess.Popen, idle: bool = False) -> None:
+    """Wait for the maker's one line, which says it is set up: an event, where a wait for it to be seen reading
+    would wait for CPU time that an idle-class process beside busy ones may never get. Only then is it put in
+    the idle class (by this process: it need not run to get there). One that failed to start is left to its
+    exit status to say so."""
+    said = maker.stdout.readline()
+    maker.stdout.close()
+    if idle and said.strip() == READY:
+        with contextlib.suppress(OSError):  # (gone meanwhile)
+            os.sched_setscheduler(maker.pid, os.SCHED_IDLE, os.sched_param(0))
 
 
 def _feed(maker: subprocess.Popen, numbered: Sequence[tuple[int, GameRecord, str]]) -> None:
@@ -143,7 +166,7 @@ class FilmsAhead:
     WAITING = 64
 
     def __init__(self, report: Path) -> None:
-        self._maker = _film_maker(report / "films", "--idle")
+        self._maker = _film_maker(report / "films", idle=True)
         self._waiting: queue.Queue = queue.Queue(self.WAITING)
         self._feeder = threading.Thread(target=self._feed, daemon=True)
         self._feeder.start()

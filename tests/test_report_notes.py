@@ -116,3 +116,24 @@ def test_openskill_takes_games_in_play_order():
 
     ids = [f"g{n}" for n in (10, 2, 1, 11, 3)]
     assert sorted(ids, key=game_order) == ["g1", "g2", "g3", "g10", "g11"]
+
+
+def test_one_boards_los_has_a_footnote_saying_it_rests_on_one_deal():
+    """A match of one board shows a LOS of 75% with no interval: the note under the table says that LOS is the
+    count of boards alone (a uniform prior), not a measure of the margin."""
+    from tournaments.boards import analyse_boards, board_pair_rows, render_boards
+
+    def seating(first: str, second: str, points: list[int]) -> GameRecord:
+        return GameRecord(game_id=f"{first}-{second}", variant="two-handed", options={}, seed=1,
+                          seats=[SeatInfo(first, first, first), SeatInfo(second, second, second)], time_control={},
+                          result=(1.0, 0.0) if points[0] > points[1] else (0.0, 1.0),
+                          hands=[{"hand": 1, "points": points, "totals": points}],
+                          termination=Termination.COMPLETED, extra={"board": 1})
+
+    report = analyse_boards([seating("greedy", "random", [143, 77]), seating("random", "greedy", [73, 207])],
+                            bootstrap=20)
+    assert board_pair_rows(report)[0][5:7] == ["-", "75.0%"]
+    text = render_boards(report)
+    note = next(line for line in text.splitlines() if line.startswith("greedy vs random:"))
+    assert "one board is one score" in note and "no interval" in note
+    assert "LOS of 75.0% rests on that one deal alone: 1 - 0.5^(n+1) for n boards won alike" in note

@@ -291,13 +291,25 @@ def _board_pair_note(h: BoardHeadToHead) -> list[str]:
     if h.estimate.sweep:
         return [f"{h.a} vs {h.b}: every board scored {1 if h.estimate.score > 0.5 else 0} (lost on a fault, or by a "
                 "margin too wide to score otherwise), so no finite Elo exists; shown is the bound of the 95% "
-                f"interval (Clopper-Pearson over {boards})"]
+                f"interval (Clopper-Pearson over {boards}){_alike_los_note(h)}"]
     if h.estimate.too_few:
         return [f"{h.a} vs {h.b}: {boards} {'is' if n == 1 else 'are'} too few for an interval or a LOS (they need "
                 f"{MIN_UNITS} boards or more)"]
     if not h.estimate.has_interval:
-        return [f"{h.a} vs {h.b}: all {boards} scored the same, so there is no spread to measure and no interval"]
+        alike = "one board is one score" if n == 1 else f"all {boards} scored the same"
+        return [f"{h.a} vs {h.b}: {alike}, so there is no spread to measure and no interval{_alike_los_note(h)}"]
     return []
+
+
+def _alike_los_note(h: BoardHeadToHead) -> str:
+    """What the LOS of boards that all scored alike rests on: their count alone (a uniform prior on the chance of
+    winning a board, as for a sweep), so one board gives 75% whatever its margin."""
+    if h.estimate.score == 0.5:
+        return ""
+    deals = "that one deal" if h.boards == 1 else f"those {h.boards} deals"
+    formula, way = ("1 - 0.5^(n+1)", "won") if h.estimate.score > 0.5 else ("0.5^(n+1)", "lost")
+    return (f"; its LOS of {los_text(h.estimate.los)} rests on {deals} alone: {formula} for n boards {way} alike "
+            "(a uniform prior on the chance of winning a board), whatever the margin")
 
 
 def write_board_files(report: BoardReport, directory: Path) -> list[Path]:

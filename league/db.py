@@ -217,14 +217,23 @@ def database_url(folder: Path) -> str:
     return f"sqlite:///{(folder / DEFAULT_FILE).absolute()}"
 
 
+SUPPORTED = ("SQLite (a file: DIR/league.db by default, or sqlite:///PATH) or PostgreSQL (postgresql://USER@HOST/NAME, "
+             "with the postgres extra: pip install 'pinochle-arena[postgres]')")
+
+
 def engine_for(url: str) -> sa.Engine:
     """An engine for ``url``; SQLite in WAL mode, fully synchronised, writers locking as they begin."""
     if not url.startswith("sqlite"):
+        if not url.startswith(("postgresql", "postgres://")):
+            raise LeagueError(f"database {_safe(url)} is not supported: a league keeps its games in {SUPPORTED}")
         if url.startswith(("postgresql://", "postgres://")):  # the driver the postgres extra installs
             url = "postgresql+psycopg://" + url.split("://", 1)[1]
         try:
             return sa.create_engine(url, pool_pre_ping=True)
-        except (exc.ArgumentError, exc.NoSuchModuleError, ImportError) as e:
+        except ImportError as e:
+            raise LeagueError(f"database {_safe(url)}: its driver is missing ({e}); the postgres extra installs it: "
+                              "pip install 'pinochle-arena[postgres]'") from None
+        except (exc.ArgumentError, exc.NoSuchModuleError) as e:
             raise LeagueError(f"database {_safe(url)}: {e}") from None
     engine = sa.create_engine(url, connect_args={"timeout": 30})
 

@@ -17,7 +17,8 @@
   per entrant and per address: token buckets, answered with 429 and
   ``Retry-After``.
 * **Size.** A request body past ``MAX_BODY`` bytes is cut off with 413
-  while it arrives, whatever ``Content-Length`` says.
+  while it arrives, whatever ``Content-Length`` says: for a browser the
+  site's page saying the limit, with a way back; for curl one line.
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 
 import attrs
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
 
 from league.db import Holder, LeagueDB
 from league.uploads import MAX_UPLOAD
@@ -145,18 +148,23 @@ def check_csrf(request: Request, form) -> None:
         raise HTTPException(403, "the form is stale or not this site's (CSRF check): reload the page and try again")
 
 
-class BodyLimit:
-    """ASGI middleware: a request whose body passes ``limit`` bytes gets 413, as soon as it does."""
+Refuse = Callable[[Request, HTTPException], Awaitable[Response]]  # an error as the site's page or line
 
-    def __init__(self, app, limit: int = MAX_BODY) -> None:
-        self.app, self.limit = app, limit
+
+class BodyLimit:
+    """ASGI middleware: a request whose body passes ``limit`` bytes gets 413, as soon as it does. One that says
+    so in its ``Content-Length`` is answered here, before the application sees it: with the page ``refuse`` makes
+    of the error (the site's: a styled page for a browser, a line for curl), else a line of text."""
+
+    def __init__(self, app, limit: int = MAX_BODY, refuse: Refuse | None = None) -> None:
+        self.app, self.limit, self.refuse = app, limit, refuse
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         declared = dict(scope.get("headers", ())).get(b"content-length", b"0")
         if declared.isdigit() and int(declared) > self.limit:
-            return await _too_large(send, self.limit)
+            return await self._too_large(scope, receive, send)
         seen = 0
 
         async def counted():
@@ -165,18 +173,25 @@ class BodyLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise HTTPException(413, f"the request passes {self.limit >> 20} MiB")
+                    raise too_large(self.limit)
             return message
 
         await self.app(scope, counted, send)
 
+    async def _too_large(self, scope, receive, send) -> None:
+        error = too_large(self.limit)
+        if self.refuse is None:
+            response = PlainTextResponse(f"{error.detail}\n", error.status_code, headers=error.headers)
+        else:
+            response = await self.refuse(Request(scope), error)
+        await response(scope, receive, send)
 
-async def _too_large(send, limit: int) -> None:
-    body = f"the request passes {limit >> 20} MiB\n".encode()
-    await send({"type": "http.response.start", "status": 413,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode()),
-                            (b"connection", b"close")]})
-    await send({"type": "http.response.body", "body": body})
+
+def too_large(limit: int) -> HTTPException:
+    """413 for a request past ``limit`` bytes (the connection closes: the rest of the body is never read)."""
+    return HTTPException(413, f"the request passes {limit >> 20} MiB, the most the league takes: make the upload's "
+                              "archive smaller (leave out what the bot needs neither to build nor to run) and send "
+                              "it again", headers={"Connection": "close"})
 
 
 __all__ = ["BIGGEST", "MAX_BODY", "BodyLimit", "Bucket", "Guard", "address", "by_browser", "check_csrf", "csrf_value",

@@ -139,7 +139,7 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
         Route("/game/{number:int}/", game),
         Route("/game/{number:int}/films/0.js", game_film),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ], middleware=[Middleware(SafetyHeaders), Middleware(BodyLimit),
+    ], middleware=[Middleware(SafetyHeaders), Middleware(BodyLimit, refuse=refused),
                    Middleware(SessionMiddleware, secret_key=session_key(db.key()), session_cookie="league_session",
                               max_age=SESSION_DAYS * 86400, same_site="strict", https_only=behind_proxy)],
         exception_handlers={HTTPException: refused})

@@ -4,9 +4,13 @@ A Starlette application (served by Hypercorn on trio, as the ``play`` page
 is) with Jinja2 templates, which escape every text a page shows (entrant
 names, commands, notes) unless a template says otherwise. Pages:
 
-* ``/``: the ladder (:func:`league.ladder.ladder_rows`, as ``league show``
-  prints it); the page asks ``/ladder/rows`` every two seconds and puts in
-  the rows it gets, so it follows the games as they finish without a reload;
+* ``/``: what the contest is (its variant and rules in a line, its deadline
+  and phase if it has them, how to enter, the starter kits) over the ladder
+  (:func:`league.ladder.ladder_rows`, as ``league show`` prints it); the page
+  asks ``/ladder/rows`` every two seconds and puts in the rows it gets, so it
+  follows the games as they finish without a reload;
+* ``/kits/KIT.tar.gz``: a starter kit's sources (:mod:`viewer.kits`), and
+  ``/PROTOCOL.md`` the protocol a bot speaks, for those who enter;
 * ``/entrant/NAME``: an entrant's versions with their ratings along the
   league's games (a plot), its results against every opponent and its latest
   games (:func:`league.ladder.entrant_view`);
@@ -26,6 +30,7 @@ pages above only read.
 from __future__ import annotations
 
 import functools
+import math
 from pathlib import Path
 
 import trio
@@ -46,14 +51,18 @@ from league.ladder import entrant_view, history_json, ladder_csv, ladder_json, l
 from league.ladder import ladder as ladder_of
 from referee.records.record import GameRecord
 from referee.records.seals import SealError, check_seal
+from referee.rules import get_variant
+from referee.rules.variants import VariantError
 
 from .accounts import Accounts
 from .guard import BIGGEST, SESSION_DAYS, BodyLimit, by_browser, session_key
 from .film import film_script
+from .kits import kit_archive, kits
 from .report import GAMES_HTML, STATIC, game_row, script_json
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent / "templates")
 POLL_MS = 2000  # how often the ladder page asks for new rows
+PROTOCOL = Path(__file__).resolve().parent.parent / "protocol" / "PROTOCOL.md"
 HEADERS = [(b"x-frame-options", b"DENY"), (b"x-content-type-options", b"nosniff"),
            (b"referrer-policy", b"same-origin")]
 
@@ -78,6 +87,25 @@ def ladder_shown(db: LeagueDB) -> dict:
     return {"rows": ladder_rows(db), "bots": {e.name: e.version.command for e in db.entrants() if e.version}}
 
 
+def contest_shown(db: LeagueDB) -> dict:
+    """What the front page says of the contest: its variant with its options and its rules in a line, and its
+    deadline and phase when the league has them (nothing when it has not)."""
+    settings = db.settings()
+    tournament = settings.get("tournament", {})
+    name, options = tournament.get("variant", "two-handed"), tournament.get("options", {})
+    try:
+        rules = get_variant(name, options).summary
+    except VariantError as e:
+        rules = str(e)
+    return {"variant": name, "options": " ".join(f"{k}={v}" for k, v in options.items()), "rules": rules,
+            "deadline": settings.get("deadline"), "phase": settings.get("phase")}
+
+
+def front_shown(db: LeagueDB) -> dict:
+    """The front page: what the contest is over the ladder's rows."""
+    return {**ladder_shown(db), "contest": contest_shown(db), "kits": list(kits().values())}
+
+
 def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio.MemorySendChannel | None = None,
                 behind_proxy: bool = False) -> ASGIApp:
     """The league's pages over ``db`` (with ``folder``, the league's: also its entrants' uploads, builds and logs;
@@ -85,8 +113,20 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
     accounts = Accounts(db, folder or Path("."), TEMPLATES, title, wake)
 
     async def ladder(request: Request) -> Response:
-        shown = await trio.to_thread.run_sync(ladder_shown, db)
+        shown = await trio.to_thread.run_sync(front_shown, db)
         return accounts.page(request, "ladder.html", {**shown, "poll": POLL_MS})
+
+    async def kit(request: Request) -> Response:
+        known = kits().get(request.path_params["kit"])  # (only a kit found on disk names a folder)
+        if known is None:
+            raise HTTPException(404, f"no such starter kit; the kits: {', '.join(kits())}")
+        data = await trio.to_thread.run_sync(kit_archive, known.name)
+        return Response(data, media_type="application/gzip",
+                        headers={"Content-Disposition": f'attachment; filename="{known.file}"'})
+
+    async def protocol(request: Request) -> Response:
+        text = await trio.to_thread.run_sync(PROTOCOL.read_text)
+        return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
 
     async def ladder_fragment(request: Request) -> Response:
         shown = await trio.to_thread.run_sync(ladder_shown, db)
@@ -135,6 +175,8 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
         Route("/ladder.csv", ladder_data),
         Route("/entrant/{name}", entrant),
         Route("/entrant/{name}/history.json", history),
+        Route("/kits/{kit}.tar.gz", kit),
+        Route("/PROTOCOL.md", protocol),
         *accounts.routes(),
         Route("/game/{number:int}/", game),
         Route("/game/{number:int}/films/0.js", game_film),
@@ -157,29 +199,61 @@ def _record(db: LeagueDB, number: int) -> GameRecord:
     return GameRecord.from_json(line)
 
 
-PLOT_WIDTH, PLOT_HEIGHT, MARGIN = 640, 240, 40
+PLOT_WIDTH, PLOT_HEIGHT = 720, 300
+LEFT, RIGHT, TOP, BOTTOM = 52, 16, 16, 40  # room for the Elo ticks on the left, the games' below
+NICE_STEPS = (1, 2, 2.5, 5, 10)
+
+
+def ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round values from ``low`` to ``high`` about ``count`` of them apart (1, 2, 2.5 or 5 times a power of ten)."""
+    raw = max(high - low, 1e-9) / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(n * power for n in NICE_STEPS if n * power >= raw)
+    first = math.ceil(low / step - 1e-9) * step
+    return [first + i * step for i in range(int((high - first) / step + 1e-9) + 1)]
 
 
 def rating_plot(view) -> dict:
-    """Each version's ratings along the league's games as SVG polylines (coordinates only: the template draws)."""
-    points = [p for v in view.versions for p in v.history]
+    """Each version's Elo along the league's games, as an SVG chart's coordinates (the template draws): a line a
+    version, with its 95% interval as a band around it where a point has one (a third number: half its width), the
+    Elo and games axes with their ticks. Nothing to draw (``lines`` empty) before the entrant's first game."""
+    shown = [(i, v) for i, v in enumerate(view.versions) if v.history]
+    points = [p for _, v in shown for p in v.history]
+    size = {"width": PLOT_WIDTH, "height": PLOT_HEIGHT, "left": LEFT, "right": PLOT_WIDTH - RIGHT, "top": TOP,
+            "bottom": PLOT_HEIGHT - BOTTOM}
     if not points:
-        return {"lines": [], "width": PLOT_WIDTH, "height": PLOT_HEIGHT}
-    games = max(g for g, _ in points)
-    low, high = min(r for _, r in points), max(r for _, r in points)
-    span = max(high - low, 50.0)
-    low -= (span - (high - low)) / 2
+        return {**size, "lines": []}
+    games = max(max(p[0] for p in points), 1)
+    low = min(p[1] - _half(p) for p in points)
+    high = max(p[1] + _half(p) for p in points)
+    if high - low < 50:  # (a flat line in the middle, not a magnified wobble)
+        low, high = (low + high) / 2 - 25, (low + high) / 2 + 25
+    first, second = ticks(low, high)[:2]  # (a step is under 0.4 of the span: two ticks at least)
+    step = second - first
+    low, high = math.floor(low / step) * step, math.ceil(high / step) * step  # the axis ends on ticks
 
-    def x(g: int) -> float:
-        return MARGIN + (PLOT_WIDTH - 2 * MARGIN) * g / max(games, 1)
+    def x(g: float) -> float:
+        return LEFT + (PLOT_WIDTH - LEFT - RIGHT) * g / games
 
     def y(r: float) -> float:
-        return PLOT_HEIGHT - MARGIN - (PLOT_HEIGHT - 2 * MARGIN) * (r - low) / span
+        return PLOT_HEIGHT - BOTTOM - (PLOT_HEIGHT - TOP - BOTTOM) * (r - low) / (high - low)
 
-    lines = [{"version": v.number, "points": " ".join(f"{x(g):.1f},{y(r):.1f}" for g, r in v.history)}
-             for v in view.versions if v.history]
-    return {"lines": lines, "width": PLOT_WIDTH, "height": PLOT_HEIGHT, "games": games,
-            "low": round(low), "high": round(low + span), "margin": MARGIN}
+    def line(index: int, version) -> dict:
+        h = version.history
+        band = [(x(p[0]), y(p[1] + _half(p))) for p in h] + [(x(p[0]), y(p[1] - _half(p))) for p in reversed(h)]
+        return {"version": version.number, "colour": index % 6, "command": version.command,
+                "last": round(h[-1][1]), "points": " ".join(f"{x(p[0]):.1f},{y(p[1]):.1f}" for p in h),
+                "end": (round(x(h[-1][0]), 1), round(y(h[-1][1]), 1)),
+                "band": " ".join(f"{a:.1f},{b:.1f}" for a, b in band) if any(_half(p) for p in h) else ""}
+
+    return {**size, "lines": [line(i, v) for i, v in shown], "games": games,
+            "elo_ticks": [(round(y(t), 1), f"{t:+g}" if t else "0") for t in ticks(low, high)],
+            "game_ticks": [(round(x(t), 1), f"{t:g}") for t in ticks(0, games) if t == int(t)]}
+
+
+def _half(point: tuple) -> float:
+    """Half the width of a history point's 95% interval, if it has one (else 0)."""
+    return point[2] if len(point) > 2 else 0.0
 
 
 async def serve_site(app: ASGIApp, host: str, port: int, task_status=trio.TASK_STATUS_IGNORED) -> None:

@@ -1,14 +1,41 @@
-"""The league's ladder in a real browser: it follows the games as a running league finishes them, and leads to an
-entrant's page and to a game in the replay viewer."""
+"""The league's pages in a real browser: the front page says what the contest is and how to enter and hands out the
+starter kits; the ladder follows the games as a running league finishes them, and leads to an entrant's page (its
+ratings charted a line a version) and to a game in the replay viewer; every page wears the one stylesheet."""
 
 from __future__ import annotations
 
 import re
+import tarfile
 
 import pytest
 
 from helpers import HOSTILE, arena, hostile
+from league.ladder import EntrantView, VersionLine
+from league.uploads import read_manifest, unpack
 from test_league_site import rewrite, serving
+from viewer.kits import STARTERS, kits, sources
+from viewer.site import rating_plot
+
+FELT, CREAM = "rgb(31, 81, 48)", "rgb(244, 241, 234)"  # league.css's --felt and --cream, as a browser computes them
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory):
+    """A served league of two sample bots, greedy in two versions (four games each), an entrant without a version
+    yet, and the organiser's token: (address, folder, tokens)."""
+    from test_league_uploads import token_of
+
+    folder = tmp_path_factory.mktemp("pages") / "league"
+    assert arena("league", "init", folder, "--boards", "--isolation", "none").returncode == 0
+    for name in ("greedy", "random"):
+        assert arena("league", "add", name, name, "--league", folder).returncode == 0
+    assert arena("league", "run", folder, "--games", "4", "--concurrency", "1").returncode == 0
+    assert arena("league", "update", "greedy", "greedy", "option.noise=20", "--league", folder).returncode == 0
+    assert arena("league", "run", folder, "--games", "4", "--concurrency", "1").returncode == 0
+    tokens = {"alice": token_of(arena("league", "entrant", "add", "alice", "--league", folder)),
+              "organiser": token_of(arena("league", "token", "--organiser", "--league", folder))}
+    with serving(folder) as address:
+        yield address, folder, tokens
 
 
 def test_the_ladder_follows_a_running_league_without_a_reload(page, tmp_path):
@@ -109,3 +136,136 @@ def test_an_entrant_logs_in_uploads_through_the_form_and_climbs_and_the_organise
         page.wait_for_selector("#entrants")
         page.locator("#entrants tr", has_text="alice").locator("button[value=pause]").click()
         page.wait_for_selector("#entrants tr:has-text('alice') td.status:has-text('paused by the organiser')")
+
+
+def test_the_front_page_says_what_the_contest_is_how_to_enter_and_offers_the_kits(page, league):
+    address, _, _ = league
+    page.goto(address + "/")
+    assert page.inner_text("#contest h1") == "league"
+    variant = page.inner_text("#variant")
+    assert "two-handed" in variant and "max-hands=1" in variant and "progressive melding" in variant, variant
+    assert page.locator("#deadline").count() == 0  # this league has no deadline: nothing is said of one
+    enter = page.inner_text("#enter")
+    assert "token" in enter and "upload" in enter, enter
+    assert page.locator("#enter a[href='/login']").count() == 1
+    assert page.request.get(address + page.get_attribute("#enter a[href$='PROTOCOL.md']", "href")).text() \
+        .startswith("#")
+    hrefs = [a.get_attribute("href") for a in page.locator("#kits a").all()]
+    assert hrefs == [f"/kits/{name}.tar.gz" for name in kits()]
+    assert {"python", "java", "rust", "c"} <= set(kits())
+    assert "Python" in page.inner_text("#kits")
+    assert page.locator("#ladder tbody td.games").count() == 2
+
+
+def test_a_kit_downloads_as_a_tar_gz_of_its_sources_that_the_league_takes_as_an_upload(page, league, tmp_path):
+    address, _, _ = league
+    page.goto(address + "/")
+    with page.expect_download() as download:
+        page.click("#kits a[href='/kits/python.tar.gz']")
+    assert download.value.suggested_filename == "python.tar.gz"
+    path = tmp_path / "python.tar.gz"
+    download.value.save_as(path)
+    kit = STARTERS / "python"
+    with tarfile.open(path, "r:gz") as tar:
+        members = {m.name: tar.extractfile(m).read() for m in tar.getmembers() if m.isfile()}
+    assert members == {f"python/{p.relative_to(kit).as_posix()}": p.read_bytes() for p in sources(kit)}
+    assert "python/bot.py" in members and "python/starter.toml" in members
+    assert not [name for name in members if "__pycache__" in name]
+    unpack(path, tmp_path / "unpacked")  # what an upload of it goes through first
+    top, manifest = read_manifest(tmp_path / "unpacked")
+    assert top.name == "python" and manifest.run == "python3 bot.py"
+
+
+def test_a_kit_leaves_out_what_a_build_made(tmp_path):
+    for name in ("src/main.c", "Makefile", "target/debug/bot", "build/bot", "bin/x", "obj/y.o", "__pycache__/a.pyc",
+                 "node_modules/m/index.js", "src/build/kept-not.c"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(name)
+    assert [p.relative_to(tmp_path).as_posix() for p in sources(tmp_path)] == ["Makefile", "src/main.c"]
+
+
+def test_a_kit_name_outside_the_list_is_404(page, league):
+    address, _, _ = league
+    assert page.request.get(address + "/kits/python.tar.gz").headers["content-type"] == "application/gzip"
+    for name in ("nothing", "python.tar.gz/..", "..", "%2e%2e%2fREADME", "..%2fpython", "python%00", "PYTHON"):
+        assert page.request.get(address + f"/kits/{name}.tar.gz").status == 404, name
+    assert "no such starter kit; the kits: c, cpp," in page.request.get(address + "/kits/nothing.tar.gz").text()
+
+
+def test_the_entrant_page_charts_its_rating_a_line_a_version(page, league):
+    address, _, _ = league
+    page.goto(address + "/entrant/greedy")
+    lines = page.locator("#rating-plot polyline")
+    assert [line.get_attribute("data-version") for line in lines.all()] == ["1", "2"]
+    for line in lines.all():
+        assert line.get_attribute("points").strip()
+    legend = page.locator("#rating-legend li").all_inner_texts()
+    assert len(legend) == 2 and legend[0].startswith("version 1 greedy") and "noise=20" in legend[1], legend
+    elo = page.locator("#rating-plot text.elo-tick").all_text_contents()
+    assert len(elo) >= 3 and all(re.fullmatch(r"[+-]?\d+(\.\d+)?", t) for t in elo), elo
+    games = [float(t) for t in page.locator("#rating-plot text.game-tick").all_text_contents()]
+    assert games[0] == 0 and games == sorted(games) and games[-1] <= 8, games
+    assert page.evaluate("getComputedStyle(document.querySelector('#rating-plot polyline')).stroke") == FELT
+    page.screenshot(path=str(page.shots / "entrant.png"), full_page=True)
+
+
+def test_the_chart_draws_an_interval_as_a_band_where_the_history_has_one():
+    view = EntrantView("x", "active", "", (
+        VersionLine(1, "greedy", 10, ((2, -40.0, 90.0), (6, 10.0, 60.0), (10, 35.5, 40.0))),
+        VersionLine(2, "greedy noise=20", 4, ((8, 300.0), (10, 320.0)))), (), ())
+    plot = rating_plot(view)
+    first, second = plot["lines"]
+    assert first["band"] and not second["band"]
+    band = [tuple(map(float, p.split(","))) for p in first["band"].split()]
+    assert len(band) == 6 and all(plot["top"] <= y <= plot["bottom"] for _, y in band)  # the interval fits too
+    elo = [int(label) for _, label in plot["elo_ticks"]]
+    assert elo == sorted(elo) and elo[0] <= -40 - 90 and elo[-1] >= 320
+    assert [label for _, label in plot["game_ticks"]][0] == "0" and plot["games"] == 10
+    assert rating_plot(EntrantView("y", "active", "", (VersionLine(1, "random", 0, ()),), (), ()))["lines"] == []
+
+
+def test_every_page_wears_the_shared_stylesheet(page, league, tmp_path):
+    address, folder, tokens = league
+
+    def check(where: str, shown=page) -> None:
+        assert shown.evaluate("[...document.styleSheets].some(s => (s.href || '').endsWith('/static/league.css'))"), \
+            where
+        assert shown.evaluate("getComputedStyle(document.body).backgroundColor") == FELT, where
+        assert shown.evaluate("getComputedStyle(document.querySelector('main')).backgroundColor") == CREAM, where
+
+    for where in ("/", "/entrant/greedy", "/entrant/alice", "/login"):
+        page.goto(address + where)
+        check(where)
+    page.goto(address + "/game/1/")
+    page.wait_for_selector("#viewer:not([hidden]) .seat")
+    check("/game/1/")
+    assert page.evaluate("getComputedStyle(document.querySelector('#table-area .table')).backgroundColor") == FELT
+
+    page.goto(address + "/login")
+    page.fill("input[name=token]", tokens["organiser"])
+    page.click("#login button")
+    page.wait_for_selector("#entrants")
+    check("/organiser")
+    page.goto(address + "/entrant/greedy")
+    page.click("#logs li:first-child a")
+    page.wait_for_selector("#bot-log")
+    check("a bot's log")
+    page.click("header form button")  # log out
+
+    page.goto(address + "/login")
+    page.fill("input[name=token]", tokens["alice"])
+    page.click("#login button")
+    page.wait_for_selector("#upload")
+    (tmp_path / "kit.tar.gz").write_bytes(page.request.get(address + "/kits/python.tar.gz").body())
+    page.set_input_files("#upload input[type=file]", str(tmp_path / "kit.tar.gz"))
+    page.click("#upload button")
+    page.click("#builds-table tbody tr:first-child a")
+    # (built in the jail where there is one; without, it fails: either way a page that is done)
+    page.wait_for_selector("#build-status.build-passed, #build-status.build-failed", timeout=120_000)
+    check("a build")
+
+    refused = page.context.new_page()  # (its 404 is expected, not an error of the page)
+    assert refused.goto(address + "/entrant/nobody").status == 404
+    assert refused.inner_text("#refused") == "no such entrant"
+    check("a refusal", refused)
+    refused.close()

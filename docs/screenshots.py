@@ -1,5 +1,6 @@
-"""Take the screenshots README shows (docs/images/): a league's ladder, an entrant's page, a game in the replay
-viewer and the play page, from real runs on this machine. Needs Debian's chromium (as the browser tests do).
+"""Take the screenshots README and docs/league.md show (docs/images/): a league's front page with its ladder, an
+entrant's page, a game's page, the replay viewer and the play page, from real runs on this machine. Needs Debian's
+chromium (as the browser tests do).
 
     .venv/bin/python docs/screenshots.py        # about a minute; rewrites docs/images/*.png
 """
@@ -42,20 +43,23 @@ def league_pages(browser, work: Path) -> None:
     arena("league", "init", folder, "--boards")
     for name in ("tactician", "greedy", "random"):
         arena("league", "add", name, name, "--league", folder)
-    arena("league", "run", folder, "--games", "60")
+    arena("league", "run", folder, "--games", "40")
+    arena("league", "update", "greedy", "greedy", "option.noise=20", "--league", folder)  # a second version to chart
+    arena("league", "run", folder, "--games", "40")
     process, address = started(["league", "serve", str(folder), "--port", "0"], "the league's pages:")
     try:
         page = browser.new_page(viewport=SIZE)
         page.goto(address)
         page.wait_for_selector("#ladder td.games")
-        page.screenshot(path=IMAGES / "ladder.png")
-        page.goto(address.rstrip("/") + "/entrant/tactician")
+        page.screenshot(path=IMAGES / "league-front.png", full_page=True)
+        page.goto(address.rstrip("/") + "/entrant/greedy")
         page.wait_for_selector("#rating-plot")
-        page.screenshot(path=IMAGES / "entrant.png", full_page=True)
+        page.screenshot(path=IMAGES / "league-entrant.png")  # (the top: versions, chart, opponents)
         page.goto(address.rstrip("/") + "/game/1/")
         page.wait_for_selector("#viewer:not([hidden]) .seat")
         for _ in range(14):
             page.keyboard.press("ArrowRight")
+        page.screenshot(path=IMAGES / "league-game.png", full_page=True)
         page.locator("#viewer").screenshot(path=IMAGES / "replay.png")
     finally:
         process.send_signal(signal.SIGINT)

@@ -114,6 +114,11 @@ class AuctionGame(GameState):
     last_trick_points: tuple[int, ...] = ()  # counters (with last trick and buried cards) of the last hand, per seat
     deal_count: int = 0  # deals made, redeals included (each deal has its own shuffle)
 
+    @property
+    def target(self) -> int:
+        """The score that wins the game: the variant's (the bidding games never raise it)."""
+        return self.variant.target
+
     # ---------------------------------------------------------------- set-up
     @classmethod
     def new(cls, variant: Variant, seed: int, decks: Sequence[Sequence[Card]] = (), deal: Deal | None = None,

@@ -123,15 +123,18 @@ class Observation:
 class Observer:
     """Follows the events shown to one seat (:class:`~.events.Notice` addressed to it) and keeps what it knows."""
 
-    def __init__(self, variant, seat: int, totals: Sequence[int] | None = None, infer: bool = True) -> None:
+    def __init__(self, variant, seat: int, totals: Sequence[int] | None = None, infer: bool = True,
+                 target: int | None = None) -> None:
         """``infer=False``: keep what the seat was shown, not what it could infer from the follow duties about
-        the cards others cannot hold (``excluded`` stays empty; the replay viewer shows no inferences)."""
+        the cards others cannot hold (``excluded`` stays empty; the replay viewer shows no inferences).
+        ``totals`` and ``target``: the game's scores and target when the events begin (default 0 each, and the
+        variant's target)."""
         self.variant, self.seat, self.players = variant, seat, variant.players
         self.infer = infer
         self.stock_game = variant.family == "stock"
         self.faces = make_deck(1, variant.deck_ranks)
         self.totals = tuple(totals) if totals is not None else (0,) * self.players
-        self.target = variant.target
+        self.target = target if target is not None else variant.target
         self.hand_number, self.dealer = 0, 0
         self.dealt = False  # events before the first deal belong to a hand this seat is not asked about
         self._reset()

@@ -7,7 +7,7 @@ seat sees of it), ``_why_illegal(decision, action)`` (a reason fit for a bot
 author) and ``_place(world, seat, rng)`` (hidden cards put where a world says);
 ``_hand_ended`` uses its ``seats``, ``hand_number``, ``totals``,
 ``meld_points``, ``trick_points`` and ``hands_ended``, and the observations
-its ``variant`` and ``log``.
+its ``variant``, ``log`` and ``target`` (the score that wins now).
 """
 
 from __future__ import annotations
@@ -71,7 +71,8 @@ class GameState:
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` knows of the hand in play: everything it was shown since the deal."""
-        observer = Observer(self.variant, seat, self.totals)
+        observer = Observer(self.variant, seat, self.totals, target=self.target)  # the log starts at the deal: a
+        # target raised before it (tiebreak=play-on) is not in it
         for notice in self.log:
             if seat in notice.seats:
                 observer.see(notice.event)

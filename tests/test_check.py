@@ -47,7 +47,18 @@ def test_a_good_bot_passes_every_check(tmp_path):
     assert re.search(r"; asked lead \d+, follow \d+, meld \d+", done.stdout)  # in the order of play
     assert "asked follow" not in done.stdout and "meld " in done.stdout
     assert "PASSED" in done.stdout
-    assert "protocol 2 (send 'protocol 3'" in done.stdout  # random speaks version 2, and passes
+    assert "protocol 3, options: claim=no (bool), wants: none" in done.stdout  # random's one option
+
+
+def test_a_version_2_bot_passes_too(tmp_path):
+    """PROTOCOL.md's 20-line bot speaks version 2; in the preset that offers claims it never claims."""
+    section = (ROOT / "protocol" / "PROTOCOL.md").read_text().split("## 8. A complete bot in 20 lines")[1]
+    bot = tmp_path / "tiny.py"
+    bot.write_text(section.split("```python\n")[1].split("```")[0])
+    done = check(f"{sys.executable} {bot}", tmp_path, "--variant", "two-handed-hoyle", "--isolation", "none")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "protocol 2 (send 'protocol 3'" in done.stdout and "PASSED" in done.stdout
+    assert "wrong claim" not in done.stdout and " claim " not in done.stdout  # no claim among its actions
 
 
 def test_a_bot_whose_id_name_is_its_file_name_is_not_told_it_sent_none(tmp_path):
@@ -122,8 +133,8 @@ def test_a_bot_that_chooses_plays_to_win(tmp_path):
 
 
 def test_games_cut_short_by_claims_get_one_more_game_without_them(tmp_path):
-    """two-handed-hoyle allows a claim; the random bot claims at once, so no game reached the second phase."""
-    done = check("random", tmp_path, "--variant", "two-handed-hoyle")
+    """two-handed-hoyle allows a claim; random told to claim does so early, so no game reached the second phase."""
+    done = check("random", tmp_path, "--variant", "two-handed-hoyle", "option.claim=yes")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the last game without claims" in done.stdout
     transcript = (tmp_path / "check" / "logs" / "bot.protocol.log").read_text()

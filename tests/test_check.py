@@ -11,6 +11,7 @@ import pytest
 from helpers import arena
 
 FAULTY = Path(__file__).resolve().parent / "bots" / "faulty.py"
+CLAIMER = Path(__file__).resolve().parent / "bots" / "claimer.py"
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -137,5 +138,44 @@ def test_games_cut_short_by_claims_get_one_more_game_without_them(tmp_path):
     done = check("random", tmp_path, "--variant", "two-handed-hoyle", "option.claim=yes")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the last game without claims" in done.stdout
+    assert "2 of 3 games ended in a wrong claim" in done.stdout
     transcript = (tmp_path / "check" / "logs" / "bot.protocol.log").read_text()
     assert " claim=no" in transcript and "> phase2 " in transcript
+
+
+@pytest.mark.parametrize("bot, options", [
+    (f"{sys.executable} {CLAIMER} random", ("--option", "claim=yes")),  # two-handed, with claims
+    ("random", ("--variant", "two-handed-hoyle", "option.claim=yes")),
+])
+def test_claims_that_lose_games_are_a_warning_with_their_count(tmp_path, bot, options):
+    done = check(bot, tmp_path, *options)
+    assert done.returncode == 0, done.stdout + done.stderr  # a warning, not a failure
+    found = re.search(r"\[warn\] plays to win +(\d) of (\d) games ended in a wrong claim: check\d \(hand "
+                      r"\d+: (\d+) of the 300 needed\)", done.stdout)
+    assert found, done.stdout
+    wrong, games, count = found.groups()
+    assert int(wrong) >= 1 and int(games) >= int(wrong) and int(count) < 300
+    assert "leave 'claim' out unless you have counted" in done.stdout
+    assert "PASSED: the bot follows the protocol, with 1 warning" in done.stdout
+    log = (tmp_path / "check" / "logs" / "bot.protocol.log").read_text()
+    assert "< claim\n> claim " in log
+
+
+def test_a_wrong_claim_is_measured_against_the_raised_target(tmp_path):
+    """claimer 'stale' claims once its total has passed the first target (100); the target rose to 600."""
+    done = check(f"{sys.executable} {CLAIMER} stale", tmp_path, "--variant", "two-handed-hoyle", "--option",
+                 "target=100", "--option", "target-step=500")
+    assert done.returncode == 0, done.stdout + done.stderr
+    found = re.findall(r"check\d \(hand (\d+): (\d+) of the (\d+) needed\)", done.stdout)
+    assert found, done.stdout
+    for hand, count, target in found:
+        assert int(hand) >= 2 and target == "600" and 100 <= int(count) < 600
+
+
+@pytest.mark.parametrize("bot, variant", [("greedy", "two-handed-hoyle"),  # never claims
+                                          (f"{sys.executable} {CLAIMER} counted", "two-handed-hoyle"),
+                                          (f"{sys.executable} {CLAIMER} counted", "two-handed")])
+def test_a_bot_that_never_claims_or_claims_only_when_it_wins_is_not_warned(tmp_path, bot, variant):
+    done = check(bot, tmp_path, "--variant", variant, "--option", "claim=yes")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "wrong claim" not in done.stdout and "[  ok] plays to win" in done.stdout

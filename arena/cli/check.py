@@ -23,7 +23,8 @@ def add_parser(sub) -> None:
         "Play a few games between BOT and the reference bot (the sample 'greedy') with strict checks: "
         "it starts, completes the handshake, answers a ping, stays up, plays legally in every phase, replies on time "
         "(no grace), sends only valid lines, and exits cleanly on 'quit'; and warns about play that loses without "
-        "an error (never bidding, always the first legal action, never melding). Prints a report with the exact "
+        "an error (never bidding, always the first legal action, never melding, claims that lose the game, with "
+        "their count). Prints a report with the exact "
         "offending lines; exit status 0 only when every check passes (warnings do not fail it)."))
     p.add_argument("bot", nargs="+", metavar="BOT", help="a command line that starts the bot, or a sample bot's name; "
                    "its options (protocol 3) follow as option.NAME=VALUE")

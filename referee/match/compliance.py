@@ -10,10 +10,10 @@ where the offending lines come from.
 Beyond the protocol, it looks at how the bot plays and warns (never fails)
 about play that loses without an error: passing every auction (a range
 token such as ``bid:20..30`` is not a reply), always answering the first
-legal action, never melding. In the bidding games one game deals the bot a
-hand whose meld alone is worth the minimum bid, so a bot that never bids
-shows it. When the bot's claims end the games early, one more game without
-claims makes sure the second phase is played.
+legal action, never melding, claims that lose the game. In the bidding games
+one game deals the bot a hand whose meld alone is worth the minimum bid, so a
+bot that never bids shows it. When the bot's claims end the games early, one
+more game without claims makes sure the second phase is played.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from ..records.record import GameRecord, Termination
 from ..rules.cards import Suit
 from ..rules.dealing import deal_out, deck_for, derive_seed
 from ..rules.events import DecisionKind
+from ..rules.game import Game
 from ..rules.melds import count_hand_meld
 from ..rules.variants import Variant, apply_option
 from .client import printable
@@ -58,6 +59,7 @@ class CheckReport:
     variant: str
     checks: list[Check]
     games: list[GameRecord] = attrs.Factory(list)
+    seats: list[int] = attrs.Factory(list)  # the bot's seat in each of ``games``
     transcript: Path | None = None
 
     @property
@@ -73,8 +75,15 @@ class CheckReport:
         lines.append("")
         if self.transcript is not None:
             lines.append(f"Full protocol transcript: {self.transcript}")
-        lines.append("PASSED: the bot follows the protocol." if self.passed else
-                     "FAILED: fix the checks marked FAIL (the lines quoted are exactly what was sent and received).")
+        warned = sum(1 for c in self.checks if c.status == WARN)
+        if not self.passed:
+            lines.append("FAILED: fix the checks marked FAIL (the lines quoted are exactly what was sent and "
+                         "received).")
+        elif warned:
+            lines.append(f"PASSED: the bot follows the protocol, with {warned} warning{'s' if warned > 1 else ''} "
+                         "marked warn above (play that loses games, or a missing name).")
+        else:
+            lines.append("PASSED: the bot follows the protocol.")
         return "\n".join(lines)
 
 
@@ -119,7 +128,7 @@ async def run_check(entrant: Entrant, variant: Variant, games: int, seed: int, o
             order = [k.value for k in DecisionKind]  # in the order of play: lead, follow, meld, take, bid...
             checks["legal play in every phase"].detail += "; asked " + ", ".join(
                 f"{k} {asked[k]}" for k in sorted(asked, key=lambda k: order.index(k) if k in order else len(order)))
-        _judge_play(checks["plays to win"], exchanges, variant)
+        _judge_play(checks["plays to win"], exchanges, variant, _wrong_claims(report))
     return report
 
 
@@ -186,6 +195,7 @@ async def _play(player: Player, others: list[Player], variant: Variant, games: i
         seated.insert(seat, player)
         record = await play_game(nursery, seated, rules, game_seed, f"check{g + 1}")
         report.games.append(record)
+        report.seats.append(seat)
         for entry in record.actions:
             if entry.seat == seat:
                 asked[_kind(entry.action)] = asked.get(_kind(entry.action), 0) + 1
@@ -250,6 +260,33 @@ def _no_claim(record: GameRecord) -> bool:
     return not any(a.action == "claim" for a in record.actions)
 
 
+def _wrong_claims(report: CheckReport) -> str:
+    """'N of M games ended in a wrong claim: ...' for the games the bot lost by claiming; empty if none."""
+    wrong = [(record, seat) for record, seat in zip(report.games, report.seats) if _lost_by_claim(record, seat)]
+    if not wrong:
+        return ""
+    shown = ", ".join(f"{record.game_id} (hand {record.hands[-1]['hand']}: {record.totals[seat]} of the "
+                      f"{_claim_target(record, seat)} needed)" for record, seat in wrong[:5])
+    more = f" and {len(wrong) - 5} more" if len(wrong) > 5 else ""
+    return (f"{len(wrong)} of {len(report.games)} games ended in a wrong claim: {shown}{more}\n"
+            "a claim wins only when the game total, this hand's meld and the counters won so far reach the target "
+            "as it stands (raised by 'target' lines); leave 'claim' out unless you have counted (PROTOCOL.md, "
+            "section 13)")
+
+
+def _lost_by_claim(record: GameRecord, seat: int) -> bool:
+    """Did the game end with the bot's claim, and the bot lose it?"""
+    last = record.actions[-1] if record.actions else None
+    return (record.termination is Termination.COMPLETED and last is not None and last.seat == seat
+            and last.action == "claim" and record.result[seat] == 0.0)
+
+
+def _claim_target(record: GameRecord, seat: int) -> int:
+    """The target ``seat``'s claim, the record's last action, had to reach: the rules' own, raised as the game
+    went (a claim leaves it as it is)."""
+    return Game.from_record(record).observation(seat).target
+
+
 def _exchanges(path: Path | None) -> list[tuple[str, list[str], str]]:
     """(decision, legal tokens, reply) for every request in the transcript that got a reply."""
     found: list[tuple[str, list[str], str]] = []
@@ -266,9 +303,11 @@ def _exchanges(path: Path | None) -> list[tuple[str, list[str], str]]:
     return found
 
 
-def _judge_play(check: Check, exchanges: list[tuple[str, list[str], str]], variant: Variant) -> None:
-    """Warn about play that loses without an error: it never bids, always takes the first action, never melds."""
-    warnings: list[str] = []
+def _judge_play(check: Check, exchanges: list[tuple[str, list[str], str]], variant: Variant,
+                wrong_claims: str = "") -> None:
+    """Warn about play that loses without an error: it never bids, always takes the first action, never melds,
+    claims wrongly (``wrong_claims``, already worded)."""
+    warnings: list[str] = [wrong_claims] if wrong_claims else []
     bids = [(legal, reply) for decision, legal, reply in exchanges
             if decision == "bid" and any(t.startswith("bid:") for t in legal)]
     if bids and all(reply == "pass" for _, reply in bids):

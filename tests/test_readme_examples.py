@@ -53,7 +53,10 @@ NOT_RUN: list[tuple[str, str]] = [
     (r"pinochle-arena cluster (scheduler|worker)\b", "a cluster's long-running servers, on machines of their own "
                                                      "(tests/test_cluster.py runs them on loopback)"),
     (r"pinochle-arena tournament .*--cluster tls://10\.0\.0\.5", "needs the cluster at 10.0.0.5"),
-    (r"pip install 'pinochle-arena\[cluster\]'", "installs from the network"),
+    (r"python -m build\b", "makes the wheel (tests/test_install.py builds one and plays from it in a fresh venv)"),
+    (r"scp dist/pinochle_arena-", "copies the wheel to another machine"),
+    (r"pip install 'pinochle_arena-", "installs the wheel with its dependencies from the network "
+                                      "(tests/test_install.py installs one in a fresh venv)"),
     (r"cp -r sample_bots/starters/java\b", "needs a JDK; tests/test_starters.py builds and checks every kit "
                                            "whose toolchain is there"),
     (r"pinochle-arena check 'java -jar build/bot\.jar'", "the Java kit's build, above"),

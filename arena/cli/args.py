@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from referee.bots.samples import resolve_bot, unique_names
+from referee.bots.samples import SAMPLES, resolve_bot, unique_names
 from referee.bots.sandbox import Isolation, Limits, Sandbox, SandboxError
 from referee.match import Entrant, Restart, TimeControl
 from referee.records.deals import read_deals
@@ -235,8 +236,19 @@ def entrants_from_args(args, bots: list[str]) -> tuple[Entrant, ...]:
     and the command line's time control."""
     grouped = bots_with_options(bots)
     resolved = [resolve_bot(b) for b, _ in grouped]
+    say_core_problems([b for b, _ in grouped])
     names = unique_names([name for name, _ in resolved])
     tc = time_control_from_args(args)
     sandbox, restart, persist = fence_from_args(args)
     return tuple(Entrant(n, cmd, tc, sandbox, restart, persist, options)
                  for n, (_, cmd), (_, options) in zip(names, resolved, grouped, strict=True))
+
+
+def say_core_problems(bots: list[str]) -> None:
+    """One line for each sample bot named that plays without its compiled core (no cargo, a failed build), with
+    the reason: the bot plays on, weaker, and says so only in its log."""
+    for text in dict.fromkeys(bots):
+        problem = SAMPLES[text].core_problem() if text in SAMPLES else ""
+        if problem:
+            print(f"note: sample bot {text} plays without its compiled core ({problem}); its pure-Python search "
+                  "decides", file=sys.stderr)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import hashlib
 import os
+import platform
 import shlex
 import shutil
 import subprocess
@@ -35,9 +37,26 @@ class SampleBot:
     def command(self) -> BotCommand:
         if self.source is not None:
             build_c(self.source, Path(self.argv[0]))
-        if self.core is not None:
-            build_core(self.core)
-        return BotCommand(self.argv, read_only=self.read_only)
+        if self.core is None:
+            return BotCommand(self.argv, read_only=self.read_only)
+        library = build_core(self.core)
+        # The bot is told where its library is, and its jail shows that folder (for an installed package, a
+        # folder of the user's cache that the bot would not otherwise see).
+        return BotCommand(self.argv, env=((core_variable(self.core), str(library)),),
+                          read_only=(*self.read_only, str(library.parent)))
+
+    def core_problem(self) -> str:
+        """Why this bot plays without its compiled core ("" when it has one, or needs none): the reason its
+        last build failed, as the bot itself reads it."""
+        if self.core is None:
+            return ""
+        library = core_library(self.core)
+        if library.exists():
+            return ""
+        try:
+            return (library.parent / FAILED_NAME).read_text().strip() or "it has not been built"
+        except OSError:
+            return "it has not been built"
 
 
 def build_c(source: Path, binary: Path) -> None:
@@ -55,48 +74,107 @@ def build_c(source: Path, binary: Path) -> None:
     os.replace(partial, binary)  # atomic: concurrent first uses never run a half-written binary
 
 
-def build_rust(crate: Path, library: Path) -> None:
-    """Build a Rust crate's library (``cargo build --release --offline``) and copy it to ``library``, unless
-    that is newer than every file of the crate's sources. Raises BotStartError if cargo is missing or fails.
+def build_rust(crate: Path, library: Path, target: Path | None = None) -> None:
+    """Build a Rust crate's library (``cargo build --release --offline``) and copy it to ``library``. Raises
+    BotStartError if cargo is missing or fails.
+
+    Without ``target`` cargo works in the crate's own target/ folder and the library is built again when a
+    source is newer. With one (a folder of the user's cache: the crate itself may be read-only), cargo works
+    there and ``library``'s path names the sources' digest (``core_library``): one that exists is up to date.
 
     Concurrent first uses are safe: cargo locks its target folder, and the copy is renamed into place, so a
     bot never loads a half-written library."""
-    sources = [crate / "Cargo.toml", *(crate / "src").rglob("*.rs")]
-    if library.exists() and library.stat().st_mtime >= max(p.stat().st_mtime for p in sources):
+    if library.exists() and (target is not None or library.stat().st_mtime >= newest_source(crate)):
         return
     cargo = shutil.which("cargo")
     if cargo is None:
         raise BotStartError(f"{crate.name} is Rust and needs cargo on PATH to build")
+    target = target or crate / "target"
     done = subprocess.run([cargo, "build", "--release", "--offline", "--quiet", "--manifest-path",
-                           str(crate / "Cargo.toml")], capture_output=True, text=True)
+                           str(crate / "Cargo.toml"), "--target-dir", str(target)], capture_output=True, text=True)
     if done.returncode != 0:
         raise BotStartError(f"cannot build {crate}: {' '.join(done.stderr.split())[:400]}")
     name = crate.name
-    built = next((p for p in (crate / "target" / "release" / f"lib{name}{ext}" for ext in (".so", ".dylib"))
-                  if p.exists()), None)
+    built = next((p for p in (target / "release" / f"lib{name}{ext}" for ext in (".so", ".dylib")) if p.exists()),
+                 None)
     if built is None:
-        raise BotStartError(f"cargo built {crate} but left no lib{name}.so in target/release")
+        raise BotStartError(f"cargo built {crate} but left no lib{name}.so in {target / 'release'}")
+    library.parent.mkdir(parents=True, exist_ok=True)
+    library.parent.chmod(0o755)  # a jailed bot runs as a uid of its own when the referee is root: it must read it
     partial = library.with_name(library.name + f".{os.getpid()}.tmp")
     shutil.copyfile(built, partial)
+    partial.chmod(0o755)
     os.replace(partial, library)
 
 
-def build_core(crate: Path) -> None:
-    """Build a sample bot's optional compiled core (``target/lib<crate>.so``). A failure does not stop the
-    bot, which plays without it: the reason is left in ``target/build-failed.txt`` for the bot to tell."""
-    target = crate / "target"
-    failed = target / "build-failed.txt"
+def rust_sources(crate: Path) -> list[Path]:
+    """The files a Rust crate's library is built from."""
+    return sorted([crate / "Cargo.toml", *(p for p in [crate / "Cargo.lock"] if p.exists()),
+                   *(crate / "src").rglob("*.rs")])
+
+
+def newest_source(crate: Path) -> float:
+    return max(p.stat().st_mtime for p in rust_sources(crate))
+
+
+FAILED_NAME = "build-failed.txt"  # beside a core's library: why its last build failed (the bot reads it)
+
+
+def core_variable(crate: Path) -> str:
+    """The environment variable that tells a sample bot where its core's library is (native.py reads it)."""
+    return f"{crate.name.upper()}_LIBRARY"
+
+
+def is_installed(crate: Path) -> bool:
+    """Whether ``crate`` lies in an installed package (site-packages), not in a checkout."""
+    return any(part in ("site-packages", "dist-packages") for part in crate.parts)
+
+
+def cache_folder() -> Path:
+    """The user's cache folder for pinochle-arena (``$XDG_CACHE_HOME``, else ``~/.cache``)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    return (Path(base) if os.path.isabs(base) else Path.home() / ".cache") / "pinochle-arena"
+
+
+def crate_digest(crate: Path) -> str:
+    """A short sha256 of a crate's sources and the machine they are built for."""
+    digest = hashlib.sha256(f"{sys.platform} {platform.machine()}\n".encode())
+    for path in rust_sources(crate):
+        digest.update(f"{path.relative_to(crate)}\n".encode() + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def core_library(crate: Path) -> Path:
+    """Where the library built from ``crate`` goes: in a checkout, the crate's own target/ folder; in an
+    installed package, whose folder may be read-only or shared by several users, a folder of the user's cache
+    named by the sources' digest (so a package installed again, or another version, never loads a stale one)."""
+    name = f"lib{crate.name}.so"
+    if is_installed(crate) or not os.access(crate, os.W_OK):
+        return cache_folder() / f"{crate.name}-{crate_digest(crate)}" / name
+    return crate / "target" / name
+
+
+def build_core(crate: Path) -> Path:
+    """Build a sample bot's optional compiled core and return its library's path (``core_library``). A
+    failure does not stop the bot, which plays without it: the reason is left beside that path, in
+    ``build-failed.txt``, for the bot to tell (and ``SampleBot.core_problem``)."""
+    library = core_library(crate)
+    folder = library.parent
+    failed = folder / FAILED_NAME
+    target = None if folder == crate / "target" else cache_folder() / "cargo-target"
     try:
-        build_rust(crate, target / f"lib{crate.name}.so")
+        build_rust(crate, library, target)
     except (BotStartError, OSError) as error:
         with contextlib.suppress(OSError):  # a folder it cannot write to: the bot says it is not built
-            target.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(parents=True, exist_ok=True)
             partial = failed.with_name(failed.name + f".{os.getpid()}.tmp")
             partial.write_text(f"{error}\n")
+            partial.chmod(0o644)
             os.replace(partial, failed)
-        return
+        return library
     with contextlib.suppress(OSError):
         failed.unlink(missing_ok=True)
+    return library
 
 
 def _python(script: str) -> tuple[str, ...]:

@@ -1,22 +1,28 @@
 """The montecarlo bot's compiled search core, loaded with ctypes (the standard library only).
 
 The library is built from this folder's Rust crate on first use of the
-sample bot (``build_core`` in referee/bots/samples.py) and copied to
-``target/libmontecarlo_core.so``. This module knows the C ABI (lib.rs) and
-the card numbers; it knows nothing of games: the bot hands it plain numbers
-and lists of cards. ``load()`` returns a ``Core`` or raises ``CoreMissing``
-with the reason, which the bot prints once before playing on without it.
+sample bot (``build_core`` in referee/bots/samples.py): in a checkout it is
+copied to ``target/libmontecarlo_core.so``; in an installed package, to a
+folder of the user's cache, which the referee names in the environment
+variable ``MONTECARLO_CORE_LIBRARY`` (and shows to the jailed bot). This
+module knows the C ABI (lib.rs) and the card numbers; it knows nothing of
+games: the bot hands it plain numbers and lists of cards. ``load()``
+returns a ``Core`` or raises ``CoreMissing`` with the reason, which the bot
+prints once before playing on without it.
 """
 
 from __future__ import annotations
 
 import ctypes
 import math
+import os
 from pathlib import Path
 
 FOLDER = Path(__file__).resolve().parent
 LIBRARY = FOLDER / "target" / "libmontecarlo_core.so"
 FAILED = FOLDER / "target" / "build-failed.txt"  # why the last build failed, written by the referee's build_core
+FAILED_NAME = FAILED.name  # beside a library the referee names: the same file, in that library's folder
+VARIABLE = "MONTECARLO_CORE_LIBRARY"  # where the referee built the library, when not at LIBRARY
 ABI_VERSION = 4
 SUITS = "CDHS"
 RANKS = "ATKQJ9"
@@ -64,9 +70,10 @@ def _bytes(cards) -> tuple[ctypes.Array, int]:
 class Core:
     """The library's functions, typed."""
 
-    def __init__(self, path: Path = LIBRARY) -> None:
+    def __init__(self, path: Path | None = None, failed: Path | None = None) -> None:
+        path, failed = path or LIBRARY, failed or FAILED
         if not path.exists():
-            reason = FAILED.read_text().strip() if FAILED.exists() else "it has not been built"
+            reason = failed.read_text().strip() if failed.exists() else "it has not been built"
             raise CoreMissing(f"no compiled core at {path}: {reason}")
         try:
             lib = ctypes.CDLL(str(path))
@@ -237,4 +244,8 @@ def stock_words(*, seat, trump, must_win, last_trick, values, meld_values, meld_
 
 
 def load() -> Core:
+    """The core at the library the referee names (``VARIABLE``), else at LIBRARY (a checkout's own build)."""
+    named = os.environ.get(VARIABLE)
+    if named:
+        return Core(Path(named), Path(named).parent / FAILED_NAME)
     return Core()

@@ -16,6 +16,8 @@ What it keeps:
   ``game_seats``: who sat where and their share, for the ratings;
 * ``voided``: the versions the organiser disqualified (``league void``): their
   games stay, but no rating counts them, nor any game they sat at;
+* ``final_units``: the units of the contest's final phase (``league final``,
+  :mod:`league.final`), whose plan, like the deadline, is in ``league_meta``;
 * ``tokens``: the SHA-256 of each entrant's secret token and of the
   organiser's (never the tokens themselves), and ``builds``: every upload
   an entrant sent, its build's state, log and, once it passed, its version.
@@ -46,7 +48,7 @@ from sqlalchemy import exc
 from referee.rules.dealing import derive_seed
 
 KIND = "pinochle-arena league"
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 DEFAULT_FILE = "league.db"
 URL_FILE = "database.url"  # in a league's folder when its database is elsewhere (PostgreSQL)
 STATUSES = ("active", "paused", "removed")
@@ -131,6 +133,10 @@ voided = sa.Table(  # schema 6: a disqualified version's games are kept and not 
     "voided", metadata,
     sa.Column("version_id", sa.Integer, sa.ForeignKey("versions.id"), primary_key=True),
     sa.Column("created", sa.Float, nullable=False),
+)
+final_units = sa.Table(  # schema 7: the final phase's units, apart from the ladder's
+    "final_units", metadata,
+    sa.Column("unit_id", sa.Integer, sa.ForeignKey("units.id"), primary_key=True),
 )
 
 
@@ -574,13 +580,21 @@ class LeagueDB:
     def unfinished_units(self) -> list[Unit]:
         """The units begun and not finished (a league stopped in the middle of them), oldest first."""
         with self.engine.connect() as c:
-            rows = list(c.execute(sa.select(units).where(units.c.finished.is_(None)).order_by(units.c.id)))
-            played: dict[int, set[str]] = {}
+            rows = list(c.execute(sa.select(units).where(units.c.finished.is_(None)
+                                                         & units.c.id.not_in(sa.select(final_units.c.unit_id)))
+                                  .order_by(units.c.id)))
+        return self._with_played(rows)
+
+    def _with_played(self, rows) -> list[Unit]:
+        """The units of ``rows`` (of the units table), each with the ids of its games saved so far."""
+        played: dict[int, set[str]] = {}
+        with self.engine.connect() as c:
             for unit_id, game_id in c.execute(sa.select(games.c.unit_id, games.c.game_id)
                                               .where(games.c.unit_id.in_([r.id for r in rows]))):
                 played.setdefault(unit_id, set()).add(game_id)
         return [Unit(r.id, tuple(json.loads(r.versions)), r.seed, r.games, frozenset(played.get(r.id, ())))
                 for r in rows]
+
 
     def save_games(self, finished: Sequence[tuple[int, str, str, Sequence[tuple[int, int, float]]]]) -> None:
         """Finished games, each whole: (unit, game id, sealed record line, (seat, version id, share) per seat).
@@ -647,6 +661,57 @@ class LeagueDB:
         with self.engine.connect() as c:
             return c.execute(sa.select(sa.func.count()).select_from(games)).scalar_one()
 
+    # ------------------------------------------------------------------ the contest's end (league.final)
+    def contest_value(self, key: str) -> str | None:
+        """A value of the contest's end kept in league_meta (its deadline, when it was closed, its final's plan),
+        read afresh (it may change while the league runs); None if it is not set."""
+        with self.engine.connect() as c:
+            return c.execute(sa.select(league_meta.c.value).where(league_meta.c.key == key)).scalar()
+
+    def set_contest_value(self, key: str, value: str | None) -> None:
+        """Set (None: clear) a value of the contest's end."""
+        with self._write() as c:
+            c.execute(league_meta.delete().where(league_meta.c.key == key))
+            if value is not None:
+                c.execute(league_meta.insert().values(key=key, value=value))
+
+    def start_final(self, key: str, plan: str, tables: Sequence[tuple[Sequence[int], int]],
+                    games_per_unit: int) -> None:
+        """The final's plan (kept under ``key``) and its units, (versions, deal's seed) each, in one transaction:
+        a final is planned whole or not at all. LeagueError if one was planned already."""
+        now = time.time()
+        with self._write() as c:
+            if c.execute(sa.select(league_meta.c.key).where(league_meta.c.key == key)).first() is not None:
+                raise LeagueError("this league's final was planned already")
+            c.execute(league_meta.insert().values(key=key, value=plan))
+            ids = c.execute(units.insert().returning(units.c.id, sort_by_parameter_order=True),
+                            [{"versions": json.dumps(list(t)), "seed": seed, "games": games_per_unit,
+                              "created": now} for t, seed in tables]).scalars().all()
+            c.execute(final_units.insert(), [{"unit_id": unit} for unit in ids])
+
+    def final_units(self) -> list[Unit]:
+        """The final's units, in the order they were planned, each with its games saved so far."""
+        query = sa.select(units).join(final_units, final_units.c.unit_id == units.c.id).order_by(units.c.id)
+        with self.engine.connect() as c:
+            rows = list(c.execute(query))
+        return self._with_played(rows)
+
+    def final_records(self) -> list[tuple[int, str]]:
+        """The final's games the standings count, in the order they finished: (its number, its sealed record line).
+        A game at which a voided version sat is left out, as :meth:`records` leaves it out."""
+        query = (sa.select(games.c.id, games.c.record).join(final_units, final_units.c.unit_id == games.c.unit_id)
+                 .where(~sa.exists().where((game_seats.c.game == games.c.id)
+                                           & game_seats.c.version_id.in_(sa.select(voided.c.version_id))))
+                 .order_by(games.c.id))
+        with self.engine.connect() as c:
+            return [(r.id, r.record) for r in c.execute(query)]
+
+    def ladder_seeds(self) -> set[int]:
+        """The deals' seeds of every unit not the final's (the ladder's): a final deals none of them."""
+        query = sa.select(units.c.seed).where(units.c.id.not_in(sa.select(final_units.c.unit_id)))
+        with self.engine.connect() as c:
+            return {seed for seed in c.execute(query).scalars() if seed is not None}
+
     # ------------------------------------------------------------------ who runs it
     def runner_claim(self) -> str | None:
         """The claim of the ``league run`` that holds the league (its text, as :mod:`league.lock` writes it), if any."""
@@ -710,8 +775,14 @@ def _upgrade_to_6(c: sa.Connection) -> None:
     voided.create(c, checkfirst=True)
 
 
+def _upgrade_to_7(c: sa.Connection) -> None:
+    """Schema 7: the final phase's units (league final)."""
+    final_units.create(c, checkfirst=True)
+
+
 # schema version -> the step from the one before
-UPGRADES = {2: _upgrade_to_2, 3: _upgrade_to_3, 4: _upgrade_to_4, 5: _upgrade_to_5, 6: _upgrade_to_6}
+UPGRADES = {2: _upgrade_to_2, 3: _upgrade_to_3, 4: _upgrade_to_4, 5: _upgrade_to_5, 6: _upgrade_to_6,
+            7: _upgrade_to_7}
 
 
 __all__ = [

@@ -17,11 +17,12 @@ from referee.rules import get_variant
 from .db import LeagueDB
 
 
-def export(db: LeagueDB, out: Path) -> int:
+def export(db: LeagueDB, out: Path, final: bool = False) -> int:
     """Write ``out/games.jsonl`` (every game's record as saved, in the order they finished), ``out/schedule.jsonl``
     (those games, as the schedule they are checked against), ``out/ledger.jsonl`` (the records written) and
-    ``out/secret.key``; returns the games written."""
-    lines = db.records()
+    ``out/secret.key``; returns the games written. ``final``: the final phase's games alone, those its standings
+    count (:mod:`league.final`), so that ``ratings`` ranks them as the final standings do."""
+    lines = [line for _, line in db.final_records()] if final else db.records()
     records = [GameRecord.from_json(line) for line in lines]
     settings = db.settings().get("tournament", {})
     variant = get_variant(settings.get("variant", "two-handed"), settings.get("options", {}))

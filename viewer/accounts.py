@@ -23,6 +23,7 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from league.builds import receive
+from league.contest import ContestClosed, check_open
 from league.db import PAUSED_BY_ORGANISER, Holder, LeagueDB, LeagueError
 from league.logs import GAME_LOG_CAP, MIB, entrant_of, game_of, quota_mib, removed_text
 from league.runner import games_folder
@@ -124,6 +125,10 @@ class Accounts:
         self.guard.limit(self.guard.uploads_from, address(request))
         form = await request.form(max_files=1, max_fields=4)
         check_csrf(request, form)
+        try:
+            await trio.to_thread.run_sync(check_open, self.db)
+        except ContestClosed as e:
+            raise HTTPException(403, f"upload refused: {e}") from None
         archive = form.get("archive")
         if not isinstance(archive, UploadFile):
             raise HTTPException(400, "no archive: send the file as the form field 'archive'")

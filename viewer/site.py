@@ -46,6 +46,7 @@ from starlette.types import ASGIApp
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from league.contest import contest_state, final_json
 from league.db import LeagueDB
 from league.ladder import entrant_view, history_json, ladder_csv, ladder_json, ladder_rows
 from league.ladder import ladder as ladder_of
@@ -139,6 +140,10 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
                         media_type="text/csv" if as_csv else "application/json",
                         headers={"Cache-Control": "no-store"})
 
+    async def final_data(request: Request) -> Response:
+        state = await trio.to_thread.run_sync(contest_state, db)
+        return Response(final_json(state), media_type="application/json", headers={"Cache-Control": "no-store"})
+
     async def history(request: Request) -> Response:
         view = await trio.to_thread.run_sync(entrant_view, db, request.path_params["name"])
         if view is None:
@@ -173,6 +178,7 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
         Route("/ladder/rows", ladder_fragment),
         Route("/ladder.json", ladder_data),
         Route("/ladder.csv", ladder_data),
+        Route("/final.json", final_data),
         Route("/entrant/{name}", entrant),
         Route("/entrant/{name}/history.json", history),
         Route("/kits/{kit}.tar.gz", kit),

@@ -56,6 +56,9 @@ def add_parser(sub) -> None:
     init.add_argument("--stderr-quota", type=quota_arg, default=None, metavar="MIB",
                       help="the bots' stderr logs kept for each entrant, in MiB (default 64, at least 4): its oldest "
                            "logs go first")
+    init.add_argument("--deadline", type=when_arg, default=None, metavar="WHEN",
+                      help="the deadline for submissions, as 2026-12-24T18:00Z (UTC, or with an offset): after it no "
+                           "entrant joins and no version is entered (league deadline changes it)")
     init.set_defaults(handler=run_init)
 
     for name, verb in (("add", "add an entrant, NAME, started as BOT"),
@@ -146,7 +149,53 @@ def add_parser(sub) -> None:
                                                 "schedule.jsonl, secret.key) for replay, ratings and report")
     export.add_argument("folder", type=Path, metavar="DIR")
     export.add_argument("out", type=Path, metavar="OUT")
+    export.add_argument("--final", action="store_true",
+                        help="the final phase's games alone (those its standings count): ratings OUT ranks them in "
+                             "the final standings' order")
     export.set_defaults(handler=run_export)
+
+    add_contest_parsers(commands)
+
+
+def add_contest_parsers(commands) -> None:
+    """``league deadline``, ``league close`` and ``league final``: the end of a contest (docs/league.md)."""
+    deadline = commands.add_parser("deadline", help="set or move the deadline for submissions (--none: no deadline)")
+    deadline.add_argument("folder", type=Path, metavar="DIR")
+    deadline.add_argument("when", type=when_arg, nargs="?", default=None, metavar="WHEN",
+                          help="as 2026-12-24T18:00Z (UTC, or with an offset such as +01:00)")
+    deadline.add_argument("--none", action="store_true", help="no deadline")
+    deadline.set_defaults(handler=run_deadline)
+
+    close = commands.add_parser("close", help="close submissions now: no entrant joins and no version is entered "
+                                              "(--undo opens them again)")
+    close.add_argument("folder", type=Path, metavar="DIR")
+    close.add_argument("--undo", action="store_true", help="open submissions again (unless the deadline passed)")
+    close.set_defaults(handler=run_close)
+
+    final = commands.add_parser("final", help="the final phase: a round robin of the ladder's top N on fresh deals, "
+                                              "then the final standings; run it again to go on after a stop")
+    final.add_argument("folder", type=Path, metavar="DIR")
+    final.add_argument("--top", type=positive_int, default=None,
+                       help="finalists: the ladder's top N among the entrants that play (default 10)")
+    final.add_argument("--games", type=positive_int, default=None,
+                       help="games in all, rounded up so that every table plays as many deals (default: 20 deals a "
+                            "table)")
+    final.add_argument("--seed", type=int, default=None, help="the final's seed, from which its deals come "
+                                                               "(default: a random one)")
+    final.add_argument("--concurrency", type=positive_int, default=None, help="games at once (default: cores)")
+    final.add_argument("--processes", type=positive_int, default=None,
+                       help="referee processes to spread them over (default: cores)")
+    add_bootstrap_argument(final)
+    final.set_defaults(handler=run_final)
+
+
+def when_arg(text: str) -> float:
+    from league.contest import parse_when
+
+    try:
+        return parse_when(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def add_league_argument(p) -> None:
@@ -193,6 +242,10 @@ def run_init(args) -> int:
         db = LeagueDB.create(url, settings)
     except LeagueError as e:
         raise UsageError(str(e)) from None
+    if args.deadline is not None:
+        from league.contest import set_deadline
+
+        set_deadline(db, args.deadline)
     db.close()
     if args.database:
         named = folder / URL_FILE
@@ -201,6 +254,10 @@ def run_init(args) -> int:
     print(f"league in {folder}: {settings['tournament'].get('variant', 'two-handed')}"
           f"{', boards' if args.boards else ''}; add entrants with: pinochle-arena league add NAME BOT --league "
           f"{folder}")
+    if args.deadline is not None:
+        from league.contest import when_text
+
+        print(f"submissions close at {when_text(args.deadline)}")
     return 0
 
 
@@ -261,6 +318,7 @@ def _enter(args, new: bool) -> int:
 
     check_name(args.name)
     db = open_league(args.league)
+    check_contest_open(db)
     try:
         bot = bot_table(args.bot)
     except (UsageError, BotStartError) as e:
@@ -275,12 +333,23 @@ def _enter(args, new: bool) -> int:
     check_apart(config.entrants, games_folder(args.league))
     check_bots_start(config.entrants[:1], games_folder(args.league) / "logs", 10.0)
     program = fingerprint(config.entrants[0].command)
+    check_contest_open(db)  # (again: the deadline may have passed while the bot was checked)
     try:
         version = db.add(args.name, bot, program) if new else db.update(args.name, bot, program)
     except LeagueError as e:
         raise UsageError(str(e)) from None
     print(f"{'added' if new else 'updated'} {args.name}: version {version.number} ({program[:19]}...)")
     return 0
+
+
+def check_contest_open(db) -> None:
+    """One line, and nothing entered, once the contest's submissions are closed."""
+    from league.contest import ContestClosed, check_open
+
+    try:
+        check_open(db)
+    except ContestClosed as e:
+        raise UsageError(str(e)) from None
 
 
 def check_name(name: str) -> None:
@@ -305,6 +374,7 @@ def run_entrant_add(args) -> int:
 
     check_name(args.name)
     db = open_league(args.league)
+    check_contest_open(db)
     try:
         db.add_entrant(args.name)
     except LeagueError as e:
@@ -397,6 +467,7 @@ def run_run(args) -> int:
     from .printing import game_line
 
     db = open_league(args.folder)
+    check_no_final(db, args.folder)
     try:
         hold = Hold.take(db)  # (before anything else: a second runner touches nothing)
     except LeagueHeld as e:
@@ -434,6 +505,15 @@ def run_run(args) -> int:
     progress.close()
     print(f"{played} games played; the ladder: pinochle-arena league show {args.folder}")
     return 0
+
+
+def check_no_final(db, folder: Path) -> None:
+    """The ladder plays no more once the final is planned (its tables would mix with the final's)."""
+    from league.final import plan_of
+
+    if plan_of(db) is not None:
+        raise UsageError(f"league {folder}: the final phase has begun, the ladder plays no more: pinochle-arena "
+                         f"league final {folder} plays what is left of the final")
 
 
 def run_overrides(args) -> dict:
@@ -561,10 +641,14 @@ def run_show(args) -> int:
         sys.stdout.write(ladder_json(rows) if args.format == "json" else ladder_csv(rows))
         return 0
     rows = ladder_rows(db)
+    contest = contest_line(db)
+    if contest is not None:
+        print(contest)
+    print_final(db, args.bootstrap, args.folder)
     if not rows:
         print("no games yet: pinochle-arena league run " + str(args.folder))
         return 0
-    print(LADDER_MODEL)
+    print(("\n" if contest is not None else "") + LADDER_MODEL)
     print(tabulate(with_bots(rows, db), headers=["rank", "entrant", "version", "bot", "Elo", "+/-", "games", "",
                                                   "last games"], tablefmt="github"))
     print("* provisional: fewer games than the ladder needs to place a version")
@@ -581,6 +665,153 @@ def run_export(args) -> int:
     check_out(args.out, "OUT")
     if args.out.exists() and any(args.out.iterdir()):
         raise UsageError(f"OUT {args.out} is not empty: export into a new folder")
-    written = export(db, args.out)
-    print(f"exported {written} games to {args.out}: pinochle-arena replay {args.out}")
+    if args.final and not db.final_records():
+        raise UsageError(f"league {args.folder}: no final game is played yet (league final {args.folder})")
+    written = export(db, args.out, final=args.final)
+    print(f"exported {written} {'final ' if args.final else ''}games to {args.out}: pinochle-arena replay "
+          f"{args.out}")
     return 0
+
+
+# ---------------------------------------------------------------------- the end of a contest
+
+def run_deadline(args) -> int:
+    from league.contest import closed_at, set_deadline, when_text
+    from league.db import LeagueError
+
+    if args.none == (args.when is not None):
+        raise UsageError("league deadline: give WHEN (2026-12-24T18:00Z) or --none, not both")
+    db = open_league(args.folder)
+    try:
+        set_deadline(db, args.when)
+    except LeagueError as e:
+        raise UsageError(f"league {args.folder}: {e}") from None
+    closed = closed_at(db)
+    said = "no deadline" if args.when is None else f"submissions close at {when_text(args.when)}"
+    print(f"league {args.folder}: {said}" + (f" (closed since {when_text(closed)})" if closed is not None else ""))
+    return 0
+
+
+def run_close(args) -> int:
+    from league.contest import close, when_text
+    from league.db import LeagueError
+
+    db = open_league(args.folder)
+    try:
+        closed = close(db, undo=args.undo)
+    except LeagueError as e:
+        raise UsageError(f"league {args.folder}: {e}") from None
+    if closed is None:
+        print(f"league {args.folder}: submissions are open again")
+    else:
+        print(f"league {args.folder}: submissions closed at {when_text(closed)}"
+              + (" (the deadline has passed)" if args.undo else "")
+              + f"; the final: pinochle-arena league final {args.folder}")
+    return 0
+
+
+def run_final(args) -> int:
+    from league.final import DEFAULT_TOP, FinalError, left_to_play, plan_final, plan_of, play_final
+    from league.lock import Hold, LeagueHeld
+    from referee.records.record import GameRecord
+
+    from .printing import game_line
+
+    db = open_league(args.folder)
+    try:
+        hold = Hold.take(db)  # (before anything else: the ladder's runner and the final's never play at once)
+    except LeagueHeld as e:
+        raise UsageError(f"league {args.folder}: {e}") from None
+    try:
+        plan = _planned(db, args, plan_of(db), plan_final, DEFAULT_TOP)
+    except (FinalError, UsageError) as e:
+        hold.release()
+        raise UsageError(f"league {args.folder}: {e}") from None
+    left = left_to_play(db)
+    progress = Progress(plan.games, live=None, start=plan.games - left)
+    count = plan.games - left
+
+    def on_game(record: GameRecord) -> None:
+        nonlocal count
+        count += 1
+        progress.update(count, f"last: {game_line(record)}")
+
+    try:
+        overrides = {"tournament": {k: v for k, v in (("concurrency", args.concurrency), ("processes", args.processes))
+                                    if v is not None}}
+        run_trio(play_final, db, args.folder, overrides, on_game, hold, progress.interject)
+    except KeyboardInterrupt:
+        progress.close()
+        print(f"\nstopped: {left_to_play(db)} games of the final are left; go on with: pinochle-arena league final "
+              f"{args.folder}", file=sys.stderr)
+        return 130
+    except FinalError as e:
+        progress.close()
+        raise UsageError(f"league {args.folder}: {e}") from None
+    progress.close()
+    print_final(db, args.bootstrap, args.folder)
+    return 0
+
+
+def _planned(db, args, plan, plan_final, default_top: int):
+    """The final's plan: the one made already (options that differ from it are refused), or a new one."""
+    if plan is None:
+        plan = plan_final(db, args.top or default_top, args.games, args.seed)
+        names = ", ".join(db.versions()[v].label for v in plan.versions)
+        print(f"the final: {len(plan.versions)} finalists ({names}), {plan.tables} tables, each {plan.rounds} "
+              f"deals in every seating: {plan.games} games (seed {plan.seed})")
+        return plan
+    per_table = plan.games // (plan.tables * plan.rounds)
+    rounds = None if args.games is None else max(1, -(-args.games // (plan.tables * per_table)))
+    asked = {"--top": (args.top, plan.top), "--seed": (args.seed, plan.seed), "--games": (rounds, plan.rounds)}
+    if any(given is not None and given != planned for given, planned in asked.values()):
+        raise UsageError(f"the final is planned already ({plan.top} top, {plan.games} games, seed {plan.seed}): "
+                         f"run league final without --top, --games or --seed to play what is left of it")
+    return plan
+
+
+FINAL_MODEL = ("Final standings: the final's games alone ({games}, the top {top}'s last versions in a round robin "
+               "on fresh deals), by pinochle-arena ratings' model (Elo of the pool, its average 0; 95% intervals "
+               "from a bootstrap over deals). The same order: league export {folder} OUT --final, then "
+               "pinochle-arena ratings OUT.")
+
+
+def print_final(db, bootstrap: int, folder: Path | None = None) -> None:
+    """The final standings, with the line saying which games and which model made them."""
+    from league.contest import contest_state
+    from league.final import final_standings
+
+    state = contest_state(db, standings=False)
+    rows, games = final_standings(db, bootstrap)
+    if state.final is None or not rows:
+        return
+    left = state.final.games - games
+    played = f"{games} games" + ("" if state.phase == "done" else f" so far, {left} still to play")
+    print("\n" + FINAL_MODEL.format(games=played, top=len(state.final.versions), folder=folder or "DIR"))
+    print(tabulate([[r.rank, r.entrant, r.version or "", f"{r.elo:+.1f}", _interval_cell(r), r.games,
+                     f"{r.score:g}"] for r in rows],
+                   headers=["rank", "entrant", "version", "Elo", "95% interval", "games", "score"],
+                   tablefmt="github", disable_numparse=True))
+
+
+def _interval_cell(row) -> str:
+    """A final row's interval as ``ratings`` prints it (an open end: inf)."""
+    import math
+
+    from tournaments.report import interval_text
+
+    if row.low is None and row.high is None:
+        return "-"
+    return interval_text(-math.inf if row.low is None else row.low, math.inf if row.high is None else row.high)
+
+
+def contest_line(db) -> str | None:
+    """Where the contest stands, in one line (None for a league without a deadline that is open)."""
+    from league.contest import contest_state, when_text
+
+    state = contest_state(db, standings=False)
+    if state.phase == "open":
+        return None if state.deadline is None else f"contest: open, submissions close at {when_text(state.deadline)}"
+    closed = f"submissions closed at {when_text(state.closed_at)}" if state.closed_at is not None else ""
+    phase = {"closed": "closed", "final": "final phase in play", "done": "final phase done"}[state.phase]
+    return f"contest: {phase}" + (f", {closed}" if closed else "")

@@ -30,6 +30,7 @@ import attrs
 import trio
 
 from referee.bots.fingerprint import fingerprint
+from referee.match.client import STARTUP_ALLOWANCE
 from referee.records.record import GameRecord
 from referee.records.seals import seal
 from tournaments.config import TournamentConfig, parse_config
@@ -62,7 +63,9 @@ def league_config(db: LeagueDB, folder: Path, versions: list[Version], overrides
     if overrides.get("cluster"):
         data["cluster"] = overrides["cluster"]
     config = parse_config(data, folder / "league.toml", games_folder(folder), where=f"league {folder}")
-    return attrs.evolve(config, game_logs=True)  # (so that the quota removes old logs whole)
+    startup = settings.get("league", {}).get("startup_timeout", STARTUP_ALLOWANCE)  # (league init --startup-timeout)
+    entrants = tuple(attrs.evolve(e, startup_timeout=startup) for e in config.entrants)
+    return attrs.evolve(config, entrants=entrants, game_logs=True)  # (so that the quota removes old logs whole)
 
 
 def games_folder(folder: Path) -> Path:

@@ -40,8 +40,9 @@ def play_schedule(variant: Variant, seated: Sequence[Entrant], games: int) -> Sc
 
 async def run_play(seated: Sequence[Entrant], links: dict[int, SeatLink], variant: Variant, games: int, seed: int,
                    out: Path, port: int, on_address: Callable[[list[str]], None],
-                   on_game: Callable[[GameRecord], None], startup_timeout: float = 10.0) -> list[GameRecord]:
-    """Serve the seats, tell ``on_address`` their addresses, play ``games`` games; records go to ``out``."""
+                   on_game: Callable[[GameRecord], None], startup_timeout: float | None = None) -> list[GameRecord]:
+    """Serve the seats, tell ``on_address`` their addresses, play ``games`` games; records go to ``out``. Each seat
+    has its entrant's start allowance, or with ``startup_timeout`` that one (a person's page too)."""
     store = ResultStore(out, "play.json")
     store.start({}, play_schedule(variant, seated, games))
     server = SeatServer(links, [e.name for e in seated])

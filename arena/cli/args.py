@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
+import attrs
+
+from referee.bots.cpu_time import WALL_FACTOR
 from referee.bots.samples import SAMPLES, resolve_bot, unique_names
 from referee.bots.sandbox import Isolation, Limits, Sandbox, SandboxError
 from referee.match import Entrant, Restart, TimeControl
+from referee.match.client import STARTUP_ALLOWANCE
 from referee.records.deals import read_deals
 from referee.rules import get_variant
 from referee.rules.dealing import derive_seed
@@ -35,6 +40,16 @@ def nonneg_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError("must not be negative")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError("must be a positive number of seconds")
     return value
 
 
@@ -114,8 +129,10 @@ def add_time_arguments(p: argparse.ArgumentParser, each: bool = False) -> None:
                    help=f"added to the bank after each reply (default {where}{d.increment_ms})")
     p.add_argument("--grace", type=nonneg_int, default=default(d.grace_ms), metavar="MS",
                    help=f"tolerance beyond the limit before a reply counts as late (default {where}{d.grace_ms})")
-    p.add_argument("--startup-timeout", type=float, default=10.0, metavar="S",
-                   help="seconds a bot has to start and say ready (default 10)")
+    p.add_argument("--startup-timeout", type=positive_seconds, default=STARTUP_ALLOWANCE, metavar="S",
+                   help=f"CPU seconds a bot's processes may use to start and say ready, within {WALL_FACTOR} times "
+                        f"as many seconds on the wall: a start slowed by a busy machine is not the bot's fault "
+                        f"(default {STARTUP_ALLOWANCE:g})")
     add_fence_arguments(p, each)
 
 
@@ -233,14 +250,14 @@ def bots_with_options(words: list[str]) -> list[tuple[str, tuple[tuple[str, str]
 
 def entrants_from_args(args, bots: list[str]) -> tuple[Entrant, ...]:
     """Sample names or command lines, each followed by its option.NAME=VALUE words -> entrants with unique names
-    and the command line's time control."""
+    and the command line's time control and start allowance."""
     grouped = bots_with_options(bots)
     resolved = [resolve_bot(b) for b, _ in grouped]
     say_core_problems([b for b, _ in grouped])
     names = unique_names([name for name, _ in resolved])
     tc = time_control_from_args(args)
     sandbox, restart, persist = fence_from_args(args)
-    return tuple(Entrant(n, cmd, tc, sandbox, restart, persist, options)
+    return tuple(Entrant(n, cmd, tc, sandbox, restart, persist, options, startup_timeout=args.startup_timeout)
                  for n, (_, cmd), (_, options) in zip(names, resolved, grouped, strict=True))
 
 
@@ -252,3 +269,8 @@ def say_core_problems(bots: list[str]) -> None:
         if problem:
             print(f"note: sample bot {text} plays without its compiled core ({problem}); its pure-Python search "
                   "decides", file=sys.stderr)
+
+
+def with_startup_timeout(entrants, seconds: float) -> tuple[Entrant, ...]:
+    """``entrants`` with ``seconds`` as their start allowance (a configuration's: a tournament's, a league's)."""
+    return tuple(attrs.evolve(e, startup_timeout=seconds) for e in entrants)

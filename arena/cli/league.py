@@ -291,7 +291,8 @@ def settings_from_args(args) -> dict:
     time_table = {"move": args.time_per_move, "bank": args.time_bank, "increment": args.increment,
                   "grace": args.grace}
     settings = {"tournament": tournament, "time": time_table,
-                "league": {"stderr_quota_mib": args.stderr_quota or DEFAULT_QUOTA_MIB}}
+                "league": {"stderr_quota_mib": args.stderr_quota or DEFAULT_QUOTA_MIB,
+                           "startup_timeout": args.startup_timeout}}
     limits = limits_from_args(args)
     if limits:
         settings["limits"] = limits
@@ -331,7 +332,7 @@ def _enter(args, new: bool) -> int:
     except ConfigError as e:  # the bot's words cannot make a bot
         raise UsageError(f"{args.name}: " + str(e).removeprefix(f"league {args.league}: ")) from None
     check_apart(config.entrants, games_folder(args.league))
-    check_bots_start(config.entrants[:1], games_folder(args.league) / "logs", 10.0)
+    check_bots_start(config.entrants[:1], games_folder(args.league) / "logs")  # (the league's start allowance)
     program = fingerprint(config.entrants[0].command)
     check_contest_open(db)  # (again: the deadline may have passed while the bot was checked)
     try:

@@ -33,7 +33,7 @@ def run_trio(function, *args):
         raise
 
 
-def check_bots_start(entrants, logs: Path, startup_timeout: float, name_by_bots: bool = False) -> tuple:
+def check_bots_start(entrants, logs: Path, startup_timeout: float | None = None, name_by_bots: bool = False) -> tuple:
     """Stop before the first game, with the reason, if a bot cannot start (exit status 2); returns the entrants,
     with ``name_by_bots`` each called by the name its bot gives (``id name``), as the organiser named none."""
     check_apart(entrants, logs.parent)

@@ -31,6 +31,7 @@ from .args import (
     positive_int,
     read_only_from_args,
     runtimes_from_args,
+    with_startup_timeout,
 )
 from .printing import (
     films_ahead,
@@ -232,6 +233,8 @@ def config_from_args(args):
             config = attrs.evolve(config, processes=args.processes)
         if args.wait is not None:  # how it runs, not which games: may change on resume
             config = attrs.evolve(config, wait_ms=args.wait)
+        # every game's start allowance, carried by the entrants (so to referee workers and cluster machines too)
+        config = attrs.evolve(config, entrants=with_startup_timeout(config.entrants, args.startup_timeout))
         if cluster_flags(args) and resume_out is not None:  # how it runs, not which games: may change
             data = with_flags(data, cluster=cluster_flags(args))
             config = attrs.evolve(config, cluster=parse_cluster(data["cluster"], "--cluster"))

@@ -92,7 +92,7 @@ CHECKS = ("starts", "handshake", "answers ping", "stays up for every game", "leg
 
 
 async def run_check(entrant: Entrant, variant: Variant, games: int, seed: int, out: Path,
-                    startup_timeout: float = 10.0) -> CheckReport:
+                    startup_timeout: float | None = None) -> CheckReport:
     """Play ``games`` games (the bot in every seat in turn) and check each step; never raises for the bot's faults."""
     strict = attrs.evolve(entrant, time_control=attrs.evolve(entrant.time_control, grace_ms=0))
     checks = {name: Check(name) for name in CHECKS}

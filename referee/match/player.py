@@ -23,7 +23,7 @@ from ..bots.samples import unique_names
 from ..bots.sandbox import Sandbox
 from ..bots.transport import BotCommand, BotCrashed, BotError, BotTimeout
 from ..records.record import SeatInfo
-from .client import BotClient, printable
+from .client import STARTUP_ALLOWANCE, BotClient, printable
 from .clock import TimeControl
 
 BOARDS_PER_PROCESS = 20  # one seating of this many boards in a row is played by one process (see Player)
@@ -58,6 +58,9 @@ class Entrant:
     # log, returns its line once it is there (a person's seat in a browser, a bot on another machine:
     # referee.bots.remote)
     connect: Callable[[trio.Nursery, Path | None], Awaitable[Any]] | None = attrs.field(default=None, eq=False)
+    # its start allowance (--startup-timeout): CPU seconds until 'ready' (see referee.match.client), carried with
+    # its time control to every game, whichever runner plays it
+    startup_timeout: float = STARTUP_ALLOWANCE
 
 
 
@@ -75,7 +78,7 @@ class Player:
 
     entrant: Entrant
     log_path: Path | None = None
-    startup_timeout: float = 10.0
+    startup_timeout: float | None = None  # its start allowance; None: its entrant's (the usual)
     transcript_path: Path | None = None
     workdir: Path | None = None  # unjailed: where its fresh working folders go, unless the command names one
     hidden: tuple[str, ...] = ()  # folders its jail must never show it (the output folder)
@@ -97,7 +100,7 @@ class Player:
 
     @classmethod
     def logged(cls, entrant: Entrant, logs: Path, stem: str | None = None, transcripts: bool = False,
-               startup_timeout: float = 10.0, one_seating: bool = False, game_logs: bool = False) -> Player:
+               startup_timeout: float | None = None, one_seating: bool = False, game_logs: bool = False) -> Player:
         """A player whose stderr (and, with ``transcripts``, protocol lines) go to ``logs/STEM.*.log``; with
         ``game_logs``, each game's process writes its stderr to a log of its own, ``logs/ENTRANT.GAME.stderr.log``
         (:func:`game_log_name`), so that a league can remove its oldest logs whole.
@@ -209,10 +212,10 @@ class Player:
             if self.entrant.connect is not None:
                 link = await self.entrant.connect(nursery, log)
                 self.program = getattr(link, "program", self.program)  # a remote bot's, as its host found it
-                client = await BotClient.attach(link, self.entrant.name, self.startup_timeout)
+                client = await BotClient.attach(link, self.entrant.name, self.start_allowance())
             else:
                 client = await BotClient.start(nursery, self.entrant.command, log,
-                                               self.startup_timeout, self.transcript_path, self.entrant.sandbox,
+                                               self.start_allowance(), self.transcript_path, self.entrant.sandbox,
                                                self.workdir, self.hidden)
             client.set_options(dict(self.entrant.options))
         except BotError:
@@ -220,6 +223,11 @@ class Player:
                 await client.process.kill()
             raise
         return client
+
+    def start_allowance(self) -> float:
+        """CPU seconds its process has to start (see :mod:`referee.bots.cpu_time`): its entrant's, unless the
+        player was given its own."""
+        return self.entrant.startup_timeout if self.startup_timeout is None else self.startup_timeout
 
     def _fresh_process_due(self) -> bool:
         """Whether the next game needs a new process: always with ``restart = always``, never with ``persist``,
@@ -325,13 +333,14 @@ class Preflight:
     notes: tuple[tuple[str, str], ...] = ()  # (entrant, what of its handshake the records do not keep whole)
 
 
-async def preflight(entrants: Sequence[Entrant], logs: Path, startup_timeout: float = 10.0) -> Preflight:
+async def preflight(entrants: Sequence[Entrant], logs: Path, startup_timeout: float | None = None) -> Preflight:
     """Start each entrant's bot once (handshake and options), as a game would, before any game is played.
 
     Reports each that cannot start, so that a run stops at once with the
     reason instead of charging every game to that bot (cutechess checks its
     engines the same way), and the ``id name`` of each that can. The start
-    is logged in the bot's stderr log like any other.
+    is logged in the bot's stderr log like any other. Each has its entrant's
+    start allowance, as in its games, unless ``startup_timeout`` is given.
     """
     failures = []
     names = {}

@@ -35,7 +35,7 @@ class MatchPlan:
     games: int
     seed: int
     out_dir: Path
-    startup_timeout: float = 10.0
+    startup_timeout: float | None = None  # every bot's start allowance, if given; None: each entrant's (the usual)
     transcripts: bool = False  # write every protocol line to logs/<entrant>.protocol.log
     duplicate: bool = True  # each deal once per seating; else a new deal every game (the seating still rotates)
     deals: DealFile | None = None  # a deal file's deals, in turn, instead of deals from the seed

@@ -198,7 +198,8 @@ LIBRARY = (str(Path(protocol.__file__).resolve().parent), str(Path(__file__).res
 SAMPLES: dict[str, SampleBot] = {
     b.name: b
     for b in (
-        SampleBot("random", "Python", "a uniformly random legal action (the template to copy)", _python("random_bot.py")),
+        SampleBot("random", "Python", "a uniformly random legal action, but a claim only with option.claim=yes "
+                  "(the template to copy)", _python("random_bot.py")),
         SampleBot("greedy", "Python", "highest meld, cheap wins of counters, keeps trumps and meld cards", _python("greedy_bot.py")),
         SampleBot("tactician", "JavaScript (node)", "card counting, and exact search of the second phase",
                   ("node", str(SAMPLE_DIR / "js" / "tactician.js"))),

@@ -46,7 +46,7 @@ from starlette.types import ASGIApp
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from league.contest import contest_state, final_json
+from league.contest import ContestState, contest_state, final_json, when_text
 from league.db import LeagueDB
 from league.ladder import entrant_view, history_json, ladder_csv, ladder_json, ladder_rows
 from league.ladder import ladder as ladder_of
@@ -99,7 +99,24 @@ def contest_shown(db: LeagueDB) -> dict:
     except VariantError as e:
         rules = str(e)
     return {"variant": name, "options": " ".join(f"{k}={v}" for k, v in options.items()), "rules": rules,
-            "deadline": settings.get("deadline"), "phase": settings.get("phase")}
+            **phase_shown(contest_state(db, standings=False))}
+
+
+def phase_shown(state: ContestState) -> dict:
+    """The contest's phase in a word and a line, for a league with an end (a deadline, a closing or a final);
+    nothing for one without."""
+    if state.phase == "open" and state.deadline is None:
+        return {"phase": None, "phase_line": ""}
+    if state.phase == "open":
+        line = f"Entries and new versions close at {when_text(state.deadline)}."
+    elif state.phase == "closed":
+        line = f"Entries and new versions closed at {when_text(state.closed_at)}; the ladder plays on until the final."
+    elif state.phase == "final":
+        line = (f"The final is on: the ladder's top {state.final.top} play {state.final.games} games on fresh deals; "
+                "the ladder plays no more.")
+    else:
+        line = "The final is over: its standings are final."
+    return {"phase": state.phase, "phase_line": line}
 
 
 def front_shown(db: LeagueDB) -> dict:

@@ -10,11 +10,13 @@ import tarfile
 import pytest
 
 from helpers import HOSTILE, arena, hostile
+from league.contest import ContestState
+from league.final import FinalPlan
 from league.ladder import EntrantView, VersionLine
 from league.uploads import read_manifest, unpack
 from test_league_site import rewrite, serving
 from viewer.kits import STARTERS, kits, sources
-from viewer.site import rating_plot
+from viewer.site import phase_shown, rating_plot
 
 FELT, CREAM = "rgb(31, 81, 48)", "rgb(244, 241, 234)"  # league.css's --felt and --cream, as a browser computes them
 
@@ -155,6 +157,35 @@ def test_the_front_page_says_what_the_contest_is_how_to_enter_and_offers_the_kit
     assert {"python", "java", "rust", "c"} <= set(kits())
     assert "Python" in page.inner_text("#kits")
     assert page.locator("#ladder tbody td.games").count() == 2
+
+
+def test_the_front_page_gives_the_contest_deadline_and_phase_when_it_has_them(page, league):
+    address, folder, _ = league
+    assert arena("league", "deadline", folder, "2099-01-02T03:04Z").returncode == 0
+    try:
+        page.goto(address + "/")
+        assert page.inner_text("#deadline") == "open Entries and new versions close at 2099-01-02 03:04 UTC."
+        assert arena("league", "close", folder).returncode == 0
+        try:
+            page.goto(address + "/")
+            assert re.fullmatch(r"closed Entries and new versions closed at \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)? UTC; "
+                                r"the ladder plays on until the final\.", page.inner_text("#deadline"))
+            assert page.inner_text("#deadline .phase") == "closed"
+        finally:
+            assert arena("league", "close", folder, "--undo").returncode == 0
+    finally:
+        assert arena("league", "deadline", folder, "--none").returncode == 0
+    page.goto(address + "/")
+    assert page.locator("#deadline").count() == 0
+
+
+def test_the_final_phases_in_a_line():
+    plan = FinalPlan(top=4, versions=(1, 2, 3, 4), seed=7, rounds=2, tables=6, games=12, created=0.0)
+    final = phase_shown(ContestState("final", None, 1e9, plan, 3, ()))
+    assert final == {"phase": "final", "phase_line": "The final is on: the ladder's top 4 play 12 games on fresh "
+                                                      "deals; the ladder plays no more."}
+    assert phase_shown(ContestState("done", None, 1e9, plan, 12, ()))["phase_line"].startswith("The final is over")
+    assert phase_shown(ContestState("open", None, None, None, 0, ())) == {"phase": None, "phase_line": ""}
 
 
 def test_a_kit_downloads_as_a_tar_gz_of_its_sources_that_the_league_takes_as_an_upload(page, league, tmp_path):

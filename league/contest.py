@@ -37,7 +37,7 @@ from .deadline import (
     when_iso,
     when_text,
 )
-from .final import FinalGame, FinalPlan, FinalRow, final_games, final_standings, plan_of
+from .final import BOOTSTRAP, FinalGame, FinalPlan, FinalRow, final_games, final_standings, plan_of
 
 PHASES = ("open", "closed", "final", "done")
 
@@ -68,15 +68,18 @@ def final_json(state: ContestState) -> str:
 
 
 def contest_state(db: LeagueDB, now: float | None = None, standings: bool = True) -> ContestState:
-    """The contest's deadline, when it closed, its phase and (with ``standings``) the final's standings so far."""
+    """The contest's deadline, when it closed, its phase and (with ``standings``) the final's standings so far:
+    while the final plays, its ratings alone (a bootstrap over 1,800 games takes seconds, and each look would
+    need one anew); once it is done, with their intervals (measured once and kept)."""
     plan = plan_of(db)
     closed = closed_at(db, now)
-    rows, played = final_standings(db) if plan is not None and standings else ((), 0)
-    games = final_games(db) if plan is not None and standings else ()
     if plan is None:
         phase = "open" if closed is None else "closed"
     else:
         phase = "done" if all(len(u.played) >= u.games for u in db.final_units()) else "final"
+    # (while the final plays its games change at every look: ratings alone, the bootstrap's intervals once it is done)
+    rows, played = final_standings(db, BOOTSTRAP if phase == "done" else 0) if plan and standings else ((), 0)
+    games = final_games(db) if plan is not None and standings else ()
     return ContestState(phase, deadline(db), closed, plan, played, tuple(rows), tuple(games))
 
 

@@ -132,6 +132,9 @@ def final(tmp_path_factory):
         running.wait(timeout=60)
     after_kill = db.final_records()
     assert len(after_kill) < FINAL_GAMES, "the final ended before it was killed: give it more games"
+    playing = contest_state(db)  # half played: its ratings so far, the intervals once it is done
+    assert playing.phase == "final" and playing.played == len(after_kill) and len(playing.games) == len(after_kill)
+    assert all(row.low is None and row.high is None for row in playing.standings)
 
     done = ok(*command)  # the same command goes on where it stopped
     assert "Final standings: the final's games alone (36 games" in done.stdout

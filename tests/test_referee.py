@@ -162,10 +162,11 @@ def test_transcript_shows_the_conversation(tmp_path):
     plan = MatchPlan((sample("random"), sample("greedy")), V, 1, 4, tmp_path, transcripts=True)
     (record,) = trio.run(run_match, plan)
     lines = (tmp_path / "logs" / "random.protocol.log").read_text().splitlines()
-    assert lines[:4] == ["> pinochle 3", "< id name random", "< id author pinochle-arena sample bots", "< ready"]
+    assert lines[:7] == ["> pinochle 3", "< id name random", "< id author pinochle-arena sample bots",
+                         "< protocol 3", "< option claim bool no", "< ready", "> setoption claim no"]
     wire_id = record.extra["wire_id"]  # the bots are told a random id, not the schedule's g1
-    assert lines[4].startswith(f"> game {wire_id} two-handed 0 2 ") and len(wire_id) == 12 and wire_id != "g1"
-    assert lines[5].startswith("> deal 1 0 ")
+    assert lines[7].startswith(f"> game {wire_id} two-handed 0 2 ") and len(wire_id) == 12 and wire_id != "g1"
+    assert next(line for line in lines[8:] if not line.startswith("> rule ")).startswith("> deal 1 0 ")
     assert lines[-2:] == ["> matchend", "> quit"]
     # every request is answered by exactly one action line, and the reply is one of the legal actions
     for i, line in enumerate(lines):

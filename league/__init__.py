@@ -13,6 +13,9 @@ every game in one database.
 * :mod:`league.runner`: ``league run``, the loop that plays.
 * :mod:`league.export`: a league as a results folder that ``replay``,
   ``ratings`` and ``report`` read.
+* :mod:`league.health`: is its database sound (``league check``), a
+  consistent copy of it (``league backup``), and the one line a command
+  gives when the database fails under it.
 * :mod:`league.contest`: the end of a contest: its deadline
   (:mod:`league.deadline`), its phase, and :mod:`league.final`, the final
   phase among the ladder's top and its standings.

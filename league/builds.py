@@ -32,6 +32,7 @@ from pathlib import Path
 
 import attrs
 import trio
+from sqlalchemy import exc
 
 from referee.bots.apart import exposures, jails_of
 from referee.bots.fingerprint import fingerprint
@@ -94,7 +95,10 @@ async def build_forever(league: Path, db: LeagueDB, wake: trio.MemoryReceiveChan
     a message on ``wake`` says an upload was queued."""
     await trio.to_thread.run_sync(db.requeue_builds)
     while True:
-        build = await trio.to_thread.run_sync(db.take_build)
+        try:
+            build = await trio.to_thread.run_sync(db.take_build)
+        except exc.DatabaseError:  # a damaged database: the pages say so (503) until it is repaired
+            build = None
         if build is None:
             with trio.move_on_after(POLL):
                 await (wake.receive() if wake is not None else trio.sleep_forever())

@@ -154,6 +154,11 @@ class LeagueError(Exception):
     """A league that cannot be made, opened or changed as asked; the message is one line that says why."""
 
 
+class LeagueUnreadable(LeagueError):
+    """A league's database that cannot be read at all (not a database, its first pages damaged, its server
+    unreachable): ``league check`` says more."""
+
+
 @attrs.frozen
 class Version:
     id: int
@@ -310,7 +315,7 @@ class LeagueDB:
                 schema = c.execute(sa.select(league_meta.c.value).where(league_meta.c.key == "schema")).scalar() \
                     if kind == KIND else None
         except exc.SQLAlchemyError as e:
-            raise LeagueError(f"{_safe(url)} is not a league's database ({_reason(e)})") from None
+            raise LeagueUnreadable(f"{_safe(url)} is not a league's database ({_reason(e)})") from None
         if kind != KIND or schema is None or not schema.isdigit():
             raise LeagueError(f"{_safe(url)} is not a pinochle-arena league's database")
         if int(schema) > SCHEMA_VERSION:
@@ -318,6 +323,12 @@ class LeagueDB:
                               f"reads up to {SCHEMA_VERSION}): upgrade pinochle-arena")
         if int(schema) < SCHEMA_VERSION:
             db._upgrade(int(schema))
+            with db.engine.connect() as c:
+                tables = set(sa.inspect(c).get_table_names())
+        missing = sorted(set(metadata.tables) - tables)  # (a look at the catalogue: cheap at every open)
+        if missing:
+            raise LeagueUnreadable(f"{_safe(url)}: the league's table{'s' if len(missing) > 1 else ''} "
+                                   f"{', '.join(missing)} {'are' if len(missing) > 1 else 'is'} missing")
         return db
 
     def _upgrade(self, schema: int) -> None:
@@ -796,6 +807,7 @@ __all__ = [
     "Holder",
     "LeagueDB",
     "LeagueError",
+    "LeagueUnreadable",
     "Unit",
     "Version",
     "database_url",

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import trio
 from hypercorn.middleware import ProxyFixMiddleware
+from sqlalchemy import exc
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -48,6 +49,7 @@ from starlette.templating import Jinja2Templates
 
 from league.contest import ContestState, contest_state, final_json, when_text
 from league.db import LeagueDB
+from league.health import damage_line
 from league.ladder import entrant_view, history_json, ladder_csv, ladder_json, ladder_rows
 from league.ladder import ladder as ladder_of
 from referee.records.record import GameRecord
@@ -190,6 +192,14 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
         return TEMPLATES.TemplateResponse(request, "refused.html", {"title": title, "error": error},
                                           status_code=error.status_code, headers=error.headers)
 
+    async def unreadable(request: Request, error: exc.DatabaseError) -> Response:
+        """A database that fails under a page (damaged, a table missing): 503, until it is repaired. The pool's
+        connections are dropped, so that the next request opens the repaired file afresh."""
+        await trio.to_thread.run_sync(db.engine.dispose)
+        said = (f"the league's database cannot be read ({damage_line(error)}); its organiser sees why with: "
+                "pinochle-arena league check")
+        return await refused(request, HTTPException(503, said))
+
     app = Starlette(routes=[
         Route("/", ladder),
         Route("/ladder/rows", ladder_fragment),
@@ -207,7 +217,7 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
     ], middleware=[Middleware(SafetyHeaders), Middleware(BodyLimit, refuse=refused),
                    Middleware(SessionMiddleware, secret_key=session_key(db.key()), session_cookie="league_session",
                               max_age=SESSION_DAYS * 86400, same_site="strict", https_only=behind_proxy)],
-        exception_handlers={HTTPException: refused})
+        exception_handlers={HTTPException: refused, exc.DatabaseError: unreadable})
     return ProxyFixMiddleware(app, mode="legacy", trusted_hops=1) if behind_proxy else app
 
 

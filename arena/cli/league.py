@@ -11,6 +11,7 @@ export DIR OUT`` writes its games as a results folder that ``replay``,
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 from pathlib import Path
@@ -156,6 +157,20 @@ def add_parser(sub) -> None:
 
     add_contest_parsers(commands)
 
+    check = commands.add_parser("check", help="is the league's database sound: SQLite's integrity check, its schema, "
+                                              "tables and columns, every record's seal (exit status 1: damaged)")
+    check.add_argument("folder", type=Path, nargs="?", default=Path("."), metavar="DIR",
+                       help="the league's folder, or a backup's file")
+    check.set_defaults(handler=run_check)
+
+    backup = commands.add_parser("backup", help="copy the league's database to FILE, consistent while 'league run' "
+                                                "plays (SQLite; for PostgreSQL use pg_dump)")
+    backup.add_argument("folder", type=Path, nargs="?", default=Path("."), metavar="DIR")
+    backup.add_argument("file", type=Path, metavar="FILE", help="a new file (never overwritten)")
+    backup.set_defaults(handler=run_backup)
+
+    meet_damage_in_one_line(commands)  # (last: every command above)
+
 
 def add_contest_parsers(commands) -> None:
     """``league deadline``, ``league close`` and ``league final``: the end of a contest (docs/league.md)."""
@@ -198,6 +213,35 @@ def when_arg(text: str) -> float:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def meet_damage_in_one_line(commands) -> None:
+    """Every league command, and those under it, made to meet a database that fails under it (not a database, a
+    malformed page, a table or column missing) with one line pointing to ``league check``, not a traceback."""
+    for parser in commands.choices.values():
+        handler = parser.get_default("handler")
+        if handler is not None:
+            parser.set_defaults(handler=_one_line_on_damage(handler))
+        for action in parser._actions:  # (commands of their own: league entrant add)
+            if isinstance(action, argparse._SubParsersAction):
+                meet_damage_in_one_line(action)
+
+
+def _one_line_on_damage(handler):
+    @functools.wraps(handler)
+    def run(args) -> int:
+        from league.health import damage_line
+
+        try:
+            return handler(args)
+        except BaseException as e:
+            line = damage_line(e)
+            if line is None:
+                raise
+            folder = getattr(args, "folder", None) or getattr(args, "league", Path("."))
+            raise UsageError(f"league {folder}: its database fails ({line}); see what is wrong with: "
+                             f"pinochle-arena league check {folder}") from None
+    return run
+
+
 def add_league_argument(p) -> None:
     p.add_argument("--league", type=Path, default=Path("."), metavar="DIR",
                    help="the league's folder (default: the current folder)")
@@ -206,12 +250,14 @@ def add_league_argument(p) -> None:
 # ---------------------------------------------------------------------- opening
 
 def open_league(folder: Path):
-    from league.db import DEFAULT_FILE, URL_FILE, LeagueDB, LeagueError, database_url
+    from league.db import DEFAULT_FILE, URL_FILE, LeagueDB, LeagueError, LeagueUnreadable, database_url
 
     if not (folder / DEFAULT_FILE).exists() and not (folder / URL_FILE).exists():
         raise UsageError(f"{folder} holds no league (make one with: pinochle-arena league init {folder})")
     try:
         return LeagueDB.open(database_url(folder))
+    except LeagueUnreadable as e:
+        raise UsageError(f"{e}; see what is wrong with: pinochle-arena league check {folder}") from None
     except LeagueError as e:
         raise UsageError(str(e)) from None
 
@@ -816,3 +862,62 @@ def contest_line(db) -> str | None:
     closed = f"submissions closed at {when_text(state.closed_at)}" if state.closed_at is not None else ""
     phase = {"closed": "closed", "final": "final phase in play", "done": "final phase done"}[state.phase]
     return f"contest: {phase}" + (f", {closed}" if closed else "")
+
+
+# ---------------------------------------------------------------------- its database's health
+
+def database_of(path: Path) -> str:
+    """The database of the league in the folder ``path``, or of the backup's file ``path``."""
+    from league.db import DEFAULT_FILE, URL_FILE, database_url
+
+    if path.is_file():
+        return f"sqlite:///{path.absolute()}"
+    if not (path / DEFAULT_FILE).exists() and not (path / URL_FILE).exists():
+        raise UsageError(f"{path} holds no league (make one with: pinochle-arena league init {path})")
+    return database_url(path)
+
+
+def run_check(args) -> int:
+    from league.health import check
+
+    progress = None
+
+    def on_progress(done: int, total: int) -> None:
+        nonlocal progress
+        if progress is None:
+            progress = Progress(total)
+        if done:
+            progress.update(done, "records' seals checked")
+
+    print(f"checking {args.folder}: every page and every record (a big league takes a while)", file=sys.stderr,
+          flush=True)
+    health = check(database_of(args.folder), on_progress)
+    if progress is not None:
+        progress.close()
+    for note in health.notes:
+        print(f"note: {note}")
+    if health.sound:
+        print(f"{args.folder} is sound: schema {health.schema}, its {health.tables} tables, {health.games} games "
+              "whose records pass their seals")
+        return 0
+    print(f"{args.folder} is damaged:")
+    for problem in health.problems:
+        print(f"  - {problem}")
+    print("what to do:")
+    for advice in health.advice:
+        print(f"  - {advice.replace('DIR', str(args.folder))}")
+    return 1
+
+
+def run_backup(args) -> int:
+    from league.db import LeagueError
+    from league.health import backup
+
+    try:
+        copy = backup(database_of(args.folder), args.file)
+    except LeagueError as e:
+        raise UsageError(f"league {args.folder}: {e}") from None
+    games = "its games cannot be counted (the league is damaged)" if copy.games is None else f"{copy.games} games"
+    print(f"backed up {args.folder} to {copy.path}: {games}, {copy.size / 2**20:.1f} MiB; to restore it, see "
+          "docs/league.md (\"Checking and backing up\")")
+    return 0

@@ -96,6 +96,6 @@ def test_the_quota_is_a_league_setting_of_at_least_4_mib(tmp_path):
     made = arena("league", "init", tmp_path / "default")
     assert made.returncode == 0, made.stderr
     settings = LeagueDB.open(database_url(tmp_path / "default")).settings()
-    assert settings["league"] == {"stderr_quota_mib": 64}
+    assert settings["league"] == {"stderr_quota_mib": 64, "startup_timeout": 10.0}  # (and its bots' start allowance)
     small = arena("league", "init", tmp_path / "small", "--stderr-quota", "2")
     assert small.returncode == 2 and "at least 4" in small.stderr and not (tmp_path / "small").exists()

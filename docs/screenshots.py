@@ -7,6 +7,7 @@ chromium (as the browser tests do).
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 import signal
 import subprocess
@@ -41,6 +42,8 @@ def started(args: list[str], prefix: str) -> tuple[subprocess.Popen, str]:
 def league_pages(browser, work: Path) -> None:
     folder = work / "league"
     arena("league", "init", folder, "--boards")
+    closes = dt.datetime.now(dt.UTC).replace(hour=18, minute=0) + dt.timedelta(days=30)
+    arena("league", "deadline", folder, closes.strftime("%Y-%m-%dT%H:%MZ"))  # (the front page shows it)
     for name in ("tactician", "greedy", "random"):
         arena("league", "add", name, name, "--league", folder)
     arena("league", "run", folder, "--games", "40")

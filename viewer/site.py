@@ -237,11 +237,15 @@ LEFT, RIGHT, TOP, BOTTOM = 52, 16, 16, 40  # room for the Elo ticks on the left,
 NICE_STEPS = (1, 2, 2.5, 5, 10)
 
 
-def ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """Round values from ``low`` to ``high`` about ``count`` of them apart (1, 2, 2.5 or 5 times a power of ten)."""
-    raw = max(high - low, 1e-9) / count
+def nice_step(span: float, count: int = 5) -> float:
+    """A round step (1, 2, 2.5 or 5 times a power of ten) that cuts ``span`` into about ``count`` parts."""
+    raw = max(span, 1e-9) / count
     power = 10 ** math.floor(math.log10(raw))
-    step = next(n * power for n in NICE_STEPS if n * power >= raw)
+    return next(n * power for n in NICE_STEPS if n * power >= raw)
+
+
+def ticks(low: float, high: float, step: float) -> list[float]:
+    """The multiples of ``step`` from ``low`` to ``high``."""
     first = math.ceil(low / step - 1e-9) * step
     return [first + i * step for i in range(int((high - first) / step + 1e-9) + 1)]
 
@@ -261,8 +265,7 @@ def rating_plot(view) -> dict:
     high = max(p[1] + _half(p) for p in points)
     if high - low < 50:  # (a flat line in the middle, not a magnified wobble)
         low, high = (low + high) / 2 - 25, (low + high) / 2 + 25
-    first, second = ticks(low, high)[:2]  # (a step is under 0.4 of the span: two ticks at least)
-    step = second - first
+    step = nice_step(high - low)
     low, high = math.floor(low / step) * step, math.ceil(high / step) * step  # the axis ends on ticks
 
     def x(g: float) -> float:
@@ -280,8 +283,8 @@ def rating_plot(view) -> dict:
                 "band": " ".join(f"{a:.1f},{b:.1f}" for a, b in band) if any(_half(p) for p in h) else ""}
 
     return {**size, "lines": [line(i, v) for i, v in shown], "games": games,
-            "elo_ticks": [(round(y(t), 1), f"{t:+g}" if t else "0") for t in ticks(low, high)],
-            "game_ticks": [(round(x(t), 1), f"{t:g}") for t in ticks(0, games) if t == int(t)]}
+            "elo_ticks": [(round(y(t), 1), f"{t:+g}" if t else "0") for t in ticks(low, high, step)],
+            "game_ticks": [(round(x(t), 1), f"{t:g}") for t in ticks(0, games, max(1, math.ceil(nice_step(games))))]}
 
 
 def _half(point: tuple) -> float:

@@ -251,6 +251,10 @@ def test_the_chart_draws_an_interval_as_a_band_where_the_history_has_one():
     assert len(band) == 6 and all(plot["top"] <= y <= plot["bottom"] for _, y in band)  # the interval fits too
     elo = [int(label) for _, label in plot["elo_ticks"]]
     assert elo == sorted(elo) and elo[0] <= -40 - 90 and elo[-1] >= 320
+    for shown in (plot, rating_plot(EntrantView("z", "active", "", (
+            VersionLine(1, "greedy", 5, ((1, -110.0), (5, 135.0))),), (), ()))):
+        heights = [y for y, _ in shown["elo_ticks"]]
+        assert (max(heights), min(heights)) == (shown["bottom"], shown["top"])  # the axis ends on labelled ticks
     assert [label for _, label in plot["game_ticks"]][0] == "0" and plot["games"] == 10
     assert rating_plot(EntrantView("y", "active", "", (VersionLine(1, "random", 0, ()),), (), ()))["lines"] == []
 

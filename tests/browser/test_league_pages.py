@@ -165,12 +165,14 @@ def test_the_front_page_gives_the_contest_deadline_and_phase_when_it_has_them(pa
     try:
         page.goto(address + "/")
         assert page.inner_text("#deadline") == "open Entries and new versions close at 2099-01-02 03:04 UTC."
+        assert page.locator("#entries-closed").count() == 0
         assert arena("league", "close", folder).returncode == 0
         try:
             page.goto(address + "/")
             assert re.fullmatch(r"closed Entries and new versions closed at \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)? UTC; "
                                 r"the ladder plays on until the final\.", page.inner_text("#deadline"))
             assert page.inner_text("#deadline .phase") == "closed"
+            assert page.inner_text("#entries-closed").startswith("Entries are closed")
         finally:
             assert arena("league", "close", folder, "--undo").returncode == 0
     finally:

@@ -1,5 +1,5 @@
 """The ladder's working ratings: a Bradley-Terry (logistic Elo) fit with an uncertainty per version, quick
-enough to be asked before every table the league chooses.
+enough to be asked before every table the league chooses, at thousands of versions.
 
 Every game counts as comparisons between its seats: in a game of two, the
 one result; in a game of more, every pair of seats held by different
@@ -13,6 +13,17 @@ keeps the fit finite for a version that has won or lost everything, and
 the uncertainty of each rating is the Laplace approximation: the inverse of
 the curvature of the log-likelihood at its peak.
 
+The fit only needs, for each pair of versions that met, the points and the
+weight of their comparisons (a :class:`Tally`, which the league also keeps
+in its database): so it is sparse, its size that of the pairs that met, not
+of the games. It is Newton's method, each step solved by conjugate
+gradients over those pairs (NumPy), warm-started from the last ratings, so
+that a fit after a round of new games takes a step or two. The
+uncertainties are exact (the curvature's inverse) up to ``EXACT`` versions;
+beyond, where that inverse (cubic in the versions) would take seconds, each
+is approximated from the curvature's diagonal, with the first correction
+for the uncertainty of the opponents (:func:`_approximate_variances`).
+
 This is for choosing tables and for the live ladder; the tables ``league
 show`` prints are those of ``ratings`` (the pool's maximum likelihood with a
 bootstrap over deals), from the same games.
@@ -22,13 +33,17 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
+import numpy as np
 
 SCALE = 400 / math.log(10)  # Elo points per natural unit of the logistic
 PRIOR = 350.0  # Elo: the spread of ratings assumed before any game
-ITERATIONS = 50
+ITERATIONS = 50  # Newton steps at most
+EXACT = 1000  # versions up to which the uncertainties are exact (one dense inverse); approximated beyond
+STEP = 1e-9  # natural units: a Newton step this small ends the fit
+CG_TOLERANCE = 1e-12  # the conjugate gradients' residual, relative to the gradient's
 
 
 @attrs.frozen
@@ -43,13 +58,24 @@ class Fit:
     """The ratings of a fit, and how sure it is of the gap between any two of them."""
 
     estimates: dict[int, Estimate]
-    _covariance: dict[tuple[int, int], float]  # (a, b) -> covariance of a's and b's ratings, natural units
+    _index: dict[int, int]  # version -> its row in the arrays below
+    _covariance: list[list[float]] | None  # the ratings' covariance (natural units), when exact; None beyond EXACT
+    _variances: list[float]  # each rating's variance (natural units): the covariance's diagonal, or its approximation
+    _direct: Mapping[int, float]  # i * n + j (rows i < j) -> a pair's covariance from its own games (approximated)
 
     def gap_sigma(self, a: int, b: int) -> float:
         """The standard error (Elo) of the gap between ``a``'s and ``b``'s ratings: two versions that have met
         often are known relative to each other better than each is known relative to the pool."""
-        c = self._covariance
-        return math.sqrt(max(c[a, a] + c[b, b] - 2 * c[a, b], 0.0)) * SCALE
+        if a == b:
+            return 0.0
+        i, j = self._index[a], self._index[b]
+        if self._covariance is not None:
+            c = self._covariance
+            variance = c[i][i] + c[j][j] - 2 * c[i][j]
+        else:
+            i, j = min(i, j), max(i, j)
+            variance = self._variances[i] + self._variances[j] - 2 * self._direct.get(i * len(self._index) + j, 0.0)
+        return math.sqrt(max(variance, 0.0)) * SCALE
 
 
 @attrs.define
@@ -62,21 +88,37 @@ class Tally:
 
     def add(self, seats: Sequence[tuple[int, float]]) -> None:
         """One game: (version, share) for each seat. Its comparisons share one unit of weight."""
-        compared = comparisons(seats)
-        weight = 1 / len(compared) if compared else 0.0
-        for (a, share_a), (b, share_b) in compared:
-            score = 1.0 if share_a > share_b else 0.0 if share_a < share_b else 0.5
-            key, score = ((a, b), score) if a < b else ((b, a), 1 - score)
-            self.pairs[key][0] += weight * score
+        for key, points, weight in pair_points(seats):
+            self.pairs[key][0] += points
             self.pairs[key][1] += weight
         for version in {v for v, _ in seats}:
             self.games[version] += 1
+
+
+def pair_points(seats: Sequence[tuple[int, float]]) -> list[tuple[tuple[int, int], float, float]]:
+    """One game's comparisons as the tally counts them: ((a, b) with a < b, a's points, their weight)."""
+    compared = comparisons(seats)
+    weight = 1 / len(compared) if compared else 0.0
+    out = []
+    for (a, share_a), (b, share_b) in compared:
+        score = 1.0 if share_a > share_b else 0.0 if share_a < share_b else 0.5
+        key, score = ((a, b), score) if a < b else ((b, a), 1 - score)
+        out.append((key, weight * score, weight))
+    return out
 
 
 def comparisons(seats: Sequence[tuple[int, float]]) -> list[tuple[tuple[int, float], tuple[int, float]]]:
     """Every pair of seats of one game held by different versions (partners of one version compare with nobody
     on their side)."""
     return [(first, second) for i, first in enumerate(seats) for second in seats[i + 1:] if first[0] != second[0]]
+
+
+def result_letter(seats: Sequence[tuple[int, float]], version: int) -> str:
+    """``version``'s result in one game, as the ladder's latest results show it: W (it scored more than an even
+    share of the table), D (an even share) or L."""
+    share = next(s for v, s in seats if v == version)
+    even = sum(s for _, s in seats) / len(seats)
+    return "W" if share > even else "L" if share < even else "D"
 
 
 def tally(seatings: Iterable[Sequence[tuple[int, float]]]) -> Tally:
@@ -86,97 +128,147 @@ def tally(seatings: Iterable[Sequence[tuple[int, float]]]) -> Tally:
     return out
 
 
-def fit(seatings: Iterable[Sequence[tuple[int, float]]] | Tally, players: Iterable[int] = ()) -> dict[int, Estimate]:
+def fit(seatings: Iterable[Sequence[tuple[int, float]]] | Tally, players: Iterable[int] = (),
+        start: Mapping[int, float] | None = None) -> dict[int, Estimate]:
     """Ratings of every version that played (and of ``players``, at the prior if they have not), from games given
-    as [(version, share)] per seat, or already tallied."""
-    return fit_pool(seatings, players).estimates
+    as [(version, share)] per seat, or already tallied; ``start``: ratings (Elo) to begin from, such as the last
+    fit's (the result is the same, only sooner)."""
+    return fit_pool(seatings, players, start).estimates
 
 
-def fit_pool(seatings: Iterable[Sequence[tuple[int, float]]] | Tally, players: Iterable[int] = ()) -> Fit:
+def fit_pool(seatings: Iterable[Sequence[tuple[int, float]]] | Tally, players: Iterable[int] = (),
+             start: Mapping[int, float] | None = None) -> Fit:
     """:func:`fit`, with the uncertainty of every gap between two ratings."""
     counted = seatings if isinstance(seatings, Tally) else tally(seatings)
-    pairs, games = dict(counted.pairs), counted.games
-    ids = sorted({p for pair in pairs for p in pair} | set(players))
+    games = counted.games
+    ids = sorted({p for pair in counted.pairs for p in pair} | set(players))
     index = {v: i for i, v in enumerate(ids)}
-    r = [0.0] * len(ids)  # natural units
+    pairs = _Pairs.of(counted.pairs, index)
     prior = (PRIOR / SCALE) ** -2
+    r = np.array([(start or {}).get(v, 0.0) / SCALE for v in ids], dtype=float)
     for _ in range(ITERATIONS):
-        grad, hess = _derivatives(r, pairs, index, prior)
-        step = _solve(hess, grad)
-        r = [x - s for x, s in zip(r, step, strict=True)]
-        if max((abs(s) for s in step), default=0.0) < 1e-9:
+        grad, curvature = pairs.derivatives(r, prior)
+        step = _solve(curvature, grad)
+        r += step
+        if not len(step) or np.max(np.abs(step)) < STEP:
             break
-    _, hess = _derivatives(r, pairs, index, prior)
-    pool = [index[v] for v in ids if games.get(v)] or list(range(len(ids)))  # the average is of those who played
-    cov = _covariance(hess)
-    variances = _relative_variances(cov, pool)
-    mean = sum(r[k] for k in pool) / len(pool) if pool else 0.0
-    estimates = {v: Estimate((r[index[v]] - mean) * SCALE, math.sqrt(max(variances[index[v]], 0.0)) * SCALE,
+    _, curvature = pairs.derivatives(r, prior)
+    pool = np.array([index[v] for v in ids if games.get(v)] or range(len(ids)), dtype=int)  # who played
+    mean = float(r[pool].mean()) if len(pool) else 0.0
+    if len(ids) <= EXACT:
+        covariance = np.linalg.inv(curvature.dense()) if ids else np.zeros((0, 0))
+        variances = _relative_variances(covariance, pool)
+        direct = {}
+    else:
+        covariance = None
+        variances, direct = _approximate_variances(curvature)
+    rows, spread = r.tolist(), variances.tolist()
+    estimates = {v: Estimate((rows[index[v]] - mean) * SCALE, math.sqrt(max(spread[index[v]], 0.0)) * SCALE,
                              games.get(v, 0)) for v in ids}
-    return Fit(estimates, {(a, b): cov[index[a]][index[b]] for a in ids for b in ids})
+    return Fit(estimates, index, None if covariance is None else covariance.tolist(),
+               (variances if covariance is None else np.diag(covariance)).tolist(), direct)
 
 
-def _derivatives(r, pairs, index, prior):
-    """The gradient and Hessian of the log-posterior at ``r``."""
-    n = len(r)
-    grad = [-prior * x for x in r]
-    hess = [[0.0] * n for _ in range(n)]
-    for i in range(n):
-        hess[i][i] = -prior
-    for (a, b), (points, weight) in pairs.items():
-        i, j = index[a], index[b]
-        p = 1 / (1 + math.exp(r[j] - r[i]))
-        g = points - weight * p
-        grad[i] += g
-        grad[j] -= g
-        h = weight * p * (1 - p)
-        hess[i][i] -= h
-        hess[j][j] -= h
-        hess[i][j] += h
-        hess[j][i] += h
-    return grad, hess
+@attrs.frozen
+class _Curvature:
+    """The negated Hessian of the log-posterior, sparse: ``diagonal`` less the pairs' weights ``h`` off it."""
+
+    diagonal: np.ndarray
+    first: np.ndarray  # the pairs' rows (a's)
+    second: np.ndarray  # and columns (b's)
+    h: np.ndarray
+
+    def times(self, x: np.ndarray) -> np.ndarray:
+        n = len(x)
+        off = (np.bincount(self.first, self.h * x[self.second], minlength=n)
+               + np.bincount(self.second, self.h * x[self.first], minlength=n))
+        return self.diagonal * x - off
+
+    def dense(self) -> np.ndarray:
+        out = np.diag(self.diagonal)
+        np.add.at(out, (self.first, self.second), -self.h)
+        np.add.at(out, (self.second, self.first), -self.h)
+        return out
 
 
-def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """x with ``matrix`` x = ``vector``."""
-    return _solve_many(matrix, [vector])[0]
+@attrs.frozen
+class _Pairs:
+    """The tally as arrays: each pair's rows in the ratings, a's points, their weight."""
+
+    first: np.ndarray
+    second: np.ndarray
+    points: np.ndarray
+    weight: np.ndarray
+    n: int
+
+    @classmethod
+    def of(cls, pairs: Mapping[tuple[int, int], Sequence[float]], index: dict[int, int]) -> _Pairs:
+        count = len(pairs)
+        first = np.fromiter((index[a] for a, _ in pairs), dtype=np.intp, count=count)
+        second = np.fromiter((index[b] for _, b in pairs), dtype=np.intp, count=count)
+        points = np.fromiter((p for p, _ in pairs.values()), dtype=float, count=count)
+        weight = np.fromiter((w for _, w in pairs.values()), dtype=float, count=count)
+        return cls(first, second, points, weight, len(index))
+
+    def derivatives(self, r: np.ndarray, prior: float) -> tuple[np.ndarray, _Curvature]:
+        """The gradient of the log-posterior at ``r``, and its curvature (the negated Hessian)."""
+        p = 1 / (1 + np.exp(r[self.second] - r[self.first]))
+        g = self.points - self.weight * p
+        grad = -prior * r + np.bincount(self.first, g, minlength=self.n) - np.bincount(self.second, g,
+                                                                                        minlength=self.n)
+        h = self.weight * p * (1 - p)
+        diagonal = prior + np.bincount(self.first, h, minlength=self.n) + np.bincount(self.second, h,
+                                                                                       minlength=self.n)
+        return grad, _Curvature(diagonal, self.first, self.second, h)
 
 
-def _solve_many(matrix: list[list[float]], vectors: list[list[float]]) -> list[list[float]]:
-    """x with ``matrix`` x = v for each v of ``vectors``, by one Gaussian elimination (partial pivoting)."""
-    n, k = len(matrix), len(vectors)
-    m = [row[:] + [v[i] for v in vectors] for i, row in enumerate(matrix)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
-        m[col], m[pivot] = m[pivot], m[col]
-        for r in range(col + 1, n):
-            f = m[r][col] / m[col][col]
-            if f:
-                for c in range(col, n + k):
-                    m[r][c] -= f * m[col][c]
-    solutions = []
-    for j in range(n, n + k):
-        x = [0.0] * n
-        for r in range(n - 1, -1, -1):
-            x[r] = (m[r][j] - sum(m[r][c] * x[c] for c in range(r + 1, n))) / m[r][r]
-        solutions.append(x)
-    return solutions
+def _solve(curvature: _Curvature, b: np.ndarray) -> np.ndarray:
+    """x with ``curvature`` x = ``b``: conjugate gradients, preconditioned by the diagonal (the curvature is
+    symmetric and positive definite: the prior's share of its diagonal makes it so)."""
+    x = np.zeros_like(b)
+    residual = b.copy()
+    z = residual / curvature.diagonal
+    direction = z.copy()
+    rz = residual @ z
+    goal = CG_TOLERANCE * max(float(np.abs(b).max(initial=0.0)), 1e-300)
+    for _ in range(10 * len(b) + 10):
+        if np.abs(residual).max(initial=0.0) <= goal:
+            break
+        product = curvature.times(direction)
+        alpha = rz / (direction @ product)
+        x += alpha * direction
+        residual -= alpha * product
+        z = residual / curvature.diagonal
+        rz, before = residual @ z, rz
+        direction = z + (rz / before) * direction
+    return x
 
 
-def _covariance(hess: list[list[float]]) -> list[list[float]]:
-    """The covariance of the ratings: the negated Hessian's inverse, found in one elimination."""
-    n = len(hess)
-    return _solve_many([[-x for x in row] for row in hess], [[1.0 if k == i else 0.0 for k in range(n)]
-                                                            for i in range(n)])
-
-
-def _relative_variances(cov: list[list[float]], pool: list[int]) -> list[float]:
+def _relative_variances(cov: np.ndarray, pool: np.ndarray) -> np.ndarray:
     """The variance of each rating less the average of ``pool``: the level of the ratings as a whole is known
     only from the prior, and no comparison depends on it."""
-    n = len(cov)
-    to_pool = [sum(cov[i][k] for k in pool) / len(pool) for i in range(n)]
-    within = sum(to_pool[k] for k in pool) / len(pool)
-    return [cov[i][i] - 2 * to_pool[i] + within for i in range(n)]
+    if not len(cov):
+        return np.zeros(0)
+    to_pool = cov[:, pool].mean(axis=1)
+    within = to_pool[pool].mean()
+    return np.diag(cov) - 2 * to_pool + within
 
 
-__all__ = ["Estimate", "Fit", "Tally", "comparisons", "fit", "fit_pool", "tally"]
+def _approximate_variances(curvature: _Curvature) -> tuple[np.ndarray, dict[int, float]]:
+    """Each rating's variance, and the covariance of each pair that met, without the inverse: with the curvature
+    written D - W (D its diagonal, W the pairs' weights), its inverse is D^-1 + D^-1 W D^-1 + D^-1 W D^-1 W D^-1
+    + ...; the first term is each version's variance as if its opponents' ratings were known, the third (the
+    second is zero on the diagonal) adds what each opponent's own uncertainty costs, sum_j w_ij^2 / (d_i^2 d_j),
+    and the second gives a pair that met the covariance w_ij / (d_i d_j). The rest of the series is mostly the
+    pool's common level, which no rating relative to the pool depends on. ``tests/test_league_scale.py`` checks
+    it against the exact inverse."""
+    d, h = curvature.diagonal, curvature.h
+    first, second = curvature.first, curvature.second
+    opponents = (np.bincount(first, h * h / d[second], minlength=len(d))
+                 + np.bincount(second, h * h / d[first], minlength=len(d)))
+    variances = 1 / d + opponents / (d * d)
+    direct = dict(zip((first * len(d) + second).tolist(), (h / (d[first] * d[second])).tolist(), strict=True))
+    return variances, direct
+
+
+__all__ = ["EXACT", "Estimate", "Fit", "Tally", "comparisons", "fit", "fit_pool", "pair_points", "result_letter", "tally"]

@@ -16,6 +16,12 @@ What it keeps:
   ``game_seats``: who sat where and their share, for the ratings;
 * ``voided``: the versions the organiser disqualified (``league void``): their
   games stay, but no rating counts them, nor any game they sat at;
+* ``pair_tally``, ``version_tally``, ``tally_state``: what the ladder's working
+  fit needs of the games it counts (each pair of versions' points and weight,
+  each version's games, tables and latest results), added to in the
+  transaction that saves each game and counted again, in SQL, when a version
+  is voided; ``standing`` and ``rating_history``: the ratings last fitted from
+  it, and points of them along the league (:mod:`league.standing`);
 * ``final_units``: the units of the contest's final phase (``league final``,
   :mod:`league.final`), whose plan, like the deadline, is in ``league_meta``;
 * ``tokens``: the SHA-256 of each entrant's secret token and of the
@@ -47,8 +53,10 @@ from sqlalchemy import exc
 
 from referee.rules.dealing import derive_seed
 
+from .ratings import Tally, result_letter
+
 KIND = "pinochle-arena league"
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 DEFAULT_FILE = "league.db"
 URL_FILE = "database.url"  # in a league's folder when its database is elsewhere (PostgreSQL)
 STATUSES = ("active", "paused", "removed")
@@ -105,6 +113,51 @@ game_seats = sa.Table(
 )
 SEATS_BY_VERSION = sa.Index("game_seats_by_version", game_seats.c.version_id)  # schema 2
 GAMES_BY_UNIT = sa.Index("games_by_unit", games.c.unit_id)  # schema 4
+# schema 8: what the working fit needs, kept as games are saved, so that neither a page nor a round reads every
+# game (league.ratings.Tally, league.standing)
+pair_tally = sa.Table(
+    "pair_tally", metadata,
+    sa.Column("first", sa.Integer, primary_key=True),  # the lower version id of a pair that met
+    sa.Column("second", sa.Integer, primary_key=True),
+    sa.Column("points", sa.Float, nullable=False),  # first's points in their comparisons
+    sa.Column("weight", sa.Float, nullable=False),  # the weight of their comparisons
+    sa.Column("changed", sa.Integer, nullable=False),  # the tally's generation when it last changed
+)
+version_tally = sa.Table(
+    "version_tally", metadata,
+    sa.Column("version_id", sa.Integer, primary_key=True),
+    sa.Column("games", sa.Integer, nullable=False),  # its games the ratings count
+    sa.Column("tables", sa.Integer, nullable=False),  # the tables (units) allocated to it
+    sa.Column("form", sa.String(16), nullable=False),  # its latest counted results, oldest first (W, D, L)
+    sa.Column("changed", sa.Integer, nullable=False),  # the tally's generation when its games last changed
+)
+PAIRS_BY_CHANGE = sa.Index("pair_tally_by_change", pair_tally.c.changed)
+tally_state = sa.Table(  # one row
+    "tally_state", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("generation", sa.Integer, nullable=False),  # one more at every change of the tally
+    sa.Column("recounted", sa.Integer, nullable=False),  # the generation it was last counted again from the games
+    sa.Column("counted", sa.Integer, nullable=False),  # the games the ratings count
+    sa.Column("rated", sa.Integer, nullable=False),  # the generation the stored ratings were fitted at (-1: none)
+    sa.Column("rated_at", sa.Float, nullable=False),  # when they were stored (time.time())
+    sa.Column("history_at", sa.Integer, nullable=False),  # the counted games at the last history point
+)
+standing = sa.Table(  # the stored ratings, every version that played and every entrant's newest
+    "standing", metadata,
+    sa.Column("version_id", sa.Integer, primary_key=True),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+)
+rating_history = sa.Table(  # the ratings as they were stored, at points along the league's counted games
+    "rating_history", metadata,
+    sa.Column("version_id", sa.Integer, primary_key=True),
+    sa.Column("counted", sa.Integer, primary_key=True),  # the league's counted games then
+    sa.Column("games", sa.Integer, nullable=False),  # the version's
+    sa.Column("rating", sa.Float, nullable=False),
+)
+FORM = 5  # the latest results a version's form keeps
+HISTORY_GROWTH = 1.25  # a history point is stored each time the counted games have grown by this factor (or by 1)
 tokens = sa.Table(  # schema 3
     "tokens", metadata,
     sa.Column("hash", sa.String(64), primary_key=True),  # SHA-256 of the token, in hex
@@ -148,6 +201,9 @@ _FINISH_UNIT = (units.update()
                        & (sa.select(sa.func.count()).where(games.c.unit_id == units.c.id).correlate(units)
                           .scalar_subquery() >= units.c.games))
                 .values(finished=sa.bindparam("now")))
+
+
+NEW_TALLY = {"id": 1, "generation": 0, "recounted": 0, "counted": 0, "rated": -1, "rated_at": 0.0, "history_at": 0}
 
 
 class LeagueError(Exception):
@@ -218,6 +274,17 @@ class Unit:
     seed: int
     games: int
     played: frozenset[str]  # game ids with a record
+
+
+@attrs.frozen
+class Standing:
+    """The stored ratings (:mod:`league.standing`) and the tally they may lag behind."""
+
+    generation: int  # the tally's now
+    counted: int  # the games it counts
+    rated: int  # the generation the ratings were fitted at (-1: none stored)
+    rated_at: float  # when they were stored
+    ratings: dict[int, tuple[float, float, int]]  # version -> (rating, sigma, games)
 
 
 def database_url(folder: Path) -> str:
@@ -291,6 +358,8 @@ class LeagueDB:
                 metadata.create_all(c)
                 SEATS_BY_VERSION.create(c, checkfirst=True)
                 GAMES_BY_UNIT.create(c, checkfirst=True)
+                PAIRS_BY_CHANGE.create(c, checkfirst=True)
+                c.execute(tally_state.insert().values(**NEW_TALLY))
                 c.execute(league_meta.insert(), [
                     {"key": "kind", "value": KIND},
                     {"key": "schema", "value": str(SCHEMA_VERSION)},
@@ -446,6 +515,7 @@ class LeagueDB:
             c.execute(voided.delete().where(voided.c.version_id == version.id))
             if not undo:
                 c.execute(voided.insert().values(version_id=version.id, created=time.time()))
+            _retally(c)
         return Version(version.id, name, number, json.loads(version.bot), version.program)
 
     def voided(self) -> set[int]:
@@ -585,6 +655,7 @@ class LeagueDB:
             deals = [derive_seed(seed, "league-unit", unit) for unit in ids]
             c.execute(units.update().where(units.c.id == sa.bindparam("unit")).values(seed=sa.bindparam("deal")),
                       [{"unit": unit, "deal": deal} for unit, deal in zip(ids, deals, strict=True)])
+            _add_tables(c, tables)
         return [Unit(unit, tuple(t), deal, games_per_unit, frozenset())
                 for unit, t, deal in zip(ids, tables, deals, strict=True)]
 
@@ -622,6 +693,7 @@ class LeagueDB:
             c.execute(_INSERT_SEATS, [{"game": game, "seat": s, "version_id": v, "share": share}
                                       for game, (*_, seats) in zip(ids, finished, strict=True)
                                       for s, v, share in seats])
+            _count(c, [[(v, share) for _, v, share in sorted(seats)] for *_, seats in finished])
             c.execute(_FINISH_UNIT, [{"unit": unit, "now": now} for unit in {unit for unit, *_ in finished}])
 
     def abandon(self, unit: int) -> None:
@@ -745,6 +817,122 @@ class LeagueDB:
         except exc.IntegrityError:
             return False  # another runner made its claim first
 
+    # ------------------------------------------------------------------ the working fit's tally, the stored ratings
+    def tally(self, since: tuple[int, int] | None = None) -> tuple[tuple[int, int], int, Tally]:
+        """What the working fit needs of the games the ratings count (:class:`league.ratings.Tally`: each pair's
+        points and weight, each version's games), read in one transaction: the size of the pairs that met,
+        however many games they played. With it, its stamp (the generation it was last counted again from the
+        games at, and its generation now) and the games it counts. Given the stamp of a tally read before
+        (``since``), only the pairs and versions changed since then, if it was not counted again meanwhile (see
+        the stamp's first number)."""
+        out = Tally()
+        with self.engine.connect() as c:
+            state = c.execute(sa.select(tally_state)).one()
+            after = since[1] if since is not None and since[0] == state.recounted else -1
+            pairs = sa.select(pair_tally.c.first, pair_tally.c.second, pair_tally.c.points, pair_tally.c.weight)
+            for first, second, points, weight in c.execute(pairs.where(pair_tally.c.changed > after)).all():
+                out.pairs[first, second] = [points, weight]
+            out.games.update(c.execute(sa.select(version_tally.c.version_id, version_tally.c.games)
+                                       .where((version_tally.c.games > 0)
+                                              & (version_tally.c.changed > after))).all())
+        return (state.recounted, state.generation), state.counted, out
+
+    def standing(self) -> Standing:
+        """The stored ratings, with the tally's generation now."""
+        with self.engine.connect() as c:
+            state = c.execute(sa.select(tally_state)).one()
+            ratings = {v: (r, s, g) for v, r, s, g in c.execute(sa.select(standing.c.version_id, standing.c.rating,
+                                                                          standing.c.sigma, standing.c.games)).all()}
+        return Standing(state.generation, state.counted, state.rated, state.rated_at, ratings)
+
+    def store_standing(self, generation: int, counted: int, ratings: dict[int, tuple[float, float, int]],
+                       running: bool = False) -> bool:
+        """Store ``ratings`` (version -> (rating, sigma, games)), fitted at the tally's ``generation`` when it
+        counted ``counted`` games, unless ratings of a newer generation are stored already; whether they were.
+        ``running``: by a running league, which will store them again after its next round (when is kept).
+        Once the counted games have grown by ``HISTORY_GROWTH`` since the last, they are also a history point
+        of every version whose games changed since its own last."""
+        with self._write() as c:
+            state = c.execute(sa.select(tally_state)).one()
+            if state.rated > generation:
+                return False
+            c.execute(standing.delete())
+            if ratings:
+                c.execute(standing.insert(), [{"version_id": v, "rating": r, "sigma": s, "games": g}
+                                              for v, (r, s, g) in ratings.items()])
+            values = {"rated": generation, **({"rated_at": time.time()} if running else {})}
+            if counted and counted >= max(state.history_at + 1, state.history_at * HISTORY_GROWTH):
+                _history_point(c, counted, ratings)
+                values["history_at"] = counted
+            c.execute(tally_state.update().values(**values))
+        return True
+
+    def version_tallies(self) -> dict[int, tuple[int, int, str]]:
+        """Each version's (games counted, tables allocated, latest results: W, D or L each, oldest first)."""
+        with self.engine.connect() as c:
+            return {r.version_id: (r.games, r.tables, r.form) for r in c.execute(sa.select(version_tally))}
+
+    def rating_history(self, ids: Sequence[int]) -> dict[int, list[tuple[int, float]]]:
+        """The stored history points of the versions ``ids``: (the league's counted games, the rating then)."""
+        query = (sa.select(rating_history.c.version_id, rating_history.c.counted, rating_history.c.rating)
+                 .where(rating_history.c.version_id.in_(list(ids))).order_by(rating_history.c.counted))
+        out: dict[int, list[tuple[int, float]]] = {v: [] for v in ids}
+        with self.engine.connect() as c:
+            for version, counted, rating in c.execute(query):
+                out[version].append((counted, rating))
+        return out
+
+    def meetings(self) -> tuple[dict[int, int], dict[frozenset[int], int]]:
+        """The tables allocated to each version and to each pair of versions (read a unit at a time: the league's
+        units are not all held at once)."""
+        tables: dict[int, int] = {}
+        pairs: dict[frozenset[int], int] = {}
+        with self.engine.connect() as c:
+            for text in c.execution_options(yield_per=10_000).execute(sa.select(units.c.versions)).scalars():
+                table = json.loads(text)
+                for a in set(table):
+                    tables[a] = tables.get(a, 0) + 1
+                for pair in {frozenset((a, b)) for a in table for b in table if a != b}:
+                    pairs[pair] = pairs.get(pair, 0) + 1
+        return tables, pairs
+
+    def recent_games(self, ids: Sequence[int], count: int) -> list[tuple[int, list[tuple[int, float]]]]:
+        """The latest ``count`` games the ratings count at which one of the versions ``ids`` sat, newest first:
+        (its number, [(version id, share)] by seat)."""
+        mine = (sa.select(game_seats.c.game).where(game_seats.c.version_id.in_(list(ids))
+                                                   & _is_counted(game_seats.c.game))
+                .group_by(game_seats.c.game).order_by(game_seats.c.game.desc()).limit(count))
+        seats: dict[int, list[tuple[int, float]]] = {}
+        with self.engine.connect() as c:
+            last = list(c.execute(mine).scalars())
+            for game, version, share in c.execute(sa.select(game_seats.c.game, game_seats.c.version_id,
+                                                            game_seats.c.share)
+                                                  .where(game_seats.c.game.in_(last))
+                                                  .order_by(game_seats.c.game, game_seats.c.seat)):
+                seats.setdefault(game, []).append((version, share))
+        return [(game, seats[game]) for game in last]
+
+    def meetings_of(self, ids: Sequence[int]) -> dict[int, tuple[int, int, int, int]]:
+        """The results of the versions ``ids`` against each other version, counted in SQL over the games the
+        ratings count: opponent -> (seat against seat, won, drawn, lost), from the side of ``ids``."""
+        mine, theirs = game_seats.alias("mine"), game_seats.alias("theirs")
+        query = (sa.select(theirs.c.version_id, sa.func.count(),
+                           sa.func.sum(sa.case((mine.c.share > theirs.c.share, 1), else_=0)),
+                           sa.func.sum(sa.case((mine.c.share == theirs.c.share, 1), else_=0)),
+                           sa.func.sum(sa.case((mine.c.share < theirs.c.share, 1), else_=0)))
+                 .select_from(mine.join(theirs, mine.c.game == theirs.c.game))
+                 .where(mine.c.version_id.in_(list(ids)) & theirs.c.version_id.not_in(list(ids))
+                        & _is_counted(mine.c.game))
+                 .group_by(theirs.c.version_id))
+        with self.engine.connect() as c:
+            return {r[0]: tuple(int(x) for x in r[1:]) for r in c.execute(query)}
+
+    def retally(self) -> None:
+        """Count the tally again from every game (after games were written into the database by other means than
+        :meth:`save_games`, as the scale benchmark does)."""
+        with self._write() as c:
+            _retally(c, tables=True)
+
 
 def token_hash(token: str) -> str:
     """What the database keeps of a token. Tokens are 256 random bits, so a plain SHA-256 cannot be searched
@@ -756,6 +944,119 @@ def _reason(error: exc.SQLAlchemyError) -> str:
     """The database's own words, on one line."""
     original = getattr(error, "orig", None)
     return " ".join(str(original or error).split())[:200]
+
+
+def _add(c: sa.Connection, table: sa.Table, keys: list[str], rows: list[dict], added: list[str],
+         replaced: Sequence[str] = ()) -> None:
+    """Insert ``rows`` into ``table``; where a row with the same ``keys`` is there, add the ``added`` columns to
+    its own and replace the ``replaced`` ones."""
+    if not rows:
+        return
+    if c.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    statement = insert(table)
+    changes = {**{name: table.c[name] + statement.excluded[name] for name in added},
+               **{name: statement.excluded[name] for name in replaced}}
+    c.execute(statement.on_conflict_do_update(index_elements=keys, set_=changes), rows)
+
+
+def _count(c: sa.Connection, played: list[list[tuple[int, float]]]) -> None:
+    """Games just saved (each [(version, share)] by seat) added to the tally, unless a voided version sat there."""
+    void = set(c.execute(sa.select(voided.c.version_id)).scalars())
+    played = [seats for seats in played if not void & {v for v, _ in seats}]
+    if not played:
+        return
+    batch = Tally()
+    for seats in played:
+        batch.add(seats)
+    forms = dict(c.execute(sa.select(version_tally.c.version_id, version_tally.c.form)
+                           .where(version_tally.c.version_id.in_(list(batch.games)))).all())
+    generation = c.execute(sa.select(tally_state.c.generation)).scalar_one() + 1
+    for seats in played:
+        for v in {v for v, _ in seats}:
+            forms[v] = (forms.get(v, "") + result_letter(seats, v))[-FORM:]
+    _add(c, pair_tally, ["first", "second"], [{"first": a, "second": b, "points": p, "weight": w,
+                                               "changed": generation} for (a, b), (p, w) in batch.pairs.items()],
+         ["points", "weight"], ["changed"])
+    _add(c, version_tally, ["version_id"], [{"version_id": v, "games": n, "tables": 0, "form": forms[v],
+                                             "changed": generation} for v, n in batch.games.items()],
+         ["games"], ["form", "changed"])
+    c.execute(tally_state.update().values(generation=generation, counted=tally_state.c.counted + len(played)))
+
+
+def _add_tables(c: sa.Connection, tables: Sequence[Sequence[int]]) -> None:
+    counts: dict[int, int] = {}
+    for table in tables:
+        for v in set(table):
+            counts[v] = counts.get(v, 0) + 1
+    _add(c, version_tally, ["version_id"], [{"version_id": v, "games": 0, "tables": n, "form": "", "changed": 0}
+                                            for v, n in counts.items()], ["tables"])
+
+
+def _is_counted(game: sa.ColumnElement) -> sa.ColumnElement:
+    """Whether the ratings count the game numbered ``game`` (a column): no voided version sat at it."""
+    seat = game_seats.alias("voided_seat")
+    return ~sa.exists().where((seat.c.game == game) & seat.c.version_id.in_(sa.select(voided.c.version_id)))
+
+
+def _retally(c: sa.Connection, tables: bool = False) -> None:
+    """Count the tally again from every game the ratings count (after a void, an undo, or an upgrade), in SQL: the
+    pairs' points and weights, each version's games (with ``tables``, its tables too) and form; the stored
+    ratings are then out of date."""
+    s1, s2 = game_seats.alias("s1"), game_seats.alias("s2")
+    met = s1.join(s2, (s1.c.game == s2.c.game) & (s1.c.version_id < s2.c.version_id))
+    per_game = (sa.select(s1.c.game.label("game"), sa.cast(sa.func.count(), sa.Float).label("n"))
+                .select_from(met).where(_is_counted(s1.c.game)).group_by(s1.c.game).subquery())
+    score = sa.case((s1.c.share > s2.c.share, 1.0), (s1.c.share < s2.c.share, 0.0), else_=0.5)
+    pairs = (sa.select(s1.c.version_id, s2.c.version_id, sa.func.sum(score / per_game.c.n),
+                       sa.func.sum(1.0 / per_game.c.n))
+             .select_from(met.join(per_game, per_game.c.game == s1.c.game))
+             .group_by(s1.c.version_id, s2.c.version_id))
+    generation = c.execute(sa.select(tally_state.c.generation)).scalar_one() + 1
+    c.execute(pair_tally.delete())
+    c.execute(pair_tally.insert().from_select(["first", "second", "points", "weight", "changed"],
+                                              pairs.add_columns(sa.literal(generation))))
+    played = dict(c.execute(sa.select(game_seats.c.version_id, sa.func.count(sa.distinct(game_seats.c.game)))
+                            .where(_is_counted(game_seats.c.game))
+                            .group_by(game_seats.c.version_id)).all())
+    kept = {} if tables else {r.version_id: r.tables for r in c.execute(sa.select(version_tally))}
+    if tables:
+        for text in c.execution_options(yield_per=10_000).execute(sa.select(units.c.versions)).scalars():
+            for v in set(json.loads(text)):
+                kept[v] = kept.get(v, 0) + 1
+    c.execute(version_tally.delete())
+    rows = [{"version_id": v, "games": played.get(v, 0), "tables": kept.get(v, 0), "form": _form(c, v),
+             "changed": generation} for v in sorted(set(played) | set(kept))]
+    if rows:
+        c.execute(version_tally.insert(), rows)
+    total = c.execute(sa.select(sa.func.count()).select_from(games).where(_is_counted(games.c.id))).scalar_one()
+    c.execute(tally_state.update().values(generation=generation, recounted=generation, counted=total, rated=-1,
+                                          history_at=total))
+
+
+def _form(c: sa.Connection, version: int) -> str:
+    """``version``'s latest ``FORM`` counted results, oldest first."""
+    last = list(c.execute(sa.select(game_seats.c.game).where((game_seats.c.version_id == version)
+                                                             & _is_counted(game_seats.c.game))
+                          .group_by(game_seats.c.game).order_by(game_seats.c.game.desc()).limit(FORM)).scalars())
+    seats: dict[int, list[tuple[int, float]]] = {}
+    for game, v, share in c.execute(sa.select(game_seats.c.game, game_seats.c.version_id, game_seats.c.share)
+                                    .where(game_seats.c.game.in_(last))
+                                    .order_by(game_seats.c.game, game_seats.c.seat)):
+        seats.setdefault(game, []).append((v, share))
+    return "".join(result_letter(seats[game], version) for game in sorted(last))
+
+
+def _history_point(c: sa.Connection, counted: int, ratings: dict[int, tuple[float, float, int]]) -> None:
+    last = dict(c.execute(sa.select(rating_history.c.version_id, sa.func.max(rating_history.c.games))
+                          .group_by(rating_history.c.version_id)).all())
+    rows = [{"version_id": v, "counted": counted, "games": g, "rating": round(r, 1)}
+            for v, (r, _, g) in ratings.items() if g and last.get(v) != g]
+    c.execute(rating_history.delete().where(rating_history.c.counted == counted))
+    if rows:
+        c.execute(rating_history.insert(), rows)
 
 
 def _upgrade_to_2(c: sa.Connection) -> None:
@@ -791,9 +1092,20 @@ def _upgrade_to_7(c: sa.Connection) -> None:
     final_units.create(c, checkfirst=True)
 
 
+def _upgrade_to_8(c: sa.Connection) -> None:
+    """Schema 8: the working fit's tally, the stored ratings and their history (a league of millions of games is
+    not read whole by every page and every round), counted once here from every game."""
+    for table in (pair_tally, version_tally, tally_state, standing, rating_history):
+        table.create(c, checkfirst=True)
+    PAIRS_BY_CHANGE.create(c, checkfirst=True)
+    c.execute(tally_state.delete())
+    c.execute(tally_state.insert().values(**NEW_TALLY))
+    _retally(c, tables=True)
+
+
 # schema version -> the step from the one before
 UPGRADES = {2: _upgrade_to_2, 3: _upgrade_to_3, 4: _upgrade_to_4, 5: _upgrade_to_5, 6: _upgrade_to_6,
-            7: _upgrade_to_7}
+            7: _upgrade_to_7, 8: _upgrade_to_8}
 
 
 __all__ = [

@@ -1,5 +1,10 @@
 """The ladder: every entrant's newest version, ranked by the working ratings (:mod:`league.ratings`), with the
-games it has and a provisional mark until it has played its placement tables; and what an entrant's page shows."""
+games it has and a provisional mark until it has played its placement tables; and what an entrant's page shows.
+
+Neither reads the league's games whole: the ratings are those kept between games (:mod:`league.standing`), the
+games, tables and latest results of each version are kept as games are saved, and an entrant's page asks the
+database for its own results only. A league of up to ``REPLAY`` games draws an entrant's rating history by
+fitting the games again at ``HISTORY_POINTS`` points; a larger one shows the points stored along the way."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ import json
 
 import attrs
 
+from . import standing
 from .db import LeagueDB, Version
 from .matchmaking import PLACEMENT
 from .ratings import Tally, fit
@@ -52,24 +58,21 @@ def ladder(db: LeagueDB) -> list[LadderRow]:
     """Every entrant not removed whose newest version is not voided, best first; empty before the first game. The
     last games are the newest version's latest results, oldest first: W (it scored more than an even share of the
     table), D (an even share) or L."""
-    games = db.results()
-    if not games:
+    counted, estimates = standing.ratings(db)
+    if not counted:
         return []
     void = db.voided()
     current = [e for e in db.entrants()
                if e.status != "removed" and e.version is not None and e.version.id not in void]
-    estimates = fit([seats for _, seats in games], [e.version.id for e in current])
-    tables = {}
-    for unit in db.tables():
-        for v in set(unit):
-            tables[v] = tables.get(v, 0) + 1
+    tallies = db.version_tallies()
     ranked = sorted(current, key=lambda e: -estimates[e.version.id].rating)
     rows = []
     for rank, e in enumerate(ranked, 1):
         est = estimates[e.version.id]
+        games, tables, form = tallies.get(e.version.id, (0, 0, ""))  # (as the games are saved)
         rows.append(LadderRow(rank, e.name, e.version.number, e.version.command, round(est.rating),
-                              round(1.96 * est.sigma), est.games, tables.get(e.version.id, 0) < PLACEMENT,
-                              e.status == "paused", _form(games, e.version.id)))
+                              round(1.96 * est.sigma), games, tables < PLACEMENT, e.status == "paused",
+                              form[-FORM:]))
     return rows
 
 
@@ -92,19 +95,7 @@ def _csv_cell(value):
     return ("true" if value else "false") if isinstance(value, bool) else value
 
 
-FORM = 5  # the latest results the ladder shows
-
-
-def _form(games: list[tuple[int, list[tuple[int, float]]]], version: int) -> str:
-    letters = []
-    for _, seats in reversed(games):
-        share = next((s for v, s in seats if v == version), None)
-        if share is not None:
-            even = sum(s for _, s in seats) / len(seats)
-            letters.append("W" if share > even else "L" if share < even else "D")
-            if len(letters) == FORM:
-                break
-    return "".join(reversed(letters))
+FORM = 5  # the latest results the ladder shows (the database keeps as many: league.db.FORM)
 
 
 @attrs.frozen
@@ -144,6 +135,7 @@ class EntrantView:
 
 
 HISTORY_POINTS = 30  # ratings taken along the league's games for an entrant's plot
+REPLAY = 20_000  # counted games up to which an entrant's history is fitted again from the games
 RECENT = 20
 
 
@@ -155,13 +147,13 @@ def entrant_view(db: LeagueDB, name: str) -> EntrantView | None:
         return None
     versions = db.versions()
     mine = {v.id for v in versions.values() if v.entrant == name}
-    games = db.results()
-    played = [(number, seats) for number, seats in games if mine & {v for v, _ in seats}]
     recent = [GameLine(number, tuple(versions[v].label for v, _ in seats), tuple(share for _, share in seats))
-              for number, seats in reversed(played[-RECENT:])]
-    return EntrantView(name, entrant.status, entrant.note,
-                       tuple(_version_lines(games, [v for v in versions.values() if v.id in mine])),
-                       tuple(_meetings(games, mine, versions)), tuple(recent))
+              for number, seats in db.recent_games(sorted(mine), RECENT)]
+    own = [v for v in versions.values() if v.id in mine]
+    counted, estimates = standing.ratings(db)
+    lines = _version_lines(db.results(), own) if counted <= REPLAY else _stored_lines(db, own, counted, estimates)
+    return EntrantView(name, entrant.status, entrant.note, tuple(lines),
+                       tuple(_meetings(db.meetings_of(sorted(mine)), versions)), tuple(recent))
 
 
 def history_json(view: EntrantView) -> str:
@@ -187,19 +179,31 @@ def _version_lines(games, versions: list[Version]) -> list[VersionLine]:
             for v in sorted(versions, key=lambda v: v.number)]
 
 
-def _meetings(games, mine: set[int], versions) -> list[Meeting]:
+def _stored_lines(db: LeagueDB, versions: list[Version], counted: int, estimates) -> list[VersionLine]:
+    """The versions' history as stored along the league (at most ``HISTORY_POINTS`` of the points, evenly
+    taken, the last the rating now)."""
+    stored = db.rating_history([v.id for v in versions])
+    lines = []
+    for v in sorted(versions, key=lambda v: v.number):
+        points = stored[v.id]
+        if v.id in estimates and estimates[v.id].games:
+            points = [p for p in points if p[0] < counted] + [(counted, round(estimates[v.id].rating, 1))]
+        if len(points) > HISTORY_POINTS:
+            step = (len(points) - 1) / (HISTORY_POINTS - 1)
+            points = [points[round(k * step)] for k in range(HISTORY_POINTS)]
+        games = estimates[v.id].games if v.id in estimates else 0
+        lines.append(VersionLine(v.number, v.command, games, tuple(points)))
+    return lines
+
+
+def _meetings(against: dict[int, tuple[int, int, int, int]], versions) -> list[Meeting]:
+    """The results against each version (seat against seat) summed by its entrant, most met first."""
     counts: dict[str, list[int]] = {}
-    for _, seats in games:
-        for v, share in seats:
-            if v not in mine:
-                continue
-            for other, theirs in seats:
-                if other in mine:
-                    continue
-                c = counts.setdefault(versions[other].entrant, [0, 0, 0, 0])
-                c[0] += 1
-                c[1 if share > theirs else 3 if share < theirs else 2] += 1
-    return [Meeting(name, *c) for name, c in sorted(counts.items(), key=lambda kv: -kv[1][0])]
+    for other, results in against.items():
+        c = counts.setdefault(versions[other].entrant, [0, 0, 0, 0])
+        for k, n in enumerate(results):
+            c[k] += n
+    return [Meeting(name, *c) for name, c in sorted(counts.items(), key=lambda kv: (-kv[1][0], kv[0]))]
 
 
 __all__ = ["FIELDS", "EntrantView", "GameLine", "LadderRow", "Meeting", "VersionLine", "entrant_view", "history_json",

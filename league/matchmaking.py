@@ -23,6 +23,13 @@ within it as in a tournament. The choice, for a table of ``seats``:
    Tables of three to five seats grow from the best pair by the entrant that
    scores most with those seated.
 
+Beyond ``ALL_PAIRS`` candidates (a contest of thousands), rules 2 and 3 look
+not at every pair (millions, each table) but at each candidate's
+``NEIGHBOURS`` nearest on the ladder on either side, where the order is in
+doubt, and at half as many pairs as candidates drawn at random, so that the
+least met pairs still come up (the average meetings are still those of all
+pairs): a table's cost grows with the candidates, not with their square.
+
 On ten real bots it needs about 0.7 of the games a round robin of duplicate
 pairs needs to rank them (Kendall's tau 0.9 for good): ``bench/league_ranking.py``
 measures it with real games, ``bench/league_replay.py`` over many seeds.
@@ -44,6 +51,8 @@ from .ratings import SCALE
 PLACEMENT = 2  # tables a version plays before the uncertain-order rule chooses for it
 EXPLORE = 0.05  # the share of tables given to the pairs that have met least
 MAX_SHARE = 4  # no pair meets more than this many times the average (plus one) of the pairs' meetings
+ALL_PAIRS = 60  # candidates up to which every pair is looked at
+NEIGHBOURS = 4  # beyond: the candidates nearest on the ladder each one is paired with, on either side
 
 
 @attrs.frozen
@@ -74,22 +83,30 @@ def next_table(candidates: Sequence[Candidate], meetings: Meetings, seats: int, 
     new = [c for c in candidates if c.tables < placement]
     if new:
         first = min(new, key=lambda c: (c.tables, c.id))
-        return _grow([first], candidates, lambda table, c: _placement_score(table, c, meetings, candidates), seats)
+        faced = [o.rating for o in candidates if o.id != first.id and meetings.get(frozenset((first.id, o.id)), 0)]
+        return _grow([first], candidates, lambda table, c: _placement_score(table, c, meetings, faced), seats)
+    average = sum(meetings.values()) / max(len(candidates) * (len(candidates) - 1) // 2, 1)
     if rng.random() < explore:
-        pair = min(_pairs(candidates), key=lambda p: (meetings.get(frozenset((p[0].id, p[1].id)), 0), rng.random()))
+        pair = min(_pairs(candidates, rng), key=lambda p: (meetings.get(frozenset((p[0].id, p[1].id)), 0),
+                                                           rng.random()))
     else:
-        average = sum(meetings.values()) / max(len(list(_pairs(candidates))), 1)
-        allowed = [p for p in _pairs(candidates)
+        allowed = [p for p in _pairs(candidates, rng)
                    if meetings.get(frozenset((p[0].id, p[1].id)), 0) < MAX_SHARE * (average + 1)]
-        pair = max(allowed or _pairs(candidates),
+        pair = max(allowed or _pairs(candidates, rng),
                    key=lambda p: (_information(p[0], p[1], meetings, average, gap_sigma), rng.random()))
-    average = sum(meetings.values()) / max(len(list(_pairs(candidates))), 1)
     return _grow(list(pair), candidates,
                  lambda table, c: sum(_information(t, c, meetings, average, gap_sigma) for t in table), seats)
 
 
-def _pairs(candidates: Sequence[Candidate]):
-    return itertools.combinations(candidates, 2)
+def _pairs(candidates: Sequence[Candidate], rng: random.Random) -> list[tuple[Candidate, Candidate]]:
+    """The pairs rules 2 and 3 choose from: all of them, or beyond ``ALL_PAIRS`` candidates each one with its
+    ``NEIGHBOURS`` next on the ladder, and half as many pairs as candidates drawn at random."""
+    if len(candidates) <= ALL_PAIRS:
+        return list(itertools.combinations(candidates, 2))
+    ladder = sorted(candidates, key=lambda c: (c.rating, c.id))
+    near = [(a, b) for i, a in enumerate(ladder) for b in ladder[i + 1:i + 1 + NEIGHBOURS]]
+    drawn = [tuple(rng.sample(ladder, 2)) for _ in range(len(ladder) // 2)]
+    return near + drawn
 
 
 def doubt(a: Candidate, b: Candidate, gap_sigma: float) -> float:
@@ -104,14 +121,12 @@ def _information(a: Candidate, b: Candidate, meetings: Meetings, average: float,
     return doubt(a, b, gap_sigma(a.id, b.id)) / (1 + meetings.get(frozenset((a.id, b.id)), 0) / (1 + average))
 
 
-def _placement_score(table: list[Candidate], c: Candidate, meetings: Meetings,
-                     candidates: Sequence[Candidate]) -> tuple:
+def _placement_score(table: list[Candidate], c: Candidate, meetings: Meetings, faced: list[float]) -> tuple:
     """For a placement seat: fewest meetings with those seated first; then, for the newcomer's first opponent,
-    the nearest rating to its own, and after that the rating farthest from every opponent it has met (so its
-    opponents spread over the ladder); then the lowest id (a fixed order)."""
+    the nearest rating to its own, and after that the rating farthest from every opponent it has met (``faced``:
+    their ratings; so its opponents spread over the ladder); then the lowest id (a fixed order)."""
     first = table[0]
     met = sum(meetings.get(frozenset((t.id, c.id)), 0) for t in table)
-    faced = [o.rating for o in candidates if o.id != first.id and meetings.get(frozenset((first.id, o.id)), 0)]
     spread = min(abs(c.rating - r) for r in faced) if faced else -abs(c.rating - first.rating)
     return (-met, spread, -c.id)
 
@@ -124,4 +139,4 @@ def _grow(table: list[Candidate], candidates: Sequence[Candidate], score, seats:
     return tuple(c.id for c in table)
 
 
-__all__ = ["EXPLORE", "PLACEMENT", "Candidate", "GapSigma", "doubt", "next_table"]
+__all__ = ["ALL_PAIRS", "EXPLORE", "NEIGHBOURS", "PLACEMENT", "Candidate", "GapSigma", "doubt", "next_table"]

@@ -20,7 +20,6 @@ once a game is saved its entrants' oldest logs go beyond their quota
 from __future__ import annotations
 
 import random
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -37,11 +36,11 @@ from tournaments.config import TournamentConfig, parse_config
 from tournaments.runner import run_games
 from tournaments.schedule import GameSpec, seatings
 
+from . import standing
 from .db import LeagueDB, Unit, Version
 from .lock import Hold
 from .logs import MIB, LogQuota, quota_mib
 from .matchmaking import Candidate, next_table
-from .ratings import Fit, Tally, fit_pool
 
 
 def league_config(db: LeagueDB, folder: Path, versions: list[Version], overrides: dict | None = None
@@ -136,9 +135,7 @@ class _LeagueStore:
                      for i, (s, share) in enumerate(zip(record.seats, record.result, strict=True))]
             kept.append(record)
             finished.append((self.unit_of[record.game_id], record.game_id, seal(record.to_json(), self.key), seats))
-        self.db.save_games(finished)
-        for record, (*_, seats) in zip(kept, finished, strict=True):
-            self.history.played([(version, share) for _, version, share in seats])
+        self.db.save_games(finished)  # (which adds them to the working fit's tally: league.standing)
         self.counted(len(kept))
         self.logs.saved(records)  # (after the records: a log goes, a game never)
 
@@ -152,30 +149,17 @@ def _pause_changed(db: LeagueDB, version: Version, say: Callable[[str], None]) -
 
 @attrs.define
 class _History:
-    """What the matchmaker asks of the games so far, kept in memory while the league runs (read once from the
-    database): every game's (version, share) per seat, and the tables each version and each pair has had."""
+    """What the matchmaker asks of the league so far besides the ratings (those are fitted from the tally the
+    database keeps, :func:`league.standing.refit`): the tables each version and each pair has had, read once
+    from the database (a unit at a time) and kept up as the runner allocates tables."""
 
-    results: Tally = attrs.Factory(Tally)
     tables: Counter = attrs.Factory(Counter)
     meetings: Counter = attrs.Factory(Counter)
-    lock: threading.Lock = attrs.Factory(threading.Lock)  # games are added by the writer's thread
 
     @classmethod
     def of(cls, db: LeagueDB) -> _History:
-        history = cls()
-        for _, seats in db.results():
-            history.results.add(seats)
-        for table in db.tables():
-            history.seat(table)
-        return history
-
-    def played(self, seats: Sequence[tuple[int, float]]) -> None:
-        with self.lock:
-            self.results.add(seats)
-
-    def fit(self, players: Sequence[int]) -> Fit:
-        with self.lock:
-            return fit_pool(self.results, players)
+        tables, meetings = db.meetings()
+        return cls(Counter(tables), Counter(meetings))
 
     def seat(self, table: Sequence[int]) -> None:
         """A table allocated: each version's and each pair's count goes up."""
@@ -263,6 +247,7 @@ class LeagueRunner:
                 continue
             waiting = False
             await self._play(first, left, until)
+        await trio.to_thread.run_sync(standing.refit, self.db)  # the ladder as the run leaves it, for the pages
 
     async def _play(self, first: Round, left: int | None, until: float | None) -> None:
         """Play ``first`` and the rounds after it under its configuration, until the entrants that can play
@@ -370,7 +355,7 @@ class LeagueRunner:
         count = TABLES_PER_SLOT * config.concurrency
         count = count if left is None else min(count, -(-left // per_unit))
         history = self._history
-        ratings = history.fit([v.id for v in active])
+        ratings = standing.refit(self.db, [v.id for v in active], running=True)  # (and stored, for the pages)
         estimates = ratings.estimates
         tables = []
         for _ in range(count):

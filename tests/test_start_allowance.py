@@ -2,7 +2,7 @@
 match, tournament, sprt, play, check and the league.
 
 The slow starter (tests/bots/slow_starter.py) spends SLOW seconds of CPU time in a busy loop before its handshake.
-The allowance counts the CPU time of the bot's processes, not the wall's, so these tests hold on a busy machine:
+The allowance counts the bot's own time (the wall's less its waits for a CPU), so these tests hold on a busy machine:
 with ABOVE seconds every game is played; with BELOW every game is the slow starter's fault, and the fault says the
 allowance. Where a run checks its bots before the first game, the starter's first process (that check) is quick
 and only the games' processes are slow: the games must get the allowance too, not only the check.
@@ -11,16 +11,18 @@ and only the games' processes are slow: the games must get the allowance too, no
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 import trio
 from helpers import ROOT, arena
 
-from referee.bots.cpu_time import WALL_FACTOR, StartClock, group_seconds, tree_cpu_seconds
+from referee.bots.start_clock import WALL_FACTOR, StartClock, Usage, tree_usage
 from referee.bots.samples import SAMPLES
 from referee.bots.sandbox import Isolation, Sandbox
 from referee.bots.transport import BotCommand
@@ -32,7 +34,7 @@ SLOW = 2.0  # CPU seconds the slow starter spends before its handshake
 # Above: well over SLOW, and its wall-clock ceiling (WALL_FACTOR times it) far beyond what SLOW takes even on a
 # machine at load 40; below: well under SLOW, and over a Python's start (about 0.05 s of CPU).
 ABOVE, BELOW = 8.0, 1.0
-SAID = f"its start allowance is {BELOW:g} s of CPU time"
+SAID = f"its start allowance is {BELOW:g} s"
 ALLOWANCES = [(ABOVE, "completed"), (BELOW, "timeout")]
 
 
@@ -145,18 +147,54 @@ def test_a_start_with_no_process_here_is_timed_on_the_wall():
     assert "within 1 s of the greeting" in clock.spent(1.0)
 
 
-def test_a_sleeping_start_is_not_charged_until_the_wall_clock_ceiling():
-    """A start that sleeps (or waits for a core on a busy machine) uses no CPU time: it fails only at the
-    ceiling, WALL_FACTOR times the allowance on the wall, and the fault says both."""
+def test_a_start_that_sleeps_is_charged_as_the_clock_runs():
+    """A bot that waits for something that never comes (a line the referee does not send) is the bot's own time:
+    it fails at its allowance, not at the wall-clock ceiling."""
     sleeper = subprocess.Popen(["sleep", "60"])
     try:
-        clock = StartClock(0.5, sleeper.pid, 0.0)
-        assert clock.spent(0.5 * WALL_FACTOR - 0.01) is None
-        said = clock.spent(0.5 * WALL_FACTOR)
-        assert f"within {0.5 * WALL_FACTOR:g} s of the greeting" in said and "0.5 s of CPU time" in said
+        clock = StartClock(0.2, sleeper.pid, time.monotonic())
+        said = None
+        while said is None and time.monotonic() < clock.began + 60:  # (a bound for a stuck machine, not a timing)
+            said = clock.spent(time.monotonic())
+            time.sleep(0.02)
+        assert "of its own time" in said and "its start allowance is 0.2 s" in said, said
     finally:
         sleeper.kill()
         sleeper.wait()
+
+
+def test_the_time_a_start_waits_for_a_cpu_is_not_charged():
+    """Two busy processes on one core: each waits for the CPU about half of the time, and what it is charged is
+    less than its age by that wait (the kernel's run delay, /proc/PID/task/TID/schedstat)."""
+    if not Path(f"/proc/{os.getpid()}/schedstat").exists():
+        pytest.skip("this kernel keeps no run delays (/proc/PID/schedstat): the allowance is wall time here")
+    busy = [subprocess.Popen(["taskset", "-c", "0", sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        usage = tree_usage(busy[0].pid)
+        deadline = time.monotonic() + 60  # (a bound for a stuck machine, not a timing)
+        while usage.waited < 0.3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+            usage = tree_usage(busy[0].pid)
+        assert usage.waited >= 0.3
+        assert usage.charged(cores=1) <= usage.age - 0.25  # (its CPU time, in clock ticks, fits in what is left)
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+
+
+def test_what_a_start_is_charged_is_its_age_less_its_waits_and_never_less_than_its_cpu_over_the_cores():
+    assert Usage(age=5.0, cpu=1.0, waited=4.0).charged(cores=2) == 1.0  # a start kept from the CPU
+    assert Usage(age=5.0, cpu=0.0, waited=0.0).charged(cores=2) == 5.0  # a start that sleeps
+    assert Usage(age=5.0, cpu=8.0, waited=4.5).charged(cores=2) == 4.0  # threads that waited at once: the floor
+
+
+def test_a_start_kept_from_the_cpu_ends_at_the_wall_clock_ceiling_and_says_so(monkeypatch):
+    clock = StartClock(0.5, 12345, 0.0)
+    monkeypatch.setattr("referee.bots.start_clock.tree_usage", lambda pid: Usage(age=9.0, cpu=0.1, waited=8.9))
+    assert clock.spent(0.5 * WALL_FACTOR - 0.01) is None
+    said = clock.spent(0.5 * WALL_FACTOR)
+    assert f"within {0.5 * WALL_FACTOR:g} s of the greeting" in said and "0.5 s of its own time" in said
 
 
 def test_the_cpu_time_of_a_process_tree_counts_its_children():
@@ -166,22 +204,11 @@ def test_the_cpu_time_of_a_process_tree_counts_its_children():
                               stdout=subprocess.PIPE, text=True)
     try:
         assert burner.stdout.readline() == "reaped\n"
-        assert tree_cpu_seconds(burner.pid) > 0.4  # (the kernel counts in clock ticks: 0.01 s each, rounded)
+        assert tree_usage(burner.pid).cpu > 0.4  # (the kernel counts in clock ticks: 0.01 s each, rounded)
     finally:
         burner.kill()
         burner.wait()
-    assert tree_cpu_seconds(burner.pid) is None  # gone
+    assert tree_usage(burner.pid) is None  # gone
 
 
 BURN = "import sys, time\nwhile time.process_time() < float(sys.argv[1]): pass"
-
-
-def test_a_bots_own_cgroup_v2_group_is_read_from_its_cpu_stat(tmp_path):
-    root = tmp_path / "cgroup"
-    group = root / "system.slice" / "pinochle-arena" / "123.456" / "123-1"
-    group.mkdir(parents=True)
-    (root / "cgroup.controllers").write_text("cpuset cpu io memory pids\n")
-    (group / "cpu.stat").write_text("usage_usec 2500000\nuser_usec 2000000\nsystem_usec 500000\n")
-    mountinfo = f"35 25 0:30 / {root} rw,nosuid - cgroup2 cgroup2 rw\n"
-    assert group_seconds("0::/system.slice/pinochle-arena/123.456/123-1\n", mountinfo) == 2.5
-    assert group_seconds("0::/system.slice/other.service\n", mountinfo) is None  # a group shared with others

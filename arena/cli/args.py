@@ -9,7 +9,7 @@ from pathlib import Path
 
 import attrs
 
-from referee.bots.cpu_time import WALL_FACTOR
+from referee.bots.start_clock import WALL_FACTOR
 from referee.bots.samples import SAMPLES, resolve_bot, unique_names
 from referee.bots.sandbox import Isolation, Limits, Sandbox, SandboxError
 from referee.match import Entrant, Restart, TimeControl
@@ -130,8 +130,8 @@ def add_time_arguments(p: argparse.ArgumentParser, each: bool = False) -> None:
     p.add_argument("--grace", type=nonneg_int, default=default(d.grace_ms), metavar="MS",
                    help=f"tolerance beyond the limit before a reply counts as late (default {where}{d.grace_ms})")
     p.add_argument("--startup-timeout", type=positive_seconds, default=STARTUP_ALLOWANCE, metavar="S",
-                   help=f"CPU seconds a bot's processes may use to start and say ready, within {WALL_FACTOR} times "
-                        f"as many seconds on the wall: a start slowed by a busy machine is not the bot's fault "
+                   help=f"seconds a bot may take to start and say ready, not counting the time its processes wait "
+                        f"for a CPU on a busy machine, within {WALL_FACTOR} times as many on the wall "
                         f"(default {STARTUP_ALLOWANCE:g})")
     add_fence_arguments(p, each)
 

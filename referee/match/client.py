@@ -16,7 +16,7 @@ import trio
 from protocol import ProtocolError, parse_bot_line
 from protocol import messages as m
 
-from ..bots.cpu_time import StartClock
+from ..bots.start_clock import StartClock
 from ..bots.sandbox import Sandbox
 from ..bots.transport import (
     BotCommand,
@@ -44,9 +44,10 @@ MAX_IDS_KEPT = 20  # id lines kept per bot (the first of each key), each value c
 MAX_ID_TEXT = 100
 HANDSHAKE_WORDS = ("id", "protocol", "option", "want", "info", "ready")
 MAX_OPTIONS = 50  # options one bot may declare
-# A bot's start allowance (--startup-timeout): CPU seconds of its processes until 'ready', within a wall-clock
-# ceiling of referee.bots.cpu_time.WALL_FACTOR times as many seconds. The sample bots use 0.01 (C) to 0.2 s
-# (montecarlo) of CPU to start, jailed; on the wall, beside 40 busy processes, up to 42 s (bench/start_under_load.py).
+# A bot's start allowance (--startup-timeout): seconds of its own time until 'ready' (the wall's, less its processes'
+# waits for a CPU: referee.bots.start_clock), within a wall-clock ceiling of WALL_FACTOR times as many. The sample
+# bots start in 0.03 (C) to 0.4 s (montecarlo), jailed, on a quiet machine; beside 40 busy processes they were
+# charged at most 0.7 s, where the wall showed up to 42 s (bench/start_under_load.py).
 STARTUP_ALLOWANCE = 10.0
 
 
@@ -116,9 +117,10 @@ class BotClient:
         return client
 
     async def _handshake(self, allowance: float) -> None:
-        """Greet the bot and read its handshake, within its start allowance: ``allowance`` seconds of the CPU time
-        of its processes, within a wall-clock ceiling (:class:`~referee.bots.cpu_time.StartClock`), so that a start
-        slowed by a busy machine is not the bot's fault."""
+        """Greet the bot and read its handshake, within its start allowance: ``allowance`` seconds of its own time
+        (the wall's less its processes' waits for a CPU), within a wall-clock ceiling
+        (:class:`~referee.bots.start_clock.StartClock`), so that a start slowed by a busy machine is not the bot's
+        fault."""
         await self.process.send_line(m.Hello().to_text())
         clock = StartClock(allowance, getattr(self.process, "pid", None), trio.current_time())
         while True:

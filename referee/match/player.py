@@ -58,7 +58,7 @@ class Entrant:
     # log, returns its line once it is there (a person's seat in a browser, a bot on another machine:
     # referee.bots.remote)
     connect: Callable[[trio.Nursery, Path | None], Awaitable[Any]] | None = attrs.field(default=None, eq=False)
-    # its start allowance (--startup-timeout): CPU seconds until 'ready' (see referee.match.client), carried with
+    # its start allowance (--startup-timeout): seconds of its own time until 'ready' (see referee.match.client), carried with
     # its time control to every game, whichever runner plays it
     startup_timeout: float = STARTUP_ALLOWANCE
 
@@ -225,7 +225,7 @@ class Player:
         return client
 
     def start_allowance(self) -> float:
-        """CPU seconds its process has to start (see :mod:`referee.bots.cpu_time`): its entrant's, unless the
+        """Seconds its process has to start (see :mod:`referee.bots.start_clock`): its entrant's, unless the
         player was given its own."""
         return self.entrant.startup_timeout if self.startup_timeout is None else self.startup_timeout
 

@@ -13,6 +13,7 @@ from helpers import arena
 FAULTY = Path(__file__).resolve().parent / "bots" / "faulty.py"
 CLAIMER = Path(__file__).resolve().parent / "bots" / "claimer.py"
 ROOT = Path(__file__).resolve().parent.parent
+SEEDED_RANDOM = f"{sys.executable} {ROOT / 'sample_bots' / 'random_bot.py'} 7"  # the same choices every run
 
 
 def check(bot: str, tmp_path: Path, *extra: str) -> subprocess.CompletedProcess:
@@ -135,7 +136,7 @@ def test_a_bot_that_chooses_plays_to_win(tmp_path):
 
 def test_games_cut_short_by_claims_get_one_more_game_without_them(tmp_path):
     """two-handed-hoyle allows a claim; random told to claim does so early, so no game reached the second phase."""
-    done = check("random", tmp_path, "--variant", "two-handed-hoyle", "option.claim=yes")
+    done = check(SEEDED_RANDOM, tmp_path, "--variant", "two-handed-hoyle", "option.claim=yes")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the last game without claims" in done.stdout
     assert "2 of 3 games ended in a wrong claim" in done.stdout
@@ -145,7 +146,7 @@ def test_games_cut_short_by_claims_get_one_more_game_without_them(tmp_path):
 
 @pytest.mark.parametrize("bot, options", [
     (f"{sys.executable} {CLAIMER} random", ("--option", "claim=yes")),  # two-handed, with claims
-    ("random", ("--variant", "two-handed-hoyle", "option.claim=yes")),
+    (SEEDED_RANDOM, ("--variant", "two-handed-hoyle", "option.claim=yes")),
 ])
 def test_claims_that_lose_games_are_a_warning_with_their_count(tmp_path, bot, options):
     done = check(bot, tmp_path, *options)

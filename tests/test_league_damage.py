@@ -84,7 +84,7 @@ def tamper(folder, number: int = 7) -> None:
 
 
 DAMAGE = {
-    "garbage": (garbage_in_the_middle, "SQLite's integrity check: On tree page"),
+    "garbage": (garbage_in_the_middle, "SQLite's integrity check: "),  # (then SQLite's words, which vary)
     "game_seats": (drop("game_seats"), "table game_seats is missing"),
     "units": (drop("units"), "table units is missing"),
     "no database": (not_a_database, "the database cannot be read: file is not a database"),

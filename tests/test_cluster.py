@@ -25,6 +25,7 @@ from cluster_helpers import GREEDY, RANDOM, outcome, play, tournament_data
 from helpers import arena
 
 from referee.bots import jail
+from referee.bots.samples import SAMPLES
 from referee.bots.transport import BotCommand
 from referee.match import Entrant
 from referee.records.audit import audit_results
@@ -83,6 +84,35 @@ def test_the_clients_paths_become_the_workers_own(tmp_path):
     assert moved.command.cwd == f"{tmp_path}/unpacked"
     assert moved.command.env == (("MODEL", f"{tmp_path}/unpacked/model.bin"),)
     assert moved.command.read_only == (f"{ROOT}/protocol",)
+
+
+def test_a_worker_builds_montecarlos_core_itself_and_its_bot_is_told_the_workers_library(tmp_path, monkeypatch):
+    """An installed package builds the core in the user's cache, which is another folder on a worker (another
+    user, another home): the worker builds its own before the first game, and the bot's command names it."""
+    from referee.bots import samples
+    from tournaments import cluster_worker
+
+    client_cache, worker_cache = tmp_path / "client-cache", tmp_path / "worker-cache"
+    monkeypatch.setattr(samples, "is_installed", lambda crate: True)
+    monkeypatch.setattr(samples, "cache_folder", lambda: client_cache)
+    paths = PathMap.of_client({})
+    client_folder = samples.core_library(SAMPLES["montecarlo"].core).parent
+    assert (str(client_folder), "core", "montecarlo") in paths.paths
+    monkeypatch.setattr(samples, "cache_folder", lambda: worker_cache)  # now on the worker
+    built = []
+    monkeypatch.setattr(samples, "build_core", lambda crate: built.append(crate) or samples.core_library(crate))
+    client_command = BotCommand(SAMPLES["montecarlo"].argv,
+                                env=(("MONTECARLO_CORE_LIBRARY", str(client_folder / "libmontecarlo_core.so")),),
+                                read_only=(str(client_folder),))
+    entrant = translate(Entrant("mc", client_command), paths.here({}))
+    worker_folder = samples.core_library(SAMPLES["montecarlo"].core).parent
+    assert entrant.command.env == (("MONTECARLO_CORE_LIBRARY", str(worker_folder / "libmontecarlo_core.so")),)
+    assert entrant.command.read_only == (str(worker_folder),)
+    assert cluster_worker._problem({"mc": entrant}, cluster_worker.installed_version()) is None
+    assert built == [SAMPLES["montecarlo"].core]  # built here, once, and only for the bot that needs it
+    assert cluster_worker._problem({"g": Entrant("g", SAMPLES["greedy"].command())},
+                                   cluster_worker.installed_version()) is None
+    assert built == [SAMPLES["montecarlo"].core]
 
 
 def test_a_shipped_folder_unpacks_once_and_one_with_a_link_out_of_it_is_refused(tmp_path):

@@ -43,7 +43,7 @@ import trio
 
 from referee import installed_version
 from referee.bots.remote import RemoteSeat, SeatHostLost
-from referee.bots.samples import SAMPLES
+from referee.bots.samples import SAMPLES, core_library
 from referee.bots.sandbox import SandboxError
 from referee.bots.transport import STDERR_CAP, BotStartError
 from referee.match import Entrant
@@ -74,7 +74,8 @@ class CannotPlayHere(Exception):
 class PathMap:
     """The client's paths that mean something else on a worker: ``(client path, kind, detail)``, where kind is
     ``installation`` (pinochle-arena's folder), ``python`` (``sys.executable``), ``python-base`` (its real
-    path) or ``shipped`` (detail: the folder's sha256)."""
+    path), ``core`` (the folder of a sample bot's compiled core, which an installed package builds in the user's
+    cache; detail: the sample's name) or ``shipped`` (detail: the folder's sha256)."""
 
     paths: tuple[tuple[str, str, str], ...]
 
@@ -84,13 +85,23 @@ class PathMap:
         # (where the two interpreter paths are one, the later, sys.executable, wins: it has the package's libraries)
         paths = [(str(ROOT), "installation", ""), (os.path.realpath(sys.executable), "python-base", ""),
                  (sys.executable, "python", "")]
+        paths += [(str(_core_folder(name)), "core", name) for name in _with_core()]
         paths += [(folder, "shipped", digest) for folder, digest in shipped.items()]
         return cls(tuple(sorted(paths, key=lambda p: -len(p[0]))))  # the longest prefix wins
 
     def here(self, unpacked: dict[str, Path]) -> dict[str, str]:
         """Client path -> this machine's path (``unpacked``: sha256 -> where that archive is unpacked)."""
         local = {"installation": str(ROOT), "python": sys.executable, "python-base": os.path.realpath(sys.executable)}
-        return {path: str(unpacked[detail]) if kind == "shipped" else local[kind] for path, kind, detail in self.paths}
+        return {path: str(unpacked[detail]) if kind == "shipped" else str(_core_folder(detail)) if kind == "core"
+                else local[kind] for path, kind, detail in self.paths}
+
+
+def _with_core() -> list[str]:
+    return [name for name, sample in SAMPLES.items() if sample.core is not None]
+
+
+def _core_folder(sample: str) -> Path:
+    return core_library(SAMPLES[sample].core).parent
 
 
 def translate(entrant: Entrant, mapping: dict[str, str]) -> Entrant:
@@ -303,8 +314,9 @@ def _problem(entrants: dict[str, Entrant], version: str) -> str | None:
     for entrant in entrants.values():
         try:
             for sample in SAMPLES.values():
-                if sample.source is not None and entrant.command.argv[:1] == sample.argv[:1]:
-                    sample.command()  # a C sample: compiled on this machine before its first game
+                built = sample.source is not None or sample.core is not None
+                if built and entrant.command.argv[:len(sample.argv)] == sample.argv:
+                    sample.command()  # a C sample, montecarlo's core: built on this machine before its first game
             entrant.command.check()
             entrant.sandbox.check()
         except (BotStartError, SandboxError) as e:

@@ -1,5 +1,6 @@
 """A bot's fingerprint: the same program gives the same one wherever it lies; any change of its files, another."""
 
+import hashlib
 import shutil
 import sys
 from pathlib import Path
@@ -87,3 +88,15 @@ def test_a_file_gone_while_it_is_hashed_does_not_stop_a_game(tmp_path, monkeypat
     listed = fp._files
     monkeypatch.setattr(fp, "_files", lambda root: [*listed(root), ("gone.py", root / "gone.py")])  # listed, then gone
     assert fingerprint(BotCommand(("python3", str(bot)))) not in ("", first)  # counted as gone, no error
+
+
+def test_a_sample_bot_of_an_installed_package_is_its_file_though_the_package_lies_in_the_runtimes_folder(monkeypatch):
+    """Installed with pip, pinochle-arena (and so its sample bots) lies inside the interpreter's environment, a
+    runtime's folder whose files do not count: the samples' own files still do (greedy's was once the hash of
+    nothing: sha256:e3b0c442...)."""
+    from referee.bots import fingerprint as module
+
+    command = SAMPLES["greedy"].command()
+    as_in_a_checkout = fingerprint(command)
+    monkeypatch.setattr(module, "RUNTIMES", (*module.RUNTIMES, str(Path(command.argv[-1]).parents[1])))
+    assert fingerprint(command) == as_in_a_checkout != "sha256:" + hashlib.sha256().hexdigest()

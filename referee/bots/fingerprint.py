@@ -75,7 +75,11 @@ def _roots(command: BotCommand) -> Iterator[tuple[str, Path]]:
 
 
 def _is_runtime(path: Path) -> bool:
+    """A runtime's file: the system's, or the interpreter's environment; never pinochle-arena's own (which, in an
+    installed package, lies inside that environment: the sample bots' files would otherwise count for nothing)."""
     real = Path(os.path.realpath(path))
+    if _is_own(path):
+        return False
     return is_under(real, SYSTEM) or is_under(real, RUNTIMES) or is_under(path, RUNTIMES)
 
 

@@ -132,8 +132,12 @@ def _reading_engine(url: str) -> sa.Engine:
 
 def _check_file(c: sa.Connection, state: _Checking) -> None:
     """SQLite's own checks of the file: every page and index, then every foreign key."""
-    found = [line for row in c.exec_driver_sql(f"PRAGMA integrity_check({INTEGRITY_ROWS})")  # (no database: raises)
-             for line in row[0].splitlines() if not line.startswith("*** in database")]
+    c.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar()  # (a file that is no database: raises)
+    try:
+        found = [line for row in c.exec_driver_sql(f"PRAGMA integrity_check({INTEGRITY_ROWS})")
+                 for line in row[0].splitlines() if not line.startswith("*** in database")]
+    except exc.DBAPIError as e:  # (a page so damaged that the check itself stops)
+        found = [_reason(e)]
     if found != ["ok"]:
         state.unreadable = True
         state.problems.append(_listed("SQLite's integrity check", found))

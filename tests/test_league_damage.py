@@ -46,19 +46,33 @@ def league(played, tmp_path):
     return folder
 
 
-def garbage_in_the_middle(folder) -> int:
-    """Overwrite, with random bytes, the page of game seats nearest the middle of the file (every command that
-    rates reads it); returns its number."""
+def garbage(folder, table: str | None = None) -> int:
+    """Overwrite with random bytes the page nearest the middle of the file (of ``table``'s pages, if given), as a
+    torn write or a failing disk would; returns its number."""
     path = folder / "league.db"
     with contextlib.closing(sqlite3.connect(path)) as c:
         size = c.execute("PRAGMA page_size").fetchone()[0]
         count = c.execute("PRAGMA page_count").fetchone()[0]
-        pages = [p for (p,) in c.execute("SELECT pageno FROM dbstat WHERE name = 'game_seats'")]
+        pages = [p for (p,) in c.execute("SELECT pageno FROM dbstat WHERE name = ?", (table,))] if table else \
+            range(2, count + 1)
     page = min(pages, key=lambda p: abs(p - count / 2))
+    noise = bytearray(random.Random(page).randbytes(size))
+    # A kind of page SQLite does not know, so that reading it fails: garbage behind a page's intact header can
+    # read as no rows at all, which only league check finds.
+    noise[0] = 0xFF
     with open(path, "r+b") as f:
-        f.seek((page - 1) * size + 8)  # past the page's first bytes, as a torn write would leave them
-        f.write(random.Random(page).randbytes(size - 8))
+        f.seek((page - 1) * size)
+        f.write(noise)
     return page
+
+
+def garbage_in_the_middle(folder) -> None:
+    garbage(folder)
+
+
+def garbage_among_the_entrants(folder) -> None:
+    """Garbage over the entrants' page, which every command but check reads (list, show, run, the ladder page)."""
+    garbage(folder, "entrants")
 
 
 def drop(table: str):
@@ -84,7 +98,7 @@ def tamper(folder, number: int = 7) -> None:
 
 
 DAMAGE = {
-    "garbage": (garbage_in_the_middle, "SQLite's integrity check: "),  # (then SQLite's words, which vary)
+    "garbage": (garbage_among_the_entrants, "SQLite's integrity check: "),  # (then SQLite's words, which vary)
     "game_seats": (drop("game_seats"), "table game_seats is missing"),
     "units": (drop("units"), "table units is missing"),
     "no database": (not_a_database, "the database cannot be read: file is not a database"),
@@ -115,11 +129,24 @@ def test_check_names_the_damage_and_every_command_says_it_in_one_line(league, ki
     assert f"{league} is damaged:" in checked.stdout and found in checked.stdout, checked.stdout
     assert "restore the newest backup" in checked.stdout
     commands = [("list", league), ("show", league), ("run", league, "--games", "2", "--concurrency", "1")]
-    if kind != "garbage":  # (refused as it is opened: a command that reads no game seat too)
+    if kind != "garbage":  # (refused as it is opened: a command that reads no entrant too)
         commands.append(("add", "first-legal", "first-legal", "--league", league))
     for command in commands:
         line = one_line(arena("league", *command))
         assert f"pinochle-arena league check {league}" in line, (command, line)
+
+
+def test_garbage_in_the_middle_of_the_file_is_found_by_check_and_met_in_one_line(league):
+    """The middle page holds games' records: check finds it, show (which reads every record) says so in one line,
+    and the commands that do not read it go on without a traceback."""
+    garbage_in_the_middle(league)
+    checked = arena("league", "check", league)
+    assert checked.returncode == 1 and "SQLite's integrity check: " in checked.stdout, checked.stdout
+    assert f"pinochle-arena league check {league}" in one_line(arena("league", "show", league))
+    for command in (("list", league), ("run", league, "--games", "2", "--concurrency", "1")):
+        done = arena("league", *command)
+        assert "Traceback" not in done.stdout + done.stderr
+        assert done.returncode == 0 or f"pinochle-arena league check {league}" in one_line(done)
 
 
 def test_a_dropped_units_table_is_named_with_the_games_that_lose_their_unit(league):
@@ -185,7 +212,7 @@ def restore(backup, folder) -> None:
 
 def test_serve_answers_503_while_the_database_fails_and_serves_again_once_restored(league, tmp_path):
     assert arena("league", "backup", league, tmp_path / "backup.db").returncode == 0
-    garbage_in_the_middle(league)
+    garbage_among_the_entrants(league)
     with serving(league) as address:
         assert_unavailable(address)
         assert_unavailable(address, "/ladder.json")
@@ -267,12 +294,12 @@ def test_a_damaged_league_on_postgresql_is_checked_and_said_in_one_line(tmp_path
     checked = arena("league", "check", folder)
     assert checked.returncode == 1 and "records that fail their seal: game 2 (" in checked.stdout
     with engine.begin() as c:
-        c.exec_driver_sql("ALTER TABLE game_seats DROP COLUMN share")
+        c.exec_driver_sql("ALTER TABLE entrants DROP COLUMN note")
     checked = arena("league", "check", folder)
-    assert checked.returncode == 1 and "table game_seats has no column share" in checked.stdout
+    assert checked.returncode == 1 and "table entrants has no column note" in checked.stdout
     for command in ("list", "show"):
         line = one_line(arena("league", command, folder))
-        assert "share" in line and f"pinochle-arena league check {folder}" in line
+        assert "note" in line and f"pinochle-arena league check {folder}" in line
     with engine.begin() as c:
         c.exec_driver_sql("DROP TABLE game_seats")
     checked = arena("league", "check", folder)

@@ -43,6 +43,7 @@ import hashlib
 import json
 import secrets
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -830,8 +831,9 @@ class LeagueDB:
             state = c.execute(sa.select(tally_state)).one()
             after = since[1] if since is not None and since[0] == state.recounted else -1
             pairs = sa.select(pair_tally.c.first, pair_tally.c.second, pair_tally.c.points, pair_tally.c.weight)
-            for first, second, points, weight in c.execute(pairs.where(pair_tally.c.changed > after)).all():
-                out.pairs[first, second] = [points, weight]
+            for rows in c.execute(pairs.where(pair_tally.c.changed > after)).partitions(50_000):
+                for first, second, points, weight in rows:
+                    out.pairs[first, second] = [points, weight]
             out.games.update(c.execute(sa.select(version_tally.c.version_id, version_tally.c.games)
                                        .where((version_tally.c.games > 0)
                                               & (version_tally.c.changed > after))).all())
@@ -882,18 +884,16 @@ class LeagueDB:
                 out[version].append((counted, rating))
         return out
 
-    def meetings(self) -> tuple[dict[int, int], dict[frozenset[int], int]]:
+    def meetings(self) -> tuple[Counter[int], Counter[frozenset[int]]]:
         """The tables allocated to each version and to each pair of versions (read a unit at a time: the league's
         units are not all held at once)."""
-        tables: dict[int, int] = {}
-        pairs: dict[frozenset[int], int] = {}
+        tables: Counter[int] = Counter()
+        pairs: Counter[frozenset[int]] = Counter()
         with self.engine.connect() as c:
-            for text in c.execution_options(yield_per=10_000).execute(sa.select(units.c.versions)).scalars():
+            for text in c.execute(sa.select(units.c.versions).execution_options(yield_per=10_000)).scalars():
                 table = json.loads(text)
-                for a in set(table):
-                    tables[a] = tables.get(a, 0) + 1
-                for pair in {frozenset((a, b)) for a in table for b in table if a != b}:
-                    pairs[pair] = pairs.get(pair, 0) + 1
+                tables.update(set(table))
+                pairs.update({frozenset((a, b)) for a in table for b in table if a != b})
         return tables, pairs
 
     def recent_games(self, ids: Sequence[int], count: int) -> list[tuple[int, list[tuple[int, float]]]]:
@@ -1023,7 +1023,7 @@ def _retally(c: sa.Connection, tables: bool = False) -> None:
                             .group_by(game_seats.c.version_id)).all())
     kept = {} if tables else {r.version_id: r.tables for r in c.execute(sa.select(version_tally))}
     if tables:
-        for text in c.execution_options(yield_per=10_000).execute(sa.select(units.c.versions)).scalars():
+        for text in c.execute(sa.select(units.c.versions).execution_options(yield_per=10_000)).scalars():
             for v in set(json.loads(text)):
                 kept[v] = kept.get(v, 0) + 1
     c.execute(version_tally.delete())

@@ -58,12 +58,12 @@ def ladder(db: LeagueDB) -> list[LadderRow]:
     """Every entrant not removed whose newest version is not voided, best first; empty before the first game. The
     last games are the newest version's latest results, oldest first: W (it scored more than an even share of the
     table), D (an even share) or L."""
-    counted, estimates = standing.ratings(db)
-    if not counted:
-        return []
     void = db.voided()
     current = [e for e in db.entrants()
                if e.status != "removed" and e.version is not None and e.version.id not in void]
+    counted, estimates = standing.ratings(db, {e.version.id for e in current})
+    if not counted:
+        return []
     tallies = db.version_tallies()
     ranked = sorted(current, key=lambda e: -estimates[e.version.id].rating)
     rows = []

@@ -159,7 +159,7 @@ class _History:
     @classmethod
     def of(cls, db: LeagueDB) -> _History:
         tables, meetings = db.meetings()
-        return cls(Counter(tables), Counter(meetings))
+        return cls(tables, meetings)
 
     def seat(self, table: Sequence[int]) -> None:
         """A table allocated: each version's and each pair's count goes up."""

@@ -71,13 +71,13 @@ class _Kept:
 _KEPT: dict[tuple[str, str], _Kept] = {}  # by the league's database and seed
 
 
-def ratings(db: LeagueDB) -> tuple[int, dict[int, Estimate]]:
-    """The games the ratings count, and the ratings of every version that played and of every entrant's newest:
-    those stored if they are up to date (or a running league stored them within ``FRESH`` seconds: it stores
-    them every round), else fitted now (and stored)."""
+def ratings(db: LeagueDB, shown: set[int] | None = None) -> tuple[int, dict[int, Estimate]]:
+    """The games the ratings count, and the ratings of every version that played and of every entrant's newest
+    (``shown``: those, if the caller has them already): those stored if they are up to date (or a running
+    league stored them within ``FRESH`` seconds: it stores them every round), else fitted now (and stored)."""
     stored = db.standing()
     current = stored.rated == stored.generation or time.time() - stored.rated_at < FRESH
-    if stored.rated >= 0 and current and ladder_versions(db) <= set(stored.ratings):
+    if stored.rated >= 0 and current and (ladder_versions(db) if shown is None else shown) <= set(stored.ratings):
         return stored.counted, {v: Estimate(*values) for v, values in stored.ratings.items()}
     counted, fitted = _refit(db)
     return counted, fitted.estimates

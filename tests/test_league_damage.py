@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from helpers import ROOT, arena
 from test_league import FAST, add, league_folder, league_running, wait_for
 
-from league.db import LeagueDB, database_url
+from league.db import SCHEMA_VERSION, LeagueDB, database_url
 
 
 @pytest.fixture(scope="module")
@@ -154,6 +154,25 @@ def test_a_dropped_units_table_is_named_with_the_games_that_lose_their_unit(leag
     checked = arena("league", "check", league)
     assert "rows of games name a row of units that is missing" in checked.stdout
     assert "league export" in checked.stdout  # (the games themselves can still be read)
+
+
+def test_check_says_what_of_the_schema_version(league):
+    def schema(value: str | None) -> None:
+        with contextlib.closing(sqlite3.connect(league / "league.db")) as c:
+            c.execute("DELETE FROM league_meta WHERE key = 'schema'")
+            if value is not None:
+                c.execute("INSERT INTO league_meta (key, value) VALUES ('schema', ?)", (value,))
+            c.commit()
+
+    schema(str(SCHEMA_VERSION - 1))  # older: no damage, the next command upgrades it (its tables are all there)
+    checked = arena("league", "check", league)
+    assert checked.returncode == 0 and f"note: league schema {SCHEMA_VERSION - 1} is older" in checked.stdout
+    schema(str(SCHEMA_VERSION + 1))
+    checked = arena("league", "check", league)
+    assert checked.returncode == 1 and "was made by a newer pinochle-arena" in checked.stdout
+    schema(None)
+    checked = arena("league", "check", league)
+    assert checked.returncode == 1 and "league_meta has no schema version" in checked.stdout
 
 
 def test_a_record_changed_behind_its_seal_is_named_by_check(league):

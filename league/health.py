@@ -38,7 +38,7 @@ from .db import KIND, SCHEMA_VERSION, LeagueError, engine_for, league_meta, meta
 
 # The schema that first had each table (db.UPGRADES); a table not named here is looked for from this version's.
 SINCE = {"league_meta": 1, "entrants": 1, "versions": 1, "units": 1, "games": 1, "game_seats": 1,
-         "tokens": 3, "builds": 3, "sessions": 5, "voided": 6}
+         "tokens": 3, "builds": 3, "sessions": 5, "voided": 6, "final_units": 7}
 SHOWN = 5  # problems of one kind listed before "and more"
 INTEGRITY_ROWS = 100  # SQLite's integrity check stops after this many problems
 PROGRESS_EVERY = 1000  # games between two progress reports, at least (at most a hundred reports)

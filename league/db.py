@@ -506,17 +506,19 @@ class LeagueDB:
     def void(self, name: str, number: int, undo: bool = False) -> Version:
         """Disqualify version ``number`` of ``name`` (``undo``: count it again): its games stay in the database
         but the ratings leave out every game it sat at, and it plays no more; LeagueError if there is no such
-        version."""
+        version. The tally loses (or gets back) those games only, so a void of a league of millions of games
+        holds the database for as long as that version's games take to read, not the league's."""
         with self._write() as c:
             row = self._entrant_row(c, name)
             version = c.execute(sa.select(versions).where((versions.c.entrant_id == row.id)
                                                           & (versions.c.number == number))).first()
             if version is None:
                 raise LeagueError(f"{name} has no version {number} ('league list' shows its newest)")
-            c.execute(voided.delete().where(voided.c.version_id == version.id))
+            was = c.execute(voided.delete().where(voided.c.version_id == version.id)).rowcount > 0
             if not undo:
                 c.execute(voided.insert().values(version_id=version.id, created=time.time()))
-            _retally(c)
+            if was == undo:  # (voiding a voided version, or restoring a counted one, changes nothing)
+                _count_again(c, version.id, 1 if undo else -1)
         return Version(version.id, name, number, json.loads(version.bot), version.program)
 
     def voided(self) -> set[int]:
@@ -984,6 +986,37 @@ def _count(c: sa.Connection, played: list[list[tuple[int, float]]]) -> None:
                                              "changed": generation} for v, n in batch.games.items()],
          ["games"], ["form", "changed"])
     c.execute(tally_state.update().values(generation=generation, counted=tally_state.c.counted + len(played)))
+
+
+def _count_again(c: sa.Connection, version: int, sign: int) -> None:
+    """The games ``version`` sat at, and no other voided version, taken out of the tally (``sign`` -1: it was
+    just voided) or put back (+1: its void undone); the versions seated there have their latest results read
+    again. A process that kept the tally reads it whole next time (pairs may have gone)."""
+    other = game_seats.alias("other_voided")
+    alone = ~sa.exists().where((other.c.game == game_seats.c.game) & (other.c.version_id != version)
+                               & other.c.version_id.in_(sa.select(voided.c.version_id)))
+    query = (sa.select(game_seats.c.game, game_seats.c.version_id, game_seats.c.share)
+             .where(game_seats.c.game.in_(sa.select(game_seats.c.game).where(game_seats.c.version_id == version))
+                    & alone)
+             .order_by(game_seats.c.game, game_seats.c.seat))
+    games: dict[int, list[tuple[int, float]]] = {}
+    for game, v, share in c.execute(query).all():
+        games.setdefault(game, []).append((v, share))
+    batch = Tally()
+    for seats in games.values():
+        batch.add(seats)
+    generation = c.execute(sa.select(tally_state.c.generation)).scalar_one() + 1
+    _add(c, pair_tally, ["first", "second"], [{"first": a, "second": b, "points": sign * p, "weight": sign * w,
+                                               "changed": generation} for (a, b), (p, w) in batch.pairs.items()],
+         ["points", "weight"], ["changed"])
+    c.execute(pair_tally.delete().where(pair_tally.c.weight < 1e-9))  # (pairs that met only at those games)
+    _add(c, version_tally, ["version_id"], [{"version_id": v, "games": sign * n, "tables": 0, "form": "",
+                                             "changed": generation} for v, n in batch.games.items()],
+         ["games"], ["changed"])
+    for v in batch.games:
+        c.execute(version_tally.update().where(version_tally.c.version_id == v).values(form=_form(c, v)))
+    c.execute(tally_state.update().values(generation=generation, recounted=generation, rated=-1,
+                                          counted=tally_state.c.counted + sign * len(games)))
 
 
 def _add_tables(c: sa.Connection, tables: Sequence[Sequence[int]]) -> None:

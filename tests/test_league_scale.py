@@ -203,8 +203,14 @@ def ladder_of_every_game(db: LeagueDB):
 
 
 def assert_ladder_is_that_of_every_game(db: LeagueDB) -> None:
+    """The ladder shown is the old code's, and every rating it rests on the old formula's to 0.1 Elo."""
     shown = [(row.entrant, row.elo, row.games) for row in ladder(db)]
     assert shown == [(row.entrant, row.elo, row.games) for row in ladder_of_every_game(db)]
+    _, estimates = standing.ratings(db)
+    for version, (rating, sigma, games) in old_fit([seats for _, seats in db.results()],
+                                                  standing.ladder_versions(db)).items():
+        assert (estimates[version].rating, estimates[version].sigma) == pytest.approx((rating, sigma), abs=0.1)
+        assert estimates[version].games == games
 
 
 def test_the_stored_ladder_follows_new_games_and_voids(tmp_path):

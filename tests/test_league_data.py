@@ -177,3 +177,19 @@ def test_voiding_a_version_that_does_not_exist_says_so(league):
     assert missing.returncode == 2 and "bee has no version 2" in missing.stderr
     nobody = arena("league", "void", folder, "nobody", "1")
     assert nobody.returncode == 2 and "no entrant 'nobody'" in nobody.stderr
+
+
+def test_league_show_leaves_out_the_ratings_tables_of_a_big_league_unless_asked(league, monkeypatch, capsys):
+    """The tables read every game's record (about 4 ms a game): past TABLES_UP_TO games the ladder, which is stored,
+    prints at once and a line says how to have the tables."""
+    from arena.cli import league as command
+    from arena.cli import main
+
+    folder, db, _ = league
+    monkeypatch.setattr(command, "TABLES_UP_TO", 100)  # (the fixture's 120 games are more)
+    assert main(["league", "show", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "dog" in out.split("left out")[0]  # the ladder, first
+    assert "The ratings' tables of every version are left out" in out and "120 games" in out
+    assert f"league export {folder} OUT" in out and "--all" in out
+    assert command.TABLES_MODEL not in out

@@ -101,6 +101,8 @@ def add_parser(sub) -> None:
     show.add_argument("--format", choices=("table", "json", "csv"), default="table",
                       help="table (default): the ladder and the ratings' tables; json or csv: the ladder's rows "
                            "alone, as data (the fields are in docs/league.md)")
+    show.add_argument("--all", action="store_true",
+                      help=f"the ratings' tables even past {TABLES_UP_TO:,} games (they read every game's record)")
     show.set_defaults(handler=run_show)
 
     serve = commands.add_parser("serve", help="the league's web pages: the live ladder, each entrant's page, every "
@@ -494,12 +496,15 @@ def run_list(args) -> int:
 
 
 def _games_by_entrant(db) -> dict[str, int]:
+    """The games the ratings count of each entrant, from the stored tally (a league of millions of games is not
+    read): its versions' games added up (two versions of one entrant never share a table)."""
     versions = db.versions()
-    games: dict[str, set[int]] = {}
-    for game, seats in db.results():
-        for version, _share in seats:
-            games.setdefault(versions[version].entrant, set()).add(game)
-    return {name: len(ids) for name, ids in games.items()}
+    games: dict[str, int] = {}
+    for version, (count, _tables, _form) in db.version_tallies().items():
+        if version in versions:
+            name = versions[version].entrant
+            games[name] = games.get(name, 0) + count
+    return games
 
 
 # ---------------------------------------------------------------------- playing
@@ -639,6 +644,7 @@ def _os_error(error: BaseException) -> OSError | None:
 LADDER_MODEL = ("The ladder: each entrant's newest version, by the league's working fit (Bradley-Terry over every "
                 "game the league counts, one unit of weight a game, a normal prior of 350 Elo around 0); +/- is half "
                 "its 95% interval against the pool's average, from the fit's curvature; games: this version's.")
+TABLES_UP_TO = 5_000  # games: past them, league show leaves out the ratings' tables unless asked (--all)
 TABLES_MODEL = ("The tables below: pinochle-arena ratings over the same games, every version that ever played, by "
                 "its own model for these games (for two seats the pool's maximum likelihood, for three to five "
                 "openskill), its intervals from a bootstrap over deals (a * marks a rating only its prior makes "
@@ -699,6 +705,12 @@ def run_show(args) -> int:
     print(tabulate(with_bots(rows, db), headers=["rank", "entrant", "version", "bot", "Elo", "+/-", "games", "",
                                                   "last games"], tablefmt="github"))
     print("* provisional: fewer games than the ladder needs to place a version")
+    games = db.game_count()
+    if games > TABLES_UP_TO and not args.all:
+        print(f"\nThe ratings' tables of every version are left out: they read each of the league's {games:,} games' "
+              f"records (about 4 ms a game). --all prints them; or pinochle-arena league export {args.folder} OUT, "
+              f"then pinochle-arena ratings OUT.")
+        return 0
     print(f"\n{TABLES_MODEL}\n{WHY_THEY_DIFFER}\nversions: {versions_named(db)}")
     records = [GameRecord.from_json(line) for line in db.records(counted=True)]
     print_report(records, None, None, args.bootstrap, title=f"\nevery version, by ratings: {len(records)} games")

@@ -2,9 +2,10 @@
 
 ``python -m build`` makes an sdist and a wheel that carry every file a user needs (each package, PROTOCOL.md,
 the sample bots, the starter kits, the viewer's files, the montecarlo core's crate; never a build's output). In
-a fresh virtual environment, ``pip install .`` and the wheel file each play ``match montecarlo greedy`` under
-the default jail from a folder outside the checkout, and montecarlo loads its compiled core: built on first use
-into the user's cache (the installed package's folder may be read-only), never into site-packages.
+a fresh virtual environment, ``pip install .``, the wheel file and ``pip install -e .`` each play ``match montecarlo
+greedy`` under the default jail from a folder outside the checkout, and montecarlo loads its compiled core: built on
+first use into the user's cache (the installed package's folder may be read-only), never into site-packages; an
+editable install builds it in its own tree's ``target/``, as a checkout does.
 
 The installs are slow tests (about half a minute each): one virtual environment per kind of install, one cargo
 build for both (a cache folder of the test session's own). They skip, in one line, where pip cannot reach PyPI
@@ -99,19 +100,28 @@ def user_cache(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("cache")
 
 
-@pytest.fixture(scope="module", params=["pip install .", "the wheel file"])
-def installed(request, source, tmp_path_factory) -> Path:
-    """A fresh virtual environment with pinochle-arena installed (not editable); returns its folder."""
+EDITABLE = "pip install -e ."
+
+
+@pytest.fixture(scope="module", params=["pip install .", "the wheel file", EDITABLE])
+def installed(request, source, tmp_path_factory) -> tuple[Path, Path]:
+    """A fresh virtual environment with pinochle-arena installed; returns its folder and the package's (the tree
+    of an editable install: a copy of ``source`` of its own)."""
     venv = tmp_path_factory.mktemp("venv")
     venv.chmod(0o755)  # (pytest makes it 0700) the jailed bot, a uid of its own, reads the interpreter's folder
     succeeded(run([sys.executable, "-m", "venv", venv], venv), "python -m venv")
     if request.param == "pip install .":
         command, cwd = ["install", "--quiet", "."], source
+    elif request.param == EDITABLE:
+        cwd = tmp_path_factory.mktemp("editable") / "pinochle-arena"
+        shutil.copytree(source, cwd)
+        cwd.chmod(0o755)  # (read by the jailed bot, as the venv is)
+        command = ["install", "--quiet", "-e", "."]
     else:
         (wheel,) = request.getfixturevalue("dist").glob("pinochle_arena-*.whl")
         command, cwd = ["install", "--quiet", wheel], venv
     succeeded(run([venv / "bin" / "python", "-m", "pip", *command], cwd, plain_env()), request.param)
-    return venv
+    return venv, (cwd if request.param == EDITABLE else next(venv.glob("lib/python*/site-packages")))
 
 
 @pytest.mark.slow
@@ -143,7 +153,9 @@ def test_the_install_docs_name_the_wheel_this_version_makes():
 @pytest.mark.slow
 def test_an_installed_package_plays_montecarlo_with_its_core_in_the_jail(installed, user_cache, tmp_path):
     """From a folder outside the checkout, under the default jail: both games played without a fault, and
-    montecarlo loaded its compiled core (built into the user's cache, not into site-packages)."""
+    montecarlo loaded its compiled core (built into the user's cache, not into site-packages; an editable install's
+    in its tree, as a checkout's)."""
+    venv, package = installed
     if shutil.which("cargo") is None:
         pytest.skip("cargo is not installed: montecarlo plays without its compiled core")
     if jail.problem():
@@ -151,18 +163,21 @@ def test_an_installed_package_plays_montecarlo_with_its_core_in_the_jail(install
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     out = tmp_path / "out"
-    done = run([installed / "bin" / "pinochle-arena", "match", "montecarlo", "greedy", "--games", "2", "--out", out],
+    done = run([venv / "bin" / "pinochle-arena", "match", "montecarlo", "greedy", "--games", "2", "--out", out],
                elsewhere, plain_env(XDG_CACHE_HOME=str(user_cache)))
     assert done.returncode == 0, done.stdout + done.stderr
     records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert [r["termination"] for r in records] == ["completed", "completed"]
-    site = next(installed.glob("lib/python*/site-packages"))
-    assert all(str(site) in r["seats"][0]["command"] for r in records)  # the installed copy played, not the checkout
+    assert all(str(package) in r["seats"][0]["command"] for r in records)  # the installed copy played, not the checkout
     log = (out / "logs" / "montecarlo.stderr.log").read_text()
     assert "start 1 of" in log and NO_CORE not in log and "Traceback" not in log
     assert NO_CORE not in done.stderr
-    assert list(user_cache.glob("pinochle-arena/montecarlo_core-*/libmontecarlo_core.so"))
-    assert not (site / "sample_bots" / "montecarlo_core" / "target").exists()
+    in_tree = package / "sample_bots" / "montecarlo_core" / "target"
+    if package.name == "site-packages":
+        assert list(user_cache.glob("pinochle-arena/montecarlo_core-*/libmontecarlo_core.so"))
+        assert not in_tree.exists()
+    else:
+        assert (in_tree / "libmontecarlo_core.so").exists()
 
 
 @pytest.fixture

@@ -236,3 +236,21 @@ def stopped_after(out: Path, kept: int = -1) -> list[str]:
         if data.pop("ended", None) is not None:
             meta.write_text(sealed_json(data, key))
     return taken
+
+
+@contextlib.contextmanager
+def league_serving(folder):
+    """``league serve FOLDER --port 0`` as a separate process; yields the address it prints. It must stop on
+    Ctrl-C without a traceback."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen([sys.executable, "-m", "arena", "league", "serve", str(folder), "--port", "0"],
+                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("the league's pages: http://"), line + process.stderr.read()
+        yield line.split()[3].rstrip("/")
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=60)
+        said = process.stderr.read()
+        assert "Traceback" not in said, said

@@ -6,19 +6,16 @@ middle of a league's file, a table dropped, a file that is no database, a record
 from __future__ import annotations
 
 import contextlib
-import os
 import random
 import shutil
 import signal
 import sqlite3
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 
 import pytest
 import sqlalchemy as sa
-from helpers import ROOT, arena
+from helpers import arena, league_serving
 from test_league import FAST, add, league_folder, league_running, wait_for
 
 from league.db import SCHEMA_VERSION, LeagueDB, database_url
@@ -187,23 +184,6 @@ def test_a_record_changed_behind_its_seal_is_named_by_check(league):
 
 # ------------------------------------------------------------------ serve
 
-@contextlib.contextmanager
-def serving(folder):
-    """``league serve FOLDER --port 0`` as a separate process; yields the address it prints."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen([sys.executable, "-m", "arena", "league", "serve", str(folder), "--port", "0"],
-                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = process.stdout.readline()
-        assert line.startswith("the league's pages: http://"), line + process.stderr.read()
-        yield line.split()[3].rstrip("/")
-    finally:
-        process.send_signal(signal.SIGINT)
-        process.wait(timeout=60)
-        said = process.stderr.read()
-        assert "Traceback" not in said, said
-
-
 def get(url: str, browser: bool) -> tuple[int, str]:
     request = urllib.request.Request(url, headers={"Accept": "text/html" if browser else "*/*"})
     try:
@@ -232,7 +212,7 @@ def restore(backup, folder) -> None:
 def test_serve_answers_503_while_the_database_fails_and_serves_again_once_restored(league, tmp_path):
     assert arena("league", "backup", league, tmp_path / "backup.db").returncode == 0
     garbage_among_the_entrants(league)
-    with serving(league) as address:
+    with league_serving(league) as address:
         assert_unavailable(address)
         assert_unavailable(address, "/ladder.json")
         restore(tmp_path / "backup.db", league)

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
-import signal
 import socket
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 
 import pytest
 import sqlalchemy as sa
-from helpers import HOSTILE, ROOT, arena, hostile
+from helpers import HOSTILE, arena, hostile, league_serving
 
 from league.db import LeagueDB, database_url
 from referee.records.record import GameRecord
@@ -32,21 +27,6 @@ def league(tmp_path_factory):
     played = arena("league", "run", folder, "--games", "12", "--concurrency", "1")
     assert played.returncode == 0, played.stderr
     return folder
-
-
-@contextlib.contextmanager
-def serving(folder):
-    """``league serve FOLDER --port 0`` as a separate process; yields the address it prints."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen([sys.executable, "-m", "arena", "league", "serve", str(folder), "--port", "0"],
-                               cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = process.stdout.readline()
-        assert line.startswith("the league's pages: http://"), line + process.stderr.read()
-        yield line.split()[3].rstrip("/")
-    finally:
-        process.send_signal(signal.SIGINT)
-        process.wait(timeout=60)
 
 
 def rewrite(folder, number: int, change) -> None:
@@ -68,7 +48,7 @@ def get(url: str) -> tuple[int, str]:
 
 
 def test_the_pages_show_the_ladder_an_entrant_and_a_game(league):
-    with serving(league) as address:
+    with league_serving(league) as address:
         status, ladder = get(address + "/")
         assert status == 200
         for name in ("greedy", "random", "tactician"):
@@ -100,7 +80,7 @@ def test_text_on_the_pages_is_escaped_and_a_record_whose_seal_fails_is_not_shown
     db = LeagueDB.open(database_url(league))
     db.set_status("random", "paused", "<script>alert(1)</script>")
     try:
-        with serving(league) as address:
+        with league_serving(league) as address:
             page = get(address + "/entrant/random")[1]
             assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
             with db.engine.begin() as c:
@@ -113,7 +93,7 @@ def test_text_on_the_pages_is_escaped_and_a_record_whose_seal_fails_is_not_shown
 
 def test_bot_text_in_a_games_record_stays_inside_its_pages_script(league):
     rewrite(league, 3, lambda record: hostile(record, fault=True))
-    with serving(league) as address:
+    with league_serving(league) as address:
         status, page = get(address + "/game/3/")
     assert status == 200 and HOSTILE not in page
     script = re.search(r"<script>window.REPORT_GAMES = (.*?);</script>", page).group(1)
@@ -142,7 +122,7 @@ def test_logging_out_ends_the_session_on_the_server_so_a_copy_of_its_cookie_is_r
     made = arena("league", "token", "--organiser", "--league", league)
     assert made.returncode == 0, made.stderr
     token = made.stdout.strip().splitlines()[-1]
-    with serving(league) as address:
+    with league_serving(league) as address:
         jar = http.cookiejar.CookieJar()
         browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
 

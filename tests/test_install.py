@@ -2,10 +2,12 @@
 
 ``python -m build`` makes an sdist and a wheel that carry every file a user needs (each package, PROTOCOL.md,
 the sample bots, the starter kits, the viewer's files, the montecarlo core's crate; never a build's output). In
-a fresh virtual environment, ``pip install .``, the wheel file and ``pip install -e .`` each play ``match montecarlo
-greedy`` under the default jail from a folder outside the checkout, and montecarlo loads its compiled core: built on
-first use into the user's cache (the installed package's folder may be read-only), never into site-packages; an
-editable install builds it in its own tree's ``target/``, as a checkout does.
+a fresh virtual environment, ``pip install .`` and ``pip install -e .`` each play ``match montecarlo greedy`` under
+the default jail from a folder outside the checkout, and montecarlo loads its compiled core: built on first use
+into the user's cache (the installed package's folder may be read-only), never into site-packages; an editable
+install builds it in its own tree's ``target/``, as a checkout does. (``pip install .`` installs a wheel pip builds
+from the tree; the wheel ``python -m build`` makes from the sdist is checked to hold the same files, rather than
+installed and played a third time: each install and match costs about half a minute of the suite.)
 
 The installs are slow tests (about half a minute each): one virtual environment per kind of install, one cargo
 build for both (a cache folder of the test session's own). They skip, in one line, where pip cannot reach PyPI
@@ -103,7 +105,7 @@ def user_cache(tmp_path_factory) -> Path:
 EDITABLE = "pip install -e ."
 
 
-@pytest.fixture(scope="module", params=["pip install .", "the wheel file", EDITABLE])
+@pytest.fixture(scope="module", params=["pip install .", EDITABLE])
 def installed(request, source, tmp_path_factory) -> tuple[Path, Path]:
     """A fresh virtual environment with pinochle-arena installed; returns its folder and the package's (the tree
     of an editable install: a copy of ``source`` of its own)."""
@@ -112,14 +114,11 @@ def installed(request, source, tmp_path_factory) -> tuple[Path, Path]:
     succeeded(run([sys.executable, "-m", "venv", venv], venv), "python -m venv")
     if request.param == "pip install .":
         command, cwd = ["install", "--quiet", "."], source
-    elif request.param == EDITABLE:
+    else:
         cwd = tmp_path_factory.mktemp("editable") / "pinochle-arena"
         shutil.copytree(source, cwd)
         cwd.chmod(0o755)  # (read by the jailed bot, as the venv is)
         command = ["install", "--quiet", "-e", "."]
-    else:
-        (wheel,) = request.getfixturevalue("dist").glob("pinochle_arena-*.whl")
-        command, cwd = ["install", "--quiet", wheel], venv
     succeeded(run([venv / "bin" / "python", "-m", "pip", *command], cwd, plain_env()), request.param)
     return venv, (cwd if request.param == EDITABLE else next(venv.glob("lib/python*/site-packages")))
 

@@ -16,7 +16,8 @@ import sys
 import pytest
 from helpers import ROOT, arena, interrupted_after_first_game
 from test_league import FAST, add, league_folder, wait_for
-from test_league_site import get, serving
+from helpers import league_serving as serving
+from test_league_site import get
 from test_league_uploads import call, kit_zip, multipart, token_of
 
 from league.contest import contest_state

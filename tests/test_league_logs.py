@@ -8,7 +8,7 @@ import random
 
 import trio
 from helpers import ROOT, arena
-from test_league_site import serving
+from helpers import league_serving as serving
 from test_league_uploads import call, token_of
 
 from league.db import LeagueDB, database_url

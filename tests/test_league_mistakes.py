@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 from helpers import arena
-from test_league_site import serving
+from helpers import league_serving as serving
 
 from league.db import LeagueError, engine_for
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT, arena
-from test_league_site import serving
+from helpers import league_serving as serving
 
 from league.db import LeagueDB, database_url
 from referee.bots import jail

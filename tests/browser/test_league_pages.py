@@ -14,7 +14,8 @@ from league.contest import ContestState
 from league.final import FinalPlan
 from league.ladder import EntrantView, VersionLine
 from league.uploads import read_manifest, unpack
-from test_league_site import rewrite, serving
+from helpers import league_serving as serving
+from test_league_site import rewrite
 from viewer.kits import STARTERS, kits, sources
 from viewer.site import phase_shown, rating_plot
 

@@ -151,7 +151,7 @@ def test_the_install_docs_name_the_wheel_this_version_makes():
 
 @pytest.mark.slow
 def test_an_installed_package_plays_montecarlo_with_its_core_in_the_jail(installed, user_cache, tmp_path):
-    """From a folder outside the checkout, under the default jail: both games played without a fault, and
+    """From a folder outside the checkout, under the default jail: a game played without a fault, and
     montecarlo loaded its compiled core (built into the user's cache, not into site-packages; an editable install's
     in its tree, as a checkout's)."""
     venv, package = installed
@@ -162,11 +162,11 @@ def test_an_installed_package_plays_montecarlo_with_its_core_in_the_jail(install
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     out = tmp_path / "out"
-    done = run([venv / "bin" / "pinochle-arena", "match", "montecarlo", "greedy", "--games", "2", "--out", out],
+    done = run([venv / "bin" / "pinochle-arena", "match", "montecarlo", "greedy", "--games", "1", "--out", out],
                elsewhere, plain_env(XDG_CACHE_HOME=str(user_cache)))
     assert done.returncode == 0, done.stdout + done.stderr
     records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
-    assert [r["termination"] for r in records] == ["completed", "completed"]
+    assert [r["termination"] for r in records] == ["completed"]
     assert all(str(package) in r["seats"][0]["command"] for r in records)  # the installed copy played, not the checkout
     log = (out / "logs" / "montecarlo.stderr.log").read_text()
     assert "start 1 of" in log and NO_CORE not in log and "Traceback" not in log

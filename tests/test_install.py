@@ -162,7 +162,8 @@ def test_an_installed_package_plays_montecarlo_with_its_core_in_the_jail(install
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     out = tmp_path / "out"
-    done = run([venv / "bin" / "pinochle-arena", "match", "montecarlo", "greedy", "--games", "1", "--out", out],
+    done = run([venv / "bin" / "pinochle-arena", "match", "montecarlo", "greedy", "--games", "1", "--no-duplicate",
+                "--out", out],
                elsewhere, plain_env(XDG_CACHE_HOME=str(user_cache)))
     assert done.returncode == 0, done.stdout + done.stderr
     records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]

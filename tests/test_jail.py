@@ -610,3 +610,31 @@ def test_a_start_cancelled_while_its_jail_is_held_leaves_no_process_and_no_descr
         trio.run(start)
     assert _children() - before == set()
     assert len(os.listdir("/proc/self/fd")) == fds
+
+
+JVM_SIZES = """#!/bin/sh
+for i in 1 2 3; do
+  java -XX:+PrintFlagsFinal -version 2>/dev/null | while read -r line; do
+    case "$line" in *" MaxHeapSize "*) echo "$line" 1>&2;; esac
+  done
+done
+"""
+
+
+def test_a_jvm_in_the_jail_sizes_its_heap_from_the_bots_memory_limit(tmp_path):
+    """sysinfo is not supported in the jail, and the C library's sysconf(_SC_PHYS_PAGES), from which the JVM sizes
+    its heap, then returns what its stack held: five starts in one jail took 146 MB to 7.7 GB. Told the bot's
+    limit as the machine's memory (JAVA_TOOL_OPTIONS=-XX:MaxRAM), every start takes a quarter of it."""
+    import shutil
+
+    from helpers import arena
+
+    if jail.problem() or shutil.which("java", path=jail.JAIL_PATH) is None:
+        pytest.skip("needs the jail and a JVM (apt-get install default-jdk-headless)")
+    script = tmp_path / "bot" / "sizes.sh"
+    script.parent.mkdir()
+    script.write_text(JVM_SIZES)
+    arena("check", f"sh {script}", "--games", "1", "--limit", "memory=1024", "--out", str(tmp_path / "out"))
+    said = (tmp_path / "out" / "logs" / "bot.stderr.log").read_text()
+    sizes = [int(line.split("=")[1].split()[0]) for line in said.splitlines() if "MaxHeapSize" in line]
+    assert sizes == [1024 * (1 << 20) // 4] * 3, said

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import functools
 import hashlib
 import os
 import random
@@ -540,9 +541,30 @@ def through_fd(argv: list[str]) -> tuple[list[str], int]:
     return [argv[0], "--args", str(fd), *argv[end:]], fd
 
 
-def jail_env(env: dict[str, str]) -> dict[str, str]:
-    """The bot's environment inside the jail: its home, /tmp and the system PATH."""
-    return {**env, "HOME": HOME, "TMPDIR": "/tmp", "PATH": JAIL_PATH}
+def jail_env(env: dict[str, str], memory_mb: int | None = None) -> dict[str, str]:
+    """The bot's environment inside the jail: its home, /tmp, the system PATH, and the memory a JVM is to take
+    as the machine's (:func:`jvm_options`)."""
+    return {**env, "HOME": HOME, "TMPDIR": "/tmp", "PATH": JAIL_PATH, **jvm_options(env, memory_mb)}
+
+
+def jvm_options(env: dict[str, str], memory_mb: int | None) -> dict[str, str]:
+    """``JAVA_TOOL_OPTIONS`` telling every JVM of the jail how much memory the machine has: the bot's memory limit,
+    or the machine's memory, the figure the jail's /proc/meminfo shows.
+
+    sysinfo(2) is not supported in the jail (it reports machine-wide counters), and the C library's
+    ``sysconf(_SC_PHYS_PAGES)``, which the JVM sizes its heap from, calls it without looking at its answer: it
+    returns whatever the stack held (five JVM starts in one jail took 146 MB to 7.7 GB as their largest heap, and
+    javac ran out of heap in one build). With ``-XX:MaxRAM`` set, the JVM takes that figure as the machine's
+    memory and sizes itself from it as it would from a container's limit; the bot's own options come after, so
+    its ``-Xmx`` still wins."""
+    mb = min(memory_mb, _machine_mb()) if memory_mb else _machine_mb()
+    theirs = env.get("JAVA_TOOL_OPTIONS", "")
+    return {"JAVA_TOOL_OPTIONS": f"-XX:MaxRAM={mb}m" + (f" {theirs}" if theirs else "")}
+
+
+@functools.cache
+def _machine_mb() -> int:
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1 << 20)
 
 
 # ------------------------------------------------------------------ uids

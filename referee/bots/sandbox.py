@@ -265,7 +265,7 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
                 undo.append(files.close)  # after the jail's end (first in undo): its processes are gone by then
             command, args_fd = jail.through_fd(jail.command(spec))
             pass_fds += (args_fd,)
-            env = {**jail.jail_env(env), **extra_env}
+            env = {**jail.jail_env(env, sandbox.limits.memory_mb), **extra_env}
             cwd = None
             limits = sandbox.limits.rlimits(nproc=group is None and uid is not None, address_space=group is None)
         else:

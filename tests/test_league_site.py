@@ -155,3 +155,18 @@ def test_logging_out_ends_the_session_on_the_server_so_a_copy_of_its_cookie_is_r
         log_in()  # a new login works
         assert ask("/organiser")[0] == 200
         assert ask("/organiser", cookie=copied)[0] == 403  # and does not bring the old session back
+
+
+def test_ctrl_c_stops_the_server_cleanly_while_a_browser_holds_a_connection_open(league):
+    """A KeyboardInterrupt raised inside one of the server's connection tasks once broke out of its nurseries as a
+    traceback: Ctrl-C now cancels the server, whatever its connections are doing (league_serving asserts no
+    traceback on the way out)."""
+    with league_serving(league) as address:
+        host, port = address.removeprefix("http://").split(":")
+        kept = socket.create_connection((host, int(port)))
+        kept.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n")
+        assert kept.recv(12).startswith(b"HTTP/1.1 200")
+        half = socket.create_connection((host, int(port)))
+        half.sendall(b"GET /ladder.json HTTP/1.1\r\nHost: x\r\n")  # a request still on its way
+    kept.close()
+    half.close()

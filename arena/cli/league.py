@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import signal
 import sys
 import time
 from pathlib import Path
@@ -613,16 +614,22 @@ def run_serve(args) -> int:
         wake, woken = trio.open_memory_channel(1)
         folder = args.folder.resolve()
         app = league_site(db, folder.name, folder, wake, args.behind_proxy)
-        async with trio.open_nursery() as nursery:
-            try:
-                address = await nursery.start(serve_site, app, args.host, args.port)
-            except BaseException as e:  # (the server's nurseries wrap the system's refusal in groups)
-                refused = _os_error(e)
-                if refused is None:
-                    raise
-                raise UsageError(f"cannot listen on {args.host}:{args.port}: {refused.strerror or refused}") from None
-            nursery.start_soon(build_forever, folder, db, woken)
-            print(f"the league's pages: {address}/ (Ctrl-C stops)", flush=True)
+        # Ctrl-C (or SIGTERM) stops the server by cancelling it: a KeyboardInterrupt raised inside one of the
+        # server's connection tasks (a request in flight, a connection kept alive) broke out of its nurseries as a
+        # traceback
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(_cancel_on_signal, signals, nursery.cancel_scope)
+                try:
+                    address = await nursery.start(serve_site, app, args.host, args.port)
+                except BaseException as e:  # (the server's nurseries wrap the system's refusal in groups)
+                    refused = _os_error(e)
+                    if refused is None:
+                        raise
+                    raise UsageError(f"cannot listen on {args.host}:{args.port}: {refused.strerror or refused}") \
+                        from None
+                nursery.start_soon(build_forever, folder, db, woken)
+                print(f"the league's pages: {address}/ (Ctrl-C stops)", flush=True)
 
     try:
         run_trio(serve)
@@ -632,6 +639,12 @@ def run_serve(args) -> int:
             raise
         raise refused.exceptions[0] from None
     return 0
+
+
+async def _cancel_on_signal(signals, scope) -> None:
+    async for _ in signals:
+        scope.cancel()
+        return
 
 
 def _os_error(error: BaseException) -> OSError | None:

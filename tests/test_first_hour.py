@@ -336,6 +336,8 @@ def test_play_stopped_before_its_first_move_leaves_nothing_that_blocks_the_same_
     """Ctrl-C while the page waits for the person: the run's key, schedule and metadata go, so the same command
     starts again there (before, it refused and advised --resume, which play does not take)."""
     import signal
+    import socket
+    import urllib.parse
 
     from helpers import as_from_a_terminal
 
@@ -349,7 +351,12 @@ def test_play_stopped_before_its_first_move_leaves_nothing_that_blocks_the_same_
         for line in process.stdout:
             if "seat 0: open http" in line:
                 break
+        page = urllib.parse.urlsplit(line.split("open ", 1)[1].strip())
+        browser = socket.create_connection((page.hostname, page.port))  # a page held open, as a browser does
+        browser.sendall(f"GET {page.path} HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n".encode())
+        assert browser.recv(12).startswith(b"HTTP/1.1 200")
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=120)
+        browser.close()
         assert process.returncode == 130 and "Traceback" not in err, err
         ResultStore(out, "play.json").check_free()  # nothing of the run's left to refuse the next one

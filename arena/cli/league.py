@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import signal
 import sys
 import time
 from pathlib import Path
@@ -35,7 +34,7 @@ from .args import (
     runtimes_from_args,
 )
 from .progress import Progress
-from .running import check_apart, check_bots_start, check_out, run_trio
+from .running import check_apart, check_bots_start, check_out, run_trio, run_trio_stoppable
 
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
@@ -614,37 +613,27 @@ def run_serve(args) -> int:
         wake, woken = trio.open_memory_channel(1)
         folder = args.folder.resolve()
         app = league_site(db, folder.name, folder, wake, args.behind_proxy)
-        # Ctrl-C (or SIGTERM) stops the server by cancelling it: a KeyboardInterrupt raised inside one of the
-        # server's connection tasks (a request in flight, a connection kept alive) broke out of its nurseries as a
-        # traceback
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(_cancel_on_signal, signals, nursery.cancel_scope)
-                try:
-                    address = await nursery.start(serve_site, app, args.host, args.port)
-                except BaseException as e:  # (the server's nurseries wrap the system's refusal in groups)
-                    refused = _os_error(e)
-                    if refused is None:
-                        raise
-                    raise UsageError(f"cannot listen on {args.host}:{args.port}: {refused.strerror or refused}") \
-                        from None
-                nursery.start_soon(build_forever, folder, db, woken)
-                print(f"the league's pages: {address}/ (Ctrl-C stops)", flush=True)
+        async with trio.open_nursery() as nursery:
+            try:
+                address = await nursery.start(serve_site, app, args.host, args.port)
+            except BaseException as e:  # (the server's nurseries wrap the system's refusal in groups)
+                refused = _os_error(e)
+                if refused is None:
+                    raise
+                raise UsageError(f"cannot listen on {args.host}:{args.port}: {refused.strerror or refused}") from None
+            nursery.start_soon(build_forever, folder, db, woken)
+            print(f"the league's pages: {address}/ (Ctrl-C stops)", flush=True)
 
     try:
-        run_trio(serve)
+        run_trio_stoppable(serve)  # (until Ctrl-C)
     except BaseExceptionGroup as e:
         refused = e.subgroup(UsageError)
         if refused is None:
             raise
-        raise refused.exceptions[0] from None
+        while isinstance(refused, BaseExceptionGroup):  # (nested as deep as the nurseries it crossed)
+            refused = refused.exceptions[0]
+        raise refused from None
     return 0
-
-
-async def _cancel_on_signal(signals, scope) -> None:
-    async for _ in signals:
-        scope.cancel()
-        return
 
 
 def _os_error(error: BaseException) -> OSError | None:

@@ -21,7 +21,7 @@ from .args import (
     variant_from_args,
 )
 from .printing import game_line, print_standings, write_html_report
-from .running import check_bots_start, check_out, default_out, run_trio
+from .running import check_bots_start, check_out, default_out, run_trio_stoppable
 
 
 def add_parser(sub) -> None:
@@ -79,10 +79,9 @@ def run(args) -> int:
 
     print(f"play: {variant.name}, {args.games} game(s), people at seat(s) {', '.join(map(str, seats))}; "
           f"records in {out}/games.jsonl")
-    try:
-        run_trio(run_play, seated, links, variant, args.games, seed, out, args.port, on_address, on_game,
-                 args.startup_timeout)
-    except KeyboardInterrupt:
+    _, stopped = run_trio_stoppable(run_play, seated, links, variant, args.games, seed, out, args.port, on_address,
+                                    on_game, args.startup_timeout)
+    if stopped:
         print(f"\nstopped after {len(records)} game(s)", file=sys.stderr)
         return 130
     print_standings(records)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import os
 import secrets
+import signal
 import sys
 from pathlib import Path
 
@@ -20,6 +21,29 @@ from .args import UsageError
 # Flags that may differ when a run is resumed: how it runs and what is printed, not which games it plays.
 RESUME_FLAGS = ("resume", "out", "concurrency", "processes", "cluster", "cluster_certs", "insecure", "seatings_apart",
                 "bootstrap", "transcripts", "pgn", "no_report", "startup_timeout", "wait", "ratinginterval")
+
+
+def run_trio_stoppable(function, *args) -> tuple[object, bool]:
+    """trio.run of work that serves web pages, and whether Ctrl-C (or SIGTERM) stopped it: a signal cancels the
+    work, rather than raising KeyboardInterrupt wherever trio stands (inside a connection's task, a browser's
+    kept-alive connection, it broke out of the web server's nurseries as a traceback)."""
+    async def stoppable():
+        stopped = False
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+                async def stop_on_signal() -> None:
+                    nonlocal stopped
+                    async for _ in signals:
+                        stopped = True
+                        nursery.cancel_scope.cancel()
+                        return
+
+                nursery.start_soon(stop_on_signal)
+                result = await function(*args)
+                nursery.cancel_scope.cancel()
+        return result if not stopped else None, stopped
+
+    return trio.run(stoppable)
 
 
 def run_trio(function, *args):

@@ -194,3 +194,27 @@ def test_a_process_started_ahead_has_a_low_cpu_weight_until_its_game_begins(tmp_
         return before, after
 
     assert trio.run(ahead_then_play) == (int(low), int(playing))
+
+
+def test_a_working_folder_is_made_though_another_process_clean_up_removes_its_parent_meanwhile(tmp_path, monkeypatch):
+    """An unjailed bot's working folder is made under work/NAME while the clean-up of its previous process, in
+    another thread, may remove work/NAME once empty: Path.mkdir(exist_ok=True) then raises FileExistsError (it
+    found the folder, then found it gone); a tournament lost a game to it ('failed to start: [Errno 17] File
+    exists'). The folder is made again."""
+    from pathlib import Path as RealPath
+
+    from referee.bots import sandbox
+
+    workdir = tmp_path / "work" / "tactician.w0"
+    real_mkdir = RealPath.mkdir
+    raced = []
+
+    def mkdir_in_the_race(self, *args, **kwargs):
+        if self == workdir and not raced:
+            raced.append(True)
+            raise FileExistsError(17, "File exists", str(self))  # as pathlib does when the folder went meanwhile
+        return real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(RealPath, "mkdir", mkdir_in_the_race)
+    made = RealPath(sandbox._fresh_folder(workdir))
+    assert raced and made.is_dir() and made.parent == workdir

@@ -557,12 +557,13 @@ def _is_ours(pid: int, marker: str) -> bool:
 def _fresh_folder(workdir: Path) -> str:
     """A new, empty working folder under ``workdir`` (made if missing). The clean-up of another of the bot's
     processes, running at the same time in another thread, may remove ``workdir`` once it finds it empty
-    (:func:`_remove_folder`): then it is made again."""
+    (:func:`_remove_folder`): then it is made again. (Path.mkdir with exist_ok raises FileExistsError when the
+    folder it found there is gone by the time it looks again: that race too.)"""
     for _ in range(8):
         try:
             workdir.mkdir(parents=True, exist_ok=True)
             return tempfile.mkdtemp(prefix="run-", dir=workdir)
-        except FileNotFoundError:
+        except (FileNotFoundError, FileExistsError):
             continue
     raise FileNotFoundError(f"cannot make a working folder in {workdir}: it keeps disappearing")
 

@@ -16,7 +16,8 @@ names, commands, notes) unless a template says otherwise. Pages:
   games (:func:`league.ladder.entrant_view`);
 * ``/ladder.json``, ``/ladder.csv``: the ladder's rows as data
   (:func:`league.ladder.ladder`), ``/entrant/NAME/history.json`` an entrant's
-  ratings along the league's games;
+  ratings along the league's games, ``/final.json`` the contest's phase and
+  final standings (:func:`league.contest.final_json`);
 * ``/game/N/``: game N (its number in the league, a stable address) in the
   replay viewer of the HTML report (``viewer/static/report.js``), its record's
   seal checked first.

@@ -221,7 +221,7 @@ def anchors(page: Path) -> set[str]:
 
 
 def test_every_link_between_the_pages_leads_somewhere():
-    pages = [*PAGES, ROOT / "protocol" / "PROTOCOL.md", ROOT / "bench" / "README.md",
+    pages = [*PAGES, ROOT / "CHANGELOG.md", ROOT / "protocol" / "PROTOCOL.md", ROOT / "bench" / "README.md",
              *sorted((ROOT / "sample_bots").rglob("README.md"))]
     broken = []
     for page in pages:

@@ -38,6 +38,8 @@ NOT_RUN: list[tuple[str, str]] = [
     (r"make demo\b", "installs and runs the 120-game default tournament: what the other examples do, in small"),
     (r"make test\b", "the whole test suite, this test among it"),
     (r"make (bench|bench-instructions|soak)\b", "minutes of benchmarks; bench/ is run by make bench"),
+    (r"\.venv/bin/python -m (pytest|mypy)\b", "the checkout's own tests and type checker (docs/development.md): "
+                                              "the reader's folder holds neither; make test runs both"),
     (r"pinochle-arena \w+ .*\[", "a synopsis: the brackets are optional parts, not a command"),
     (r"pinochle-arena \w+ --resume OUT\b", "a synopsis: OUT stands for a stopped run's folder "
                                             "(tests/test_resume.py resumes real ones)"),

@@ -1,27 +1,76 @@
 """The questions every game state answers, in the spirit of OpenSpiel's State.
 
-A game class mixes this in and provides ``result`` (a GameEnded, or None while
-the game runs), ``decision_cache``, ``_decide()`` (who acts now, how, and every
-legal action), ``_act(decision, action)`` (the action's effect, and what each
-seat sees of it), ``_why_illegal(decision, action)`` (a reason fit for a bot
-author) and ``_place(world, seat, rng)`` (hidden cards put where a world says);
-``_hand_ended`` uses its ``seats``, ``hand_number``, ``totals``,
-``meld_points``, ``trick_points`` and ``hands_ended``, and the observations
-its ``variant``, ``log`` and ``target`` (the score that wins now).
+:class:`GameState` is an abstract base: a game class (one per family of
+variants) derives from it, holds the fields it names and provides the
+abstract methods; the questions themselves (``decision``, ``legal_actions``,
+``apply``, ``observation``, ``determinize``, ...) are answered here, once for
+every family.
 """
 
 from __future__ import annotations
 
+import abc
 import copy
 import random
 from collections.abc import Sequence
+from typing import Any, Self
 
 from .actions import Action, IllegalActionError
-from .events import Decision, HandEnded, Notice
-from .observation import Observation, Observer
+from .cards import Card
+from .dealing import Deal
+from .events import Decision, GameEnded, HandEnded, Notice
+from .observation import Observation, Observer, World
+from .variants import Variant
 
 
-class GameState:
+class GameState(abc.ABC):
+    # What a game class holds (as attrs fields): the questions below read and write them.
+    variant: Variant
+    seed: int  # every shuffle comes from it
+    totals: list[int]  # the game's score, per seat
+    hand_number: int
+    meld_points: list[int]  # this hand's, per seat
+    trick_points: list[int]  # this hand's, per seat
+    hands_ended: list[HandEnded]  # every hand's result so far
+    result: GameEnded | None  # None while the game runs
+    decision_cache: Decision | None  # the decision now, once asked for
+    checked: tuple[Decision, Action] | None  # (decision, action) that check() has just passed
+    log: list[Notice]  # this hand's notices (from the action that dealt it), for observations
+    deals: list[dict[str, Any]]  # every hand's deal, as the record writes it
+    fixed_decks: tuple[tuple[Card, ...], ...]  # tests and worked examples: the deck of each hand, in order
+
+    @classmethod
+    @abc.abstractmethod
+    def new(cls, variant: Variant, seed: int, decks: Sequence[Sequence[Card]] = (), deal: Deal | None = None,
+            dealer: int = 0, totals: Sequence[int] | None = None) -> tuple[Self, list[Notice]]:
+        """A new game and the notices of its first deal (see :func:`referee.rules.new_game`)."""
+
+    @property
+    @abc.abstractmethod
+    def seats(self) -> int:
+        """How many seats play."""
+
+    @property
+    @abc.abstractmethod
+    def target(self) -> int:
+        """The score that wins the game now."""
+
+    @abc.abstractmethod
+    def _decide(self) -> Decision:
+        """Who acts now, to do what, and every legal action (asked only while the game runs)."""
+
+    @abc.abstractmethod
+    def _act(self, decision: Decision, action: Action) -> list[Notice]:
+        """Play ``action``, a legal answer to ``decision``: its effect, and what each seat sees of it."""
+
+    @abc.abstractmethod
+    def _why_illegal(self, decision: Decision, action: Action) -> str:
+        """Why ``action`` is not a legal answer to ``decision``, in words fit for a bot author."""
+
+    @abc.abstractmethod
+    def _place(self, world: World, seat: int, rng: random.Random) -> None:
+        """Put the hidden cards where ``world`` says (every card ``seat`` cannot see): see :meth:`determinize`."""
+
     def is_terminal(self) -> bool:
         return self.result is not None
 
@@ -98,8 +147,9 @@ class GameState:
     def _checked_decision(self, action: Action) -> Decision:
         """The decision ``action`` answers, checking the action unless :meth:`check` just passed it."""
         d = self.decision()
-        if self.checked is None or self.checked[0] is not d or self.checked[1] is not action:
-            self.check(action)
+        if d is None or self.checked is None or self.checked[0] is not d or self.checked[1] is not action:
+            self.check(action)  # raises when the game is over (d is None)
+        assert d is not None
         self.checked = None
         return d
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from typing import ClassVar
+from typing import ClassVar, overload
 
 import attrs
 
@@ -56,6 +56,7 @@ class PlayCard(Interned):
     card: Card
     from_table: bool  # a melded card lying on the table (first phase of two-handed)
     copy: str | None  # which table copy, by the melds it served; None: either (or the only one)
+    _text: str
 
     def __new__(cls, card: Card, from_table: bool = False, copy: str | None = None) -> PlayCard:
         found = cls._interned.get((card, from_table, copy))
@@ -68,7 +69,7 @@ class PlayCard(Interned):
         text = ("table:" if from_table else "") + card.to_text() + ("" if copy is None else "@" + copy)
         return cls._made((card, from_table, copy), card=card, from_table=from_table, copy=copy, _text=text)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[PlayCard], tuple[Card, bool, str | None]]:
         return (PlayCard, (self.card, self.from_table, self.copy))
 
     def __repr__(self) -> str:
@@ -164,7 +165,7 @@ class BuryCard(_CardChoice):
     verb: ClassVar[str] = "bury"
 
 
-class AuctionChoices(Sequence):
+class AuctionChoices(Sequence["Pass | Bid"]):
     """The legal actions of a turn in the auction: ``pass`` if allowed, then every bid of ``ranges``.
 
     It is the tuple ``(Pass(), Bid(20), Bid(21), ...)`` without making it:
@@ -189,7 +190,13 @@ class AuctionChoices(Sequence):
             for amount in r:
                 yield Bid(amount)
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> Pass | Bid: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Pass | Bid, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Pass | Bid | tuple[Pass | Bid, ...]:
         if isinstance(index, slice):
             return tuple(self)[index]
         if index < 0:

@@ -119,7 +119,7 @@ class Auction:
     def _next(self) -> None:
         self.spoken += 1
         active = [s for s in range(self.seats) if s not in self.passed]
-        if self.high_bidder is not None and (active == [self.high_bidder] or (self.single_round and self.spoken >= self.seats)):
+        if self.high_bidder is not None and self.high_bid is not None and (active == [self.high_bidder] or (self.single_round and self.spoken >= self.seats)):
             self.result = (self.high_bidder, self.high_bid)
             return
         if not active or (self.single_round and self.spoken >= self.seats and self.high_bidder is None):

@@ -12,6 +12,7 @@ import functools
 import operator
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any, ClassVar, Self
 
 
 class IdentityEnum(enum.Enum):
@@ -78,10 +79,10 @@ class Interned:
     """
 
     __slots__ = ()
-    _interned: dict  # value key -> the one object, in each subclass
+    _interned: ClassVar[dict[Any, Any]]  # value key -> the one object, in each subclass
 
     @classmethod
-    def _made(cls, key: object, **values: object):
+    def _made(cls, key: object, **values: object) -> Self:
         """The one object for ``key``, made with these attribute values (its __new__ looked first)."""
         self = object.__new__(cls)
         for name, value in values.items():
@@ -92,10 +93,10 @@ class Interned:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} values are immutable")
 
-    def __copy__(self):
+    def __copy__(self) -> Self:
         return self
 
-    def __deepcopy__(self, memo: dict):
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
         return self
 
 
@@ -109,12 +110,13 @@ class Card(Interned):
     """
 
     __slots__ = ("rank", "suit", "strength", "order", "_text")
-    _interned: dict[tuple[Rank, Suit], Card] = {}
+    _interned: ClassVar[dict[tuple[Rank, Suit], Card]] = {}
 
     rank: Rank
     suit: Suit
     strength: int  # higher is stronger within a suit
     order: int  # position in card order: suit (C, D, H, S), then rank high to low; sort_cards sorts by it
+    _text: str
 
     def __new__(cls, rank: Rank, suit: Suit) -> Card:
         found = cls._interned.get((rank, suit))
@@ -126,7 +128,7 @@ class Card(Interned):
         return cls._made((rank, suit), rank=rank, suit=suit, strength=rank.strength,
                          order=order, _text=rank.value + suit.value)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit]]:
         return (Card, (self.rank, self.suit))
 
     @classmethod

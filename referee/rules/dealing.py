@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 import attrs
 
@@ -42,6 +43,14 @@ def deck_for(variant: Variant, seed: int, deal: int, fixed: Sequence[Sequence[Ca
     return deck
 
 
+def _cards(items: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(items)
+
+
+def _hands(hands: Iterable[Iterable[Card]]) -> tuple[tuple[Card, ...], ...]:
+    return tuple(tuple(h) for h in hands)
+
+
 @attrs.frozen
 class Deal:
     """The cards of one deal: every seat's hand, and where the rest lies.
@@ -52,11 +61,11 @@ class Deal:
     (:func:`referee.rules.new_game`'s ``deal``), not only from a seed.
     """
 
-    hands: tuple[tuple[Card, ...], ...] = attrs.field(converter=lambda hs: tuple(tuple(h) for h in hs))
+    hands: tuple[tuple[Card, ...], ...] = attrs.field(converter=_hands)
     turnup: Card | None = None
-    stock: tuple[Card, ...] = attrs.field(default=(), converter=tuple)
-    kitty: tuple[Card, ...] = attrs.field(default=(), converter=tuple)
-    dummy: tuple[Card, ...] = attrs.field(default=(), converter=tuple)
+    stock: tuple[Card, ...] = attrs.field(default=(), converter=_cards)
+    kitty: tuple[Card, ...] = attrs.field(default=(), converter=_cards)
+    dummy: tuple[Card, ...] = attrs.field(default=(), converter=_cards)
 
     def check(self, variant: Variant) -> None:
         """Raise ValueError unless this is a whole deck dealt as ``variant`` deals."""
@@ -75,10 +84,10 @@ class Deal:
             raise ValueError(f"the deal's cards are not one {variant.deck_size}-card deck of {variant.name}")
 
 
-def _packets(variant: Variant, dealer: int):
+def _packets(variant: Variant, dealer: int) -> Iterator[tuple[int | str, int]]:
     """(receiver, how many) for each packet dealt, in order: a seat number, or "dummy"."""
     n = variant.players
-    receivers: list[object] = [(dealer + 1 + i) % n for i in range(n)] + (["dummy"] if variant.dummy else [])
+    receivers: list[int | str] = [(dealer + 1 + i) % n for i in range(n)] + (["dummy"] if variant.dummy else [])
     size = {r: variant.dummy if r == "dummy" else variant.hand_size for r in receivers}
     given = dict.fromkeys(receivers, 0)
     dealt = n * variant.hand_size + variant.dummy
@@ -101,7 +110,8 @@ def deal_out(variant: Variant, deck: Sequence[Card], dealer: int) -> Deal:
     dealer's left (and to the dummy last), then the kitty is what is left.
     """
     n = variant.players
-    piles: dict[object, list[Card]] = {s: [] for s in range(n)} | {"dummy": []}
+    piles: dict[int | str, list[Card]] = {s: [] for s in range(n)}
+    piles["dummy"] = []
     pos = 0
     for receiver, take in _packets(variant, dealer):
         piles[receiver].extend(deck[pos:pos + take])
@@ -115,19 +125,22 @@ def deal_out(variant: Variant, deck: Sequence[Card], dealer: int) -> Deal:
 
 def deck_of(variant: Variant, deal: Deal, dealer: int) -> list[Card]:
     """The deck that :func:`deal_out` deals as ``deal`` from ``dealer`` (its inverse)."""
-    piles: dict[object, list[Card]] = {s: list(h) for s, h in enumerate(deal.hands)} | {"dummy": list(deal.dummy)}
+    piles: dict[int | str, list[Card]] = {s: list(h) for s, h in enumerate(deal.hands)}
+    piles["dummy"] = list(deal.dummy)
     deck: list[Card] = []
     for receiver, take in _packets(variant, dealer):
         deck.extend(piles[receiver][:take])
         del piles[receiver][:take]
     if variant.family == "stock":
+        if deal.turnup is None:
+            raise ValueError(f"{variant.name} turns up a card for trump: the deal needs a turnup")
         return deck + [deal.turnup, *deal.stock]
     return deck + list(deal.kitty)
 
 
-def recorded_deal(entry: dict) -> tuple[Deal, int]:
+def recorded_deal(entry: dict[str, Any]) -> tuple[Deal, int]:
     """A game record's entry of ``deals`` (the cards of one deal, as text) -> (the deal, its dealer)."""
-    def read(texts) -> list[Card]:
+    def read(texts: Iterable[str]) -> list[Card]:
         return [Card.from_text(t) for t in texts]
 
     turnup = entry.get("turnup")

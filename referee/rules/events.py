@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from .actions import Action
+from .actions import Action, PlayCard
 from .cards import Card, IdentityEnum
 
 
@@ -57,7 +57,7 @@ class Scored:
 @attrs.frozen(cache_hash=True)  # a key of the wire text cache (referee/match/wire.py)
 class Played:
     seat: int
-    action: Action  # PlayCard, with where the card came from
+    action: PlayCard  # with where the card came from
 
 
 @attrs.frozen(cache_hash=True)  # a key of the wire text cache (referee/match/wire.py)
@@ -260,5 +260,5 @@ class Notice:
     seats: tuple[int, ...]
     event: Event
 
-    def __deepcopy__(self, memo: dict) -> Notice:
+    def __deepcopy__(self, memo: dict[int, object]) -> Notice:
         return self  # a value: a copied game's log shares it

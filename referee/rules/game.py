@@ -108,7 +108,7 @@ def recorded_action(game: GameState, text: str, last: bool = False) -> Action:
     action = action_from_text(text)
     if isinstance(action, Pass) and not last and not game.is_terminal():
         decision = game.decision()
-        if decision.kind is DecisionKind.BID and Pass() not in decision.legal and len(decision.legal):
+        if decision is not None and decision.kind is DecisionKind.BID and Pass() not in decision.legal and len(decision.legal):
             return decision.legal[0]
     return action
 

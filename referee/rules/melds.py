@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
@@ -70,15 +70,18 @@ def _patterns(kind: str, trump: Suit) -> tuple[tuple[Card, ...], ...]:
     raise ValueError(f"unknown meld kind {kind!r}")
 
 
+_Candidate = tuple[int, str, int, str, tuple[Card, ...]]  # (position in kinds, kind, multiplicity, type name, pattern)
+
+
 @functools.cache
-def _candidates(kinds: tuple[tuple[str, int], ...], trump: Suit) -> tuple:
+def _candidates(kinds: tuple[tuple[str, int], ...], trump: Suit) -> tuple[tuple[int, tuple[_Candidate, ...]], ...]:
     """Every pattern of every type, grouped by the faces the pattern needs.
 
     Each group is (those faces as a bit mask, ((position in ``kinds``, kind,
     multiplicity, type name, pattern), ...)): the double aces share their
     faces with the aces, so one test of the mask rules out both.
     """
-    groups: dict[int, list] = {}
+    groups: dict[int, list[_Candidate]] = {}
     index = 0  # the options are listed in the order of ``kinds``
     for kind, mult in kinds:
         for pattern in kind_patterns(kind, trump):
@@ -128,6 +131,11 @@ def parse_type_name(name: str) -> tuple[str, int]:
     raise ValueError(f"unknown meld {name!r}")
 
 
+def _meld_rows(rows: Mapping[str, Iterable[int | None]] | Iterable[tuple[str, Iterable[int | None]]],
+               ) -> tuple[tuple[str, tuple[int | None, ...]], ...]:
+    return tuple((k, tuple(v)) for k, v in dict(rows).items())
+
+
 @attrs.frozen(cache_hash=True)  # a key of the rules engine's caches, looked up after every trick
 class MeldTable:
     """Meld values of one variant: kind -> values at multiplicity 1, 2, 3, 4.
@@ -136,9 +144,7 @@ class MeldTable:
     None means that multiplicity is not a meld ("N/A" in the texts).
     """
 
-    rows: tuple[tuple[str, tuple[int | None, ...]], ...] = attrs.field(
-        converter=lambda rows: tuple((k, tuple(v)) for k, v in dict(rows).items())
-    )
+    rows: tuple[tuple[str, tuple[int | None, ...]], ...] = attrs.field(converter=_meld_rows)
 
     @property
     def values(self) -> dict[str, tuple[int | None, ...]]:
@@ -471,11 +477,13 @@ def _count_with_round_houses(held: dict[Card, int], trump: Suit, table: MeldTabl
     def add(kind: str, times: int, pattern: tuple[Card, ...]) -> None:
         while times > 0:
             m = times
-            while m > 0 and table.value(kind, m) is None:
+            value = table.value(kind, m)
+            while value is None:
                 m -= 1
-            if m == 0:
-                return
-            found.append(MeldCount(kind, m, table.value(kind, m), tuple(c for c in pattern for _ in range(m))))
+                if m == 0:
+                    return
+                value = table.value(kind, m)
+            found.append(MeldCount(kind, m, value, tuple(c for c in pattern for _ in range(m))))
             times -= m
 
     house = kind_patterns("roundhouse", trump)[0]

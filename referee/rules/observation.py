@@ -40,6 +40,7 @@ from . import events as e
 from .cards import Card, Suit, make_deck, sort_cards
 from .melds import count_hand_meld, fewest_cards, type_name
 from .tricks import FollowDuty, legal_plays
+from .variants import Variant
 
 Place = int | str  # a seat's concealed hand (its number) or a face-down pile: "stock", "kitty", "buried", "dummy"
 PILES = ("stock", "kitty", "buried", "dummy")
@@ -67,7 +68,7 @@ class World:
 class Observation:
     """Everything one seat may know now about the hand in play (see the module's docstring)."""
 
-    variant: object  # the Variant
+    variant: Variant
     seat: int
     hand_number: int
     dealer: int
@@ -123,7 +124,7 @@ class Observation:
 class Observer:
     """Follows the events shown to one seat (:class:`~.events.Notice` addressed to it) and keeps what it knows."""
 
-    def __init__(self, variant, seat: int, totals: Sequence[int] | None = None, infer: bool = True,
+    def __init__(self, variant: Variant, seat: int, totals: Sequence[int] | None = None, infer: bool = True,
                  target: int | None = None) -> None:
         """``infer=False``: keep what the seat was shown, not what it could infer from the follow duties about
         the cards others cannot hold (``excluded`` stays empty; the replay viewer shows no inferences).
@@ -163,7 +164,9 @@ class Observer:
         self.melds: list[list[e.Melded]] = [[] for _ in range(n)]
         self.melds_complete = False
         self.bids: list[tuple[int, int | None]] = []
-        self.bidder = self.bid = self.partner = None
+        self.bidder: int | None = None
+        self.bid: int | None = None
+        self.partner: int | None = None
         self.called: Card | None = None
         self.meld_points = [0] * n
         self.trick_points = [0] * n
@@ -200,7 +203,7 @@ class Observer:
         """Cards come into ``seat``'s concealed hand (None: a card this seat does not see)."""
         for c in cards:
             if seat == self.seat:
-                self.hand.append(c)
+                self.hand.append(_shown(c))
             else:
                 self.held[seat] += 1
                 if c is not None:
@@ -213,7 +216,7 @@ class Observer:
                 if c in self.set_aside:  # chosen one by one before the passing or burial was shown
                     self.set_aside.remove(c)
                 else:
-                    self.hand.remove(c)
+                    self.hand.remove(_shown(c))
                 continue
             self.held[seat] -= 1
             if c is None:
@@ -246,8 +249,8 @@ class Observer:
         self.held = [v.hand_size] * self.players
         self.held[self.seat] = 0  # the observer's own hand is self.hand
         if self.stock_game:
-            self.turnup = ev.turnup
-            self.trump = ev.turnup.suit
+            self.turnup = _shown(ev.turnup)  # the stock game turns one up
+            self.trump = self.turnup.suit
             self.piles["stock"] = v.deck_size - self.players * v.hand_size - 1
         else:
             if v.kitty:
@@ -281,6 +284,7 @@ class Observer:
         if self.stock_game and self.phase == 1:
             return  # free play while the stock lasts
         trick = [p for _, p in self.trick]
+        assert self.trump is not None, "cards are played once trump is known"
         if trick:
             duty = FollowDuty(must_follow=True, must_trump=True, must_win=v.phase2_must_win)
             self.excluded[seat].update(x for x in self.faces
@@ -365,6 +369,7 @@ class Observer:
     def _on_KittyShown(self, ev: e.KittyShown) -> None:
         self.kitty = list(ev.cards)
         del self.piles["kitty"]
+        assert self.bidder is not None, "the kitty is shown once the auction is won"
         self._take(self.bidder, ev.cards)
 
     def _on_TrumpDeclared(self, ev: e.TrumpDeclared) -> None:
@@ -378,9 +383,9 @@ class Observer:
 
     def _on_Given(self, ev: e.Given) -> None:
         if ev.giver == self.seat:
-            self.gave.extend(ev.cards)
+            self.gave.extend(map(_shown, ev.cards))
         elif ev.receiver == self.seat:
-            self.received.extend(ev.cards)
+            self.received.extend(map(_shown, ev.cards))
         elif None in ev.cards:
             self._hidden_move(ev.giver, ev.receiver)
         self._lose(ev.giver, ev.cards)
@@ -388,7 +393,7 @@ class Observer:
 
     def _on_Buried(self, ev: e.Buried) -> None:
         if ev.seat == self.seat:
-            self.buried = list(ev.cards)
+            self.buried = list(map(_shown, ev.cards))
         else:
             self._hidden_move(ev.seat, "buried")
             self.piles["buried"] = len(ev.cards)
@@ -397,6 +402,13 @@ class Observer:
     def _on_DummyTaken(self, ev: e.DummyTaken) -> None:
         self.piles["dummy"] -= 1
         self.dummy.append(ev.card)
+
+
+def _shown(c: Card | None) -> Card:
+    """A card this seat was shown: its own, or one turned up (a None there would be a rules engine bug)."""
+    if c is None:
+        raise ValueError("a card this seat is shown came face down")
+    return c
 
 
 def _unseen(obs: Observation) -> Counter[Card]:
@@ -445,7 +457,7 @@ class Sampler:
         if obs.buried:
             self.fixed["buried"] = list(obs.buried)
         places: list[Place] = [s for s in range(len(obs.held)) if s != obs.seat] + list(pile_sizes)
-        room = {s: obs.held[s] - len(obs.known[s]) for s in range(len(obs.held)) if s != obs.seat}
+        room: dict[Place, int] = {s: obs.held[s] - len(obs.known[s]) for s in range(len(obs.held)) if s != obs.seat}
         room.update(pile_sizes)
         unseen = _unseen(obs)
         for place, cards in self.fixed.items():
@@ -516,6 +528,7 @@ class Sampler:
     def _meld_agrees(self, seat: int, hand: list[Card]) -> bool:
         """Does ``hand`` (with the cards the seat played since) meld what ``seat`` showed?"""
         obs = self.obs
+        assert obs.trump is not None, "melds are complete once the tricks begin, under trump"
         lines = count_hand_meld(hand + self.later[seat], obs.trump, obs.variant.melds)
         shown = [(m.name, m.points, m.cards) for m in obs.melds[seat]]
         return [(type_name(m.kind, m.multiplicity), m.points, m.cards) for m in lines] == shown

@@ -22,31 +22,23 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+import sys
+from pathlib import Path
 from statistics import NormalDist
 
 from _common import summary
 from tabulate import tabulate
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tournaments.elo import NATURAL, solve_linear  # noqa: E402
+
 PHI = NormalDist().cdf
-
-
-def solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
-    """``matrix`` x = ``rhs`` by Gauss-Jordan elimination with partial pivoting (a small dense system)."""
-    n = len(rhs)
-    rows = [row[:] + [value] for row, value in zip(matrix, rhs, strict=True)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        for r in range(n):
-            if r != col and rows[r][col]:
-                factor = rows[r][col] / rows[col][col]
-                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col], strict=True)]
-    return [rows[i][n] / rows[i][i] for i in range(n)]
 
 
 class Ladder:
     def __init__(self, entrants: int, gap_elo: float) -> None:
-        self.strength = [(entrants - 1 - i) * gap_elo * math.log(10) / 400 for i in range(entrants)]  # log-odds
+        self.strength = [(entrants - 1 - i) * gap_elo / NATURAL for i in range(entrants)]  # log-odds
         self.pairs = list(itertools.combinations(range(entrants), 2))
         self.worth = [_p(self.strength[i] - self.strength[j]) * (1 - _p(self.strength[i] - self.strength[j]))
                       for i, j in self.pairs]
@@ -72,7 +64,7 @@ class Ladder:
             info[i][j] -= w
             info[j][i] -= w
         reduced = [row[1:] for row in info[1:]]
-        columns = [solve(reduced, [1.0 if k == c else 0.0 for k in range(n - 1)]) for c in range(n - 1)]
+        columns = [solve_linear(reduced, [1.0 if k == c else 0.0 for k in range(n - 1)]) for c in range(n - 1)]
         return [[0.0] * n] + [[0.0] + [columns[c][r] for c in range(n - 1)] for r in range(n - 1)]
 
     def best_shares(self, games: float, steps: int) -> tuple[list[float], float]:

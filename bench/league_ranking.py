@@ -74,6 +74,7 @@ from referee.bots.fingerprint import fingerprint  # noqa: E402
 from referee.bots.samples import SAMPLES  # noqa: E402
 from referee.records.record import read_records  # noqa: E402
 from tournaments.config import parse_config  # noqa: E402
+from tournaments.elo import score_from_elo  # noqa: E402
 from tournaments.runner import run_games  # noqa: E402
 from tournaments.schedule import schedule  # noqa: E402
 from tournaments.store import ResultStore, tournament_schedule  # noqa: E402
@@ -160,7 +161,7 @@ def simulated_table(pair: tuple[int, ...], elo: list[float], rng: random.Random)
     probability of the Elo gap."""
     games = []
     for a, b in (pair, pair[::-1]):
-        won = rng.random() < 1 / (1 + 10 ** ((elo[b] - elo[a]) / 400))
+        won = rng.random() < score_from_elo(elo[a] - elo[b])
         games.append([(a, 1.0 if won else 0.0), (b, 0.0 if won else 1.0)])
     return games
 

@@ -55,6 +55,7 @@ from bench._common import summary  # noqa: E402
 from league import ratings, standing  # noqa: E402
 from league.db import LeagueDB, game_seats, games, tally_state, units  # noqa: E402
 from league.ladder import entrant_view, ladder, ladder_json  # noqa: E402
+from tournaments.elo import score_from_elo  # noqa: E402
 
 GAMES_PER_ENTRANT = 2500  # 2,000 entrants: 5 million games
 VERSIONS = 3
@@ -76,7 +77,7 @@ def made_games(entrants: int, total: int, rng: random.Random):
         b = rng.randrange(entrants) if rng.random() < 0.1 else min(entrants - 1, max(0, a + rng.randint(-NEAR, NEAR)))
         if a == b:
             b = (a + 1) % entrants
-        p = 1 / (1 + 10 ** ((elo[b] - elo[a]) / 400))
+        p = score_from_elo(elo[a] - elo[b])
         for turn in range(min(2, total - k)):
             share = 1.0 if rng.random() < p else 0.0
             yield k + turn, (a, b) if turn == 0 else (b, a), share if turn == 0 else 1 - share

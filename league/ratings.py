@@ -38,7 +38,8 @@ from collections.abc import Iterable, Mapping, Sequence
 import attrs
 import numpy as np
 
-SCALE = 400 / math.log(10)  # Elo points per natural unit of the logistic
+from tournaments.elo import NATURAL as SCALE  # Elo points per natural unit of the logistic
+
 PRIOR = 350.0  # Elo: the spread of ratings assumed before any game
 ITERATIONS = 50  # Newton steps at most
 EXACT = 1000  # versions up to which the uncertainties are exact (one dense inverse); approximated beyond
@@ -158,7 +159,7 @@ def fit_pool(seatings: Iterable[Sequence[tuple[int, float]]] | Tally, players: I
     if len(ids) <= EXACT:
         covariance = np.linalg.inv(curvature.dense()) if ids else np.zeros((0, 0))
         variances = _relative_variances(covariance, pool)
-        direct = {}
+        direct: dict[int, float] = {}
     else:
         covariance = None
         variances, direct = _approximate_variances(curvature)

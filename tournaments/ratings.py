@@ -37,6 +37,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from .elo import NATURAL, score_from_elo, solve_linear
 from .stats import MIN_UNITS, percentile_interval
 
 
@@ -194,7 +195,7 @@ def solve(outcomes: Sequence[Outcome], prior: float = 0.0, anchor: str | None = 
     strength = {p: 0.0 for p in players}  # natural log of the Bradley-Terry strength
     for group in groups if groups is not None else _structure(outcomes)[0]:
         _climb(sorted(group), opponents, score, strength, tolerance)
-    ratings = {p: 400 / math.log(10) * s for p, s in strength.items()}
+    ratings = {p: NATURAL * s for p, s in strength.items()}
     if anchor is not None:
         shift = anchor_rating - ratings[anchor]
     else:  # the pool average becomes anchor_rating
@@ -230,7 +231,7 @@ def _climb(group: list[str], opponents: dict[str, list[tuple[str, float]]], scor
                 information[p][p] += weight
                 if q in information:
                     information[p][q] -= weight
-        step = _linear_solve([[information[p][q] for q in free] for p in free], [gradient[p] for p in free])
+        step = solve_linear([[information[p][q] for q in free] for p in free], [gradient[p] for p in free])
         if max((abs(d) for d in step), default=0.0) < tolerance:  # arrived: the last step is too small to matter
             for p, d in zip(free, step):
                 strength[p] += d
@@ -250,31 +251,12 @@ def _climb(group: list[str], opponents: dict[str, list[tuple[str, float]]], scor
         strength[p] -= centre
 
 
-def _linear_solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """x with matrix @ x = vector: Gaussian elimination with partial pivoting (the matrices here are small)."""
-    n = len(vector)
-    rows = [row[:] + [v] for row, v in zip(matrix, vector)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        if rows[col][col] == 0:
-            raise ValueError("the games leave a rating undetermined")
-        for r in range(col + 1, n):
-            factor = rows[r][col] / rows[col][col]
-            for c in range(col, n + 1):
-                rows[r][c] -= factor * rows[col][c]
-    x = [0.0] * n
-    for r in reversed(range(n)):
-        x[r] = (rows[r][n] - sum(rows[r][c] * x[c] for c in range(r + 1, n))) / rows[r][r]
-    return x
-
-
 def expected_scores(outcomes: Sequence[Outcome], ratings: dict[str, float], prior: float = 0.0) -> dict[str, float]:
     """Each player's expected total score under ``ratings`` (equals the actual score at the maximum)."""
     _, games, _ = _tally(outcomes, prior)
     expected: dict[str, float] = defaultdict(float)
     for (a, b), n in games.items():
-        expected[a] += n / (1 + 10 ** ((ratings[b] - ratings[a]) / 400))
+        expected[a] += n * score_from_elo(ratings[a] - ratings[b])
     return dict(expected)
 
 

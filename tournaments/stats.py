@@ -25,9 +25,10 @@ from statistics import NormalDist
 
 import attrs
 
+from .elo import NELO_PER_T, elo_from_score, score_from_elo
+
 _NORMAL = NormalDist()
 Z975 = _NORMAL.inv_cdf(0.975)
-NELO_PER_T = 800 / math.log(10)  # normalized Elo per unit of t-value (per game)
 # The fewest units (games, pairs, boards) whose spread an interval or a LOS is taken from: a bootstrap of n units
 # draws one unit n times over with a chance of n ** (1 - n), over 2.5% below four, and the normal approximation of
 # two or three units' spread is as thin (their t-distribution's 95% point is 4.3 to 12.7, not 1.96).
@@ -36,18 +37,6 @@ MIN_UNITS = 4
 
 def phi(q: float) -> float:
     return _NORMAL.cdf(q)
-
-
-def elo_from_score(score: float, clamp: float = 1e-3) -> float:
-    """Logistic Elo difference for an expected score (clamped away from 0 and 1)."""
-    score = min(max(score, clamp), 1 - clamp)
-    if score in (0.0, 1.0):
-        return math.copysign(math.inf, score - 0.5)
-    return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: an even score is +0.0, not -0.0
-
-
-def score_from_elo(elo: float) -> float:
-    return 1 / (1 + 10 ** (-elo / 400))
 
 
 def regularize(results: Sequence[float]) -> list[float]:

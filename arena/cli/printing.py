@@ -104,10 +104,11 @@ def write_html_report(records: list[GameRecord], out: Path, title: str, summary=
 
 
 def write_pgn(records: list[GameRecord], path: Path, event: str | None = None) -> None:
+    from tournaments.elo import ORDO_SCALE
     from tournaments.report import to_pgn
 
     try:
         path.write_text(to_pgn(records, event), encoding="utf-8")
     except OSError as e:
         raise UsageError(f"--pgn {path}: cannot write ({e.strerror})") from None
-    print(f"PGN written to {path} (seat 0 as White); for Ordo: ordo -p {path} -z 200.24094022767414 -a 0")
+    print(f"PGN written to {path} (seat 0 as White); for Ordo: ordo -p {path} -z {ORDO_SCALE} -a 0")

@@ -9,8 +9,12 @@ message ``m``, ``parse(format_message(m)) == m``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
 from . import messages as m
+
+T = TypeVar("T")
 
 MAX_LINE_BYTES = 65536
 
@@ -32,7 +36,7 @@ class ProtocolError(ValueError):
     """A line that is not a valid message of this protocol; the text says why."""
 
 
-def format_message(msg) -> str:
+def format_message(msg: m.RefereeMessage | m.BotMessage) -> str:
     return msg.to_text()
 
 
@@ -85,7 +89,7 @@ def _section(parts: list[str], start: int, word: str) -> int:
     return start + 1
 
 
-def _per_seat(parts: list[str], start: int, word: str, parse) -> tuple[tuple, tuple[int, ...]]:
+def _per_seat(parts: list[str], start: int, word: str, parse: Callable[[str], T]) -> tuple[tuple[T, ...], tuple[int, ...]]:
     """``WORD v0 v1 ... totals t0 t1 ...`` from position ``start``: one value and one total per seat."""
     i = _section(parts, start, word)
     j = parts.index("totals", i) if "totals" in parts[i:] else -1
@@ -160,7 +164,7 @@ def split_points(reply: str) -> tuple[str, int | None]:
     return reply, None
 
 
-def parse_referee_line(line: str):
+def parse_referee_line(line: str) -> m.RefereeMessage:
     """A line the referee sends to a bot -> typed message."""
     parts = _split_line(line)
     verb, args = parts[0], parts[1:]
@@ -297,7 +301,7 @@ def parse_referee_line(line: str):
     raise ProtocolError(f"unknown message {verb!r}")
 
 
-def parse_bot_line(line: str):
+def parse_bot_line(line: str) -> m.BotMessage:
     """A line a bot sends to the referee -> typed message."""
     parts = _split_line(line)
     verb = parts[0]

@@ -9,6 +9,8 @@ See PROTOCOL.md for the grammar and the meaning of each message.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import attrs
 
 PROTOCOL_VERSION = 3  # the version the referee greets with; a bot opts in with 'protocol 3'
@@ -16,7 +18,7 @@ FALLBACK_VERSION = 2  # what a bot that does not opt in is spoken to in (version
 HIDDEN = "??"  # a card the audience may not see
 
 
-def _ints(values) -> str:
+def _ints(values: Iterable[float]) -> str:
     return " ".join(_num(v) for v in values)
 
 
@@ -210,7 +212,7 @@ class Quit:
 
 
 # ------------------------------------------------------- bidding games (v2)
-def _cards(cards) -> str:
+def _cards(cards: Iterable[str]) -> str:
     return " ".join(cards)
 
 

@@ -20,6 +20,7 @@ from referee.rules import (
 )
 from referee.rules import events as ev
 from referee.rules.actions import Bid, Pass
+from referee.rules.auction_game import AuctionStage
 from referee.rules.cards import make_deck
 from referee.rules.events import DecisionKind
 
@@ -205,7 +206,7 @@ def test_dummy_first_lead_trump_and_dummy_card_to_the_trick_winner():
 def test_scoring_made_set_and_saved_meld():
     variant = get_variant("three-handed")
     game, _ = new_game(variant, 8)
-    game.bidder, game.bid, game.stage = 0, 30, "play"
+    game.bidder, game.bid, game.stage = 0, 30, AuctionStage.PLAY
     game.meld_points = [10, 6, 4]
     game.trick_points = [12, 13, 0]
     game.tricks_won = [5, 10, 0]
@@ -359,7 +360,7 @@ def test_partners_meld_separately_and_score_together():
     game, _ = new_game(get_variant("four-handed"), 12)
     game.hands[0] = cards("JD QH QH KH AC TC KC QC JC 9S 9S 9D")
     game.hands[2] = cards("QS AH TH JH 9C 9C 9D 9H 9H TS TS TD")
-    game.bidder, game.trump, game.stage = 0, cards("AC")[0].suit, "bury"
+    game.bidder, game.trump, game.stage = 0, cards("AC")[0].suit, AuctionStage.BURY
     notices = []
     game._meld_and_play(notices)
     # seat 0 holds JD without QS, seat 2 QS without JD: no pinochle is made across partners

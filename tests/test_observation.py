@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from referee.match.wire import state_message
 from referee.rules import PRESETS, Game, card, cards, get_variant
 from referee.rules import events as ev
+from referee.rules.auction_game import AuctionStage
 from referee.rules.cards import Suit, make_deck, sort_cards
 from referee.rules.dealing import Deal
 from referee.rules.melds import count_hand_meld, type_name
@@ -59,10 +60,10 @@ def true_world(game, seat: int) -> World:
     hands = [list(h) for h in game.hands]
     if game.variant.family == "stock":
         return World(tuple(tuple(sort_cards(h)) for h in hands), stock=tuple(game.stock))
-    if game.stage == "give" and game.giver != seat:
+    if game.stage is AuctionStage.GIVE and game.giver != seat:
         hands[game.giver] += game.giving
     buried = list(game.buried)
-    if game.stage == "bury":  # the bidder's own choices so far are set aside (Observation.set_aside)
+    if game.stage is AuctionStage.BURY:  # the bidder's own choices so far are set aside (Observation.set_aside)
         if game.bidder != seat:
             hands[game.bidder] += buried
         buried = []

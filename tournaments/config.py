@@ -77,6 +77,7 @@ ran with is kept in its output folder (``config.json``, :func:`save_config`), so
 from __future__ import annotations
 
 import copy
+import enum
 import ipaddress
 import os
 import re
@@ -91,7 +92,7 @@ from referee.bots.sandbox import Isolation, Limits, Sandbox, SandboxError
 from referee.bots.transport import BotCommand, BotStartError
 from referee.match import Entrant, Restart
 from referee.match.clock import TimeControl
-from referee.records.deals import DealFile, DealFileError, read_deals
+from referee.records.deals import DealFile, DealFileError, DealsOrder, read_deals
 from referee.records.seals import (
     KeyFileError,
     SealError,
@@ -101,9 +102,19 @@ from referee.records.seals import (
     sealed_json,
 )
 from referee.rules import VariantError, get_variant
-from referee.rules.variants import Variant
+from referee.rules.variants import Partners, Variant
 
-FORMATS = ("round-robin", "gauntlet", "knockout")
+
+class Format(enum.StrEnum):
+    """How the contestants are paired; the value is the configuration's (and the fingerprint's) text."""
+
+    ROUND_ROBIN = "round-robin"  # every table of contestants once
+    GAUNTLET = "gauntlet"  # the candidate against every table of the others
+    KNOCKOUT = "knockout"  # seeded matches of two, the winners going on (tournaments.knockout)
+
+
+FORMATS = tuple(f.value for f in Format)
+BOARDS = "boards"  # format = "boards": a round robin of boards (the configuration's shorthand, not a Format)
 
 
 class ConfigError(ValueError):
@@ -141,7 +152,7 @@ SCHEDULER_ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-
 @attrs.frozen
 class TournamentConfig:
     name: str
-    format: str
+    format: Format = attrs.field(converter=Format)
     variant: Variant
     entrants: tuple[Entrant, ...]
     games_per_pairing: int
@@ -155,7 +166,7 @@ class TournamentConfig:
     teams: tuple[Team, ...] = ()  # partnership variants: the entrants are these teams
     processes: int | None = None  # referee processes; None: one per core, at most one per concurrent game
     deals: DealFile | None = None  # a deal file's deals, in turn, instead of deals from the seed
-    deals_order: str = "sequential"  # or "random": the deal file's deals in an order drawn from the seed
+    deals_order: DealsOrder = attrs.field(default=DealsOrder.SEQUENTIAL, converter=DealsOrder)
     rounds: int = 1  # the configuration's games (or boards) played this many times over (cutechess's -rounds);
     # games_per_pairing and boards count them all
     wait_ms: int = 0  # a pause between two games of one slot (cutechess's -wait)
@@ -171,7 +182,7 @@ class TournamentConfig:
 
     @property
     def partnership(self) -> bool:
-        return self.variant.partners.value == "opposite"
+        return self.variant.partners is Partners.OPPOSITE
 
     def contestants(self) -> list[str]:
         """Who is paired and rated: the teams in a partnership variant, else the bots."""
@@ -204,7 +215,7 @@ class TournamentConfig:
         """Everything that decides which games are played and how: kept with the results for --resume."""
         return {
             "name": self.name,
-            "format": self.format,
+            "format": self.format.value,
             "variant": self.variant.name,
             "options": self.variant.settings(),
             "entrants": [{"name": e.name, "command": command_identity(e.command.argv), "time": e.time_control.to_dict()}
@@ -216,7 +227,8 @@ class TournamentConfig:
             "candidate": self.candidate,
             "deals": self.deals.digest() if self.deals is not None else None,
             "boards": self.boards,
-            **({"deals_order": "random"} if self.deals_order == "random" else {}),  # (0.2's runs resume unchanged)
+            # the order only when not the default, so 0.2's runs resume unchanged
+            **({"deals_order": self.deals_order.value} if self.deals_order is DealsOrder.RANDOM else {}),
             **({"own_deals": True} if self.own_deals else {}),
         }
 
@@ -265,92 +277,33 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
               "output", "candidate", "anchor", "processes", "deals", "boards", "deals_order", "rounds", "wait",
               "own_deals",
               *FENCE_KEYS}, where, "tournament.")
-    fmt = _get(t, "format", str, "round-robin", where, "tournament.")
-    if fmt not in (*FORMATS, "boards"):
-        raise ConfigError(f"{where}: tournament.format: {fmt!r} is not one of {', '.join(FORMATS)}, boards")
-    boards = _get(t, "boards", int, None, where, "tournament.")
-    if fmt == "boards":  # a round robin of boards
-        fmt, boards = "round-robin", 100 if boards is None else boards
-    options = {k: ("yes" if v else "no") if isinstance(v, bool) else str(v)
-               for k, v in _table(t, "options", where, required=False, prefix="tournament.").items()}
-    if boards is not None:
-        if boards < 1:
-            raise ConfigError(f"{where}: tournament.boards must be at least 1")
-        if "games_per_pairing" in t or t.get("duplicate") is False or options.get("max-hands", "1") != "1":
-            raise ConfigError(f"{where}: tournament.boards: a board is one hand in every seating of a deal, so it "
-                              "takes no games_per_pairing, duplicate = false or max-hands")
-        options["max-hands"] = "1"
-    try:
-        variant = get_variant(_get(t, "variant", str, "two-handed", where, "tournament."), options)
-    except VariantError as e:
-        raise ConfigError(f"{where}: tournament: {e}") from None
-    if fmt == "knockout" and variant.players != 2 and variant.partners.value != "opposite":
+    fmt, boards = _format_and_boards(t, where)
+    variant = _variant(t, boards, where)
+    if fmt is Format.KNOCKOUT and variant.players != 2 and variant.partners is not Partners.OPPOSITE:
         raise ConfigError(f"{where}: tournament.format: a knockout's matches are between two: play it in a "
                           f"two-handed or partnership variant ({variant.name} seats {variant.players} contestants)")
     rounds = _get(t, "rounds", int, 1, where, "tournament.")
     if rounds < 1:
         raise ConfigError(f"{where}: tournament.rounds must be at least 1")
     boards = None if boards is None else boards * rounds
-    group = {3: 6, 5: 5}.get(variant.players, 2)  # games per deal: every contestant holds every hand once
-    games = _get(t, "games_per_pairing", int, 20, where, "tournament.") * rounds if boards is None else boards * group
-    duplicate = _get(t, "duplicate", bool, True, where, "tournament.")
-    if games < 1:
-        raise ConfigError(f"{where}: tournament.games_per_pairing must be at least 1")
-    if duplicate and games % group:
-        what = "even with duplicate deals (games come in pairs)" if group == 2 else (
-            f"a multiple of {group} with duplicate deals ({group} seatings of every deal)")
-        raise ConfigError(f"{where}: tournament.games_per_pairing must be {what}")
+    games, duplicate = _games(t, variant, boards, rounds, where)
     default_time = _time_control(_table(data, "time", where, required=False), TimeControl(), where, "time.")
     default_fence = _fence(t, _table(data, "limits", where, required=False), Fence(), where,
                            "tournament.", "limits.", base)
-    bots = data.get("bot")
-    if not isinstance(bots, list) or not bots:
-        raise ConfigError(f"{where}: no bots: add [[bot]] tables with a name and a command or sample")
-    entrants, shipped = [], []
-    for i, bot in enumerate(bots, 1):
-        entrants.append(_entrant(bot, i, default_time, default_fence, base, where))
-        if isinstance(bot, dict) and "ship" in bot:
-            shipped.append((entrants[-1].name, _shipped_folder(bot, i, base, where)))
+    entrants, shipped = _entrants(data.get("bot"), default_time, default_fence, base, where)
     names = [e.name for e in entrants]
-    duplicates = sorted({n for n in names if names.count(n) > 1})
-    if duplicates:
-        raise ConfigError(f"{where}: bot names must be unique; repeated: {', '.join(duplicates)}")
     teams = _teams(data.get("team"), names, variant, where)
     contestants = [tm.name for tm in teams] if teams else names
     needed = 2 if teams else variant.players
     if len(contestants) < needed:
         what = "teams" if teams else "bots"
         raise ConfigError(f"{where}: {variant.name} needs at least {needed} {what}, the config has {len(contestants)}")
-    candidate = _get(t, "candidate", str, None, where, "tournament.")
-    if fmt == "gauntlet":
-        if candidate is None:
-            raise ConfigError(f"{where}: tournament.candidate: a gauntlet needs the name of the bot that plays everyone")
-        if candidate not in contestants:
-            raise ConfigError(f"{where}: tournament.candidate: no entrant named {candidate!r}; entrants: "
-                              f"{', '.join(contestants)}")
-    elif candidate is not None:
-        raise ConfigError(f"{where}: tournament.candidate only applies to format = \"gauntlet\"")
+    candidate = _candidate(t, fmt, contestants, where)
     anchor = _get(t, "anchor", str, None, where, "tournament.")
     if anchor is not None and anchor not in contestants:
         raise ConfigError(f"{where}: tournament.anchor: no entrant named {anchor!r}; entrants: {', '.join(contestants)}")
-    conc = concurrency or _get(t, "concurrency", int, default_concurrency(), where, "tournament.")
-    if conc < 1:
-        raise ConfigError(f"{where}: tournament.concurrency must be at least 1")
-    processes = _get(t, "processes", int, None, where, "tournament.")
-    if processes is not None and processes < 1:
-        raise ConfigError(f"{where}: tournament.processes must be at least 1")
-    deals = None
-    deals_path = _get(t, "deals", str, None, where, "tournament.")
-    if deals_path is not None:
-        try:
-            deals = read_deals(_resolve(base, deals_path), variant)
-        except DealFileError as e:
-            raise ConfigError(f"{where}: tournament.deals: {e}") from None
-    deals_order = _get(t, "deals_order", str, "sequential", where, "tournament.")
-    if deals_order not in ("sequential", "random"):
-        raise ConfigError(f"{where}: tournament.deals_order must be \"sequential\" or \"random\", got {deals_order!r}")
-    if deals_order == "random" and deals is None:
-        raise ConfigError(f"{where}: tournament.deals_order orders a deal file's deals: give one (tournament.deals)")
+    conc, processes = _concurrency(t, concurrency, where)
+    deals, deals_order = _deals(t, base, variant, where)
     wait_ms = _get(t, "wait", int, 0, where, "tournament.")
     if wait_ms < 0:
         raise ConfigError(f"{where}: tournament.wait is milliseconds between games: 0 or more")
@@ -360,7 +313,7 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
         name=_get(t, "name", str, path.stem, where, "tournament."),
         format=fmt,
         variant=variant,
-        entrants=tuple(entrants),
+        entrants=entrants,
         games_per_pairing=games,
         seed=_get(t, "seed", int, None, where, "tournament."),
         concurrency=conc,
@@ -377,9 +330,117 @@ def parse_config(data: dict, path: Path, output: Path | None = None, concurrency
         wait_ms=wait_ms,
         boards=boards,
         cluster=cluster,
-        shipped=tuple(shipped),
+        shipped=shipped,
         own_deals=_get(t, "own_deals", bool, cluster is not None and cluster.seatings_apart, where, "tournament."),
     )
+
+
+def _format_and_boards(t: dict, where: str) -> tuple[Format, int | None]:
+    """tournament.format and tournament.boards (boards per pairing, before rounds; None: whole games).
+    ``format = "boards"`` is a round robin of boards, 100 unless boards says."""
+    text = _get(t, "format", str, Format.ROUND_ROBIN.value, where, "tournament.")
+    if text not in (*FORMATS, BOARDS):
+        raise ConfigError(f"{where}: tournament.format: {text!r} is not one of {', '.join(FORMATS)}, {BOARDS}")
+    boards = _get(t, "boards", int, None, where, "tournament.")
+    if text == BOARDS:
+        return Format.ROUND_ROBIN, 100 if boards is None else boards
+    return Format(text), boards
+
+
+def _variant(t: dict, boards: int | None, where: str) -> Variant:
+    """The variant with tournament.options; boards play one hand a game (max-hands = 1), so they take no
+    games_per_pairing, no independent deals and no other max-hands."""
+    options = {k: ("yes" if v else "no") if isinstance(v, bool) else str(v)
+               for k, v in _table(t, "options", where, required=False, prefix="tournament.").items()}
+    if boards is not None:
+        if boards < 1:
+            raise ConfigError(f"{where}: tournament.boards must be at least 1")
+        if "games_per_pairing" in t or t.get("duplicate") is False or options.get("max-hands", "1") != "1":
+            raise ConfigError(f"{where}: tournament.boards: a board is one hand in every seating of a deal, so it "
+                              "takes no games_per_pairing, duplicate = false or max-hands")
+        options["max-hands"] = "1"
+    try:
+        return get_variant(_get(t, "variant", str, "two-handed", where, "tournament."), options)
+    except VariantError as e:
+        raise ConfigError(f"{where}: tournament: {e}") from None
+
+
+def _games(t: dict, variant: Variant, boards: int | None, rounds: int, where: str) -> tuple[int, bool]:
+    """(games per pairing over all rounds, duplicate): with duplicate deals, a whole number of deals, every
+    contestant holding every hand once."""
+    group = {3: 6, 5: 5}.get(variant.players, 2)  # games per deal: every contestant holds every hand once
+    games = _get(t, "games_per_pairing", int, 20, where, "tournament.") * rounds if boards is None else boards * group
+    duplicate = _get(t, "duplicate", bool, True, where, "tournament.")
+    if games < 1:
+        raise ConfigError(f"{where}: tournament.games_per_pairing must be at least 1")
+    if duplicate and games % group:
+        what = "even with duplicate deals (games come in pairs)" if group == 2 else (
+            f"a multiple of {group} with duplicate deals ({group} seatings of every deal)")
+        raise ConfigError(f"{where}: tournament.games_per_pairing must be {what}")
+    return games, duplicate
+
+
+def _entrants(bots: Any, default_time: TimeControl, default_fence: Fence, base: Path,
+              where: str) -> tuple[tuple[Entrant, ...], tuple[tuple[str, str], ...]]:
+    """The [[bot]] tables: (entrants, (bot, folder) of those that ship a folder to a cluster); names unique."""
+    if not isinstance(bots, list) or not bots:
+        raise ConfigError(f"{where}: no bots: add [[bot]] tables with a name and a command or sample")
+    entrants, shipped = [], []
+    for i, bot in enumerate(bots, 1):
+        entrants.append(_entrant(bot, i, default_time, default_fence, base, where))
+        if isinstance(bot, dict) and "ship" in bot:
+            shipped.append((entrants[-1].name, _shipped_folder(bot, i, base, where)))
+    names = [e.name for e in entrants]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ConfigError(f"{where}: bot names must be unique; repeated: {', '.join(duplicates)}")
+    return tuple(entrants), tuple(shipped)
+
+
+def _candidate(t: dict, fmt: Format, contestants: list[str], where: str) -> str | None:
+    """tournament.candidate: a gauntlet's, who plays everyone; no other format takes one."""
+    candidate = _get(t, "candidate", str, None, where, "tournament.")
+    if fmt is not Format.GAUNTLET:
+        if candidate is not None:
+            raise ConfigError(f"{where}: tournament.candidate only applies to format = \"{Format.GAUNTLET}\"")
+        return None
+    if candidate is None:
+        raise ConfigError(f"{where}: tournament.candidate: a gauntlet needs the name of the bot that plays everyone")
+    if candidate not in contestants:
+        raise ConfigError(f"{where}: tournament.candidate: no entrant named {candidate!r}; entrants: "
+                          f"{', '.join(contestants)}")
+    return candidate
+
+
+def _concurrency(t: dict, concurrency: int | None, where: str) -> tuple[int, int | None]:
+    """(games at once, referee processes or None for the default): the command line's concurrency wins."""
+    conc = concurrency or _get(t, "concurrency", int, default_concurrency(), where, "tournament.")
+    if conc < 1:
+        raise ConfigError(f"{where}: tournament.concurrency must be at least 1")
+    processes = _get(t, "processes", int, None, where, "tournament.")
+    if processes is not None and processes < 1:
+        raise ConfigError(f"{where}: tournament.processes must be at least 1")
+    return conc, processes
+
+
+def _deals(t: dict, base: Path, variant: Variant, where: str) -> tuple[DealFile | None, DealsOrder]:
+    """tournament.deals (a deal file, read and checked against the variant) and the order of its deals."""
+    deals = None
+    deals_path = _get(t, "deals", str, None, where, "tournament.")
+    if deals_path is not None:
+        try:
+            deals = read_deals(_resolve(base, deals_path), variant)
+        except DealFileError as e:
+            raise ConfigError(f"{where}: tournament.deals: {e}") from None
+    text = _get(t, "deals_order", str, DealsOrder.SEQUENTIAL.value, where, "tournament.")
+    try:
+        order = DealsOrder(text)
+    except ValueError:
+        raise ConfigError(f"{where}: tournament.deals_order must be \"{DealsOrder.SEQUENTIAL}\" or "
+                          f"\"{DealsOrder.RANDOM}\", got {text!r}") from None
+    if order is DealsOrder.RANDOM and deals is None:
+        raise ConfigError(f"{where}: tournament.deals_order orders a deal file's deals: give one (tournament.deals)")
+    return deals, order
 
 
 def parse_cluster(table: dict, where: str, base: Path = Path(".")) -> Cluster | None:
@@ -548,7 +609,7 @@ def load_saved_config(output: Path, concurrency: int | None = None) -> tuple[Tou
 
 def _teams(tables: Any, names: list[str], variant: Variant, where: str) -> tuple[Team, ...]:
     """[[team]] tables; a partnership variant without them pairs every bot with a copy of itself."""
-    partnership = variant.partners.value == "opposite"
+    partnership = variant.partners is Partners.OPPOSITE
     if tables is None:
         return tuple(Team(n, (n, n)) for n in names) if partnership else ()
     if not partnership:

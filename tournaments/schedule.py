@@ -17,9 +17,10 @@ import itertools
 
 import attrs
 
+from referee.records.deals import DealsOrder
 from referee.rules.dealing import derive_seed
 
-from .config import TournamentConfig
+from .config import Format, TournamentConfig
 
 
 @attrs.frozen
@@ -45,7 +46,7 @@ def deal_of(config: TournamentConfig, k: int, *labels: object) -> tuple[int, tup
     ``labels`` give independent games (no duplicate) a deal of their own per pairing."""
     if config.deals is not None:
         deals = config.deals
-        if config.deals_order == "random":
+        if config.deals_order is DealsOrder.RANDOM:
             deals = deals.in_random_order(derive_seed(config.seed, "deal-order"))
         deal = deals.deal(k)
         return deal.seed, deal.decks
@@ -69,7 +70,7 @@ def pairings(config: TournamentConfig) -> list[tuple[str, ...]]:
     """The tables: every group of contestants that plays together."""
     names = config.contestants()
     k = table_size(config)
-    if config.format == "gauntlet":
+    if config.format is Format.GAUNTLET:
         others = [n for n in names if n != config.candidate]
         return [(config.candidate, *rest) for rest in itertools.combinations(others, k - 1)]
     return list(itertools.combinations(names, k))

@@ -11,7 +11,7 @@ import attrs
 from referee.records.audit import Schedule
 from referee.records.store import Recovery, ResultStore, StoreError
 
-from .config import TournamentConfig, save_config
+from .config import Format, TournamentConfig, save_config
 from .knockout import bracket, games_to_play, knockout_schedule, least_games, spec_of
 from .schedule import GameSpec
 from .schedule import schedule as games_of
@@ -47,20 +47,20 @@ class OpenTournament:
     def todo(self, records: list | None = None) -> list[GameSpec]:
         """The games to play next, given ``records`` (default: the ones saved when it was opened)."""
         records = self.saved() if records is None else records
-        if self.config.format == "knockout":
+        if self.config.format is Format.KNOCKOUT:
             return games_to_play(self.config, records)
         done = {r.game_id for r in records}
         return [s for s in self.specs if s.game_id not in done]
 
     def planned(self, records: list) -> list[GameSpec]:
         """Every game of the run as far as is known, played or not (a knockout's: as far as ``records`` go)."""
-        if self.config.format != "knockout":
+        if self.config.format is not Format.KNOCKOUT:
             return self.specs
         return [spec_of(self.config, g) for g in bracket(self.config, records).games()]
 
     def total(self, records: list | None = None) -> int:
         """Games in all, as far as is known: a knockout's grow with its tie-breaks."""
-        if self.config.format != "knockout":
+        if self.config.format is not Format.KNOCKOUT:
             return len(self.specs)
         matches = bracket(self.config, self.saved() if records is None else records).matches
         return least_games(self.config) + sum(max(len(m.games) - self.config.games_per_pairing, 0) for m in matches)
@@ -76,7 +76,7 @@ def open_tournament(config: TournamentConfig, data: dict, path: Path, resuming: 
     store = ResultStore(config.output)
     if config.seed is None:
         config = attrs.evolve(config, seed=saved_seed(store) if resuming else secrets.randbits(128))
-    knockout = config.format == "knockout"
+    knockout = config.format is Format.KNOCKOUT
     specs = [] if knockout else games_of(config)
     schedule = knockout_schedule(config) if knockout else tournament_schedule(config, specs)
     recovery = None

@@ -14,7 +14,7 @@ from referee.bots.samples import SAMPLES, resolve_bot, unique_names
 from referee.bots.sandbox import Isolation, Limits, Sandbox, SandboxError
 from referee.match import Entrant, Restart, TimeControl
 from referee.match.client import STARTUP_ALLOWANCE
-from referee.records.deals import read_deals
+from referee.records.deals import DealsOrder, read_deals
 from referee.rules import get_variant
 from referee.rules.dealing import derive_seed
 from referee.rules.variants import parse_option_text
@@ -68,7 +68,7 @@ def add_deals_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deals", type=Path, default=None, metavar="FILE",
                    help="play the deals of this deal file, in turn, instead of deals from the seed (written by "
                         "'pinochle-arena deals'; see docs/boards.md, Deal files)")
-    p.add_argument("--deals-order", choices=("sequential", "random"), default=None,
+    p.add_argument("--deals-order", choices=[order.value for order in DealsOrder], default=None,
                    help="the deal file's deals in its order (default), or in an order drawn from the seed, each "
                         "pass through the file anew (cutechess's order=random)")
 
@@ -225,7 +225,7 @@ def deals_from_args(args, variant):
 
 def deals_in_order(args, deals, seed: int):
     """The deal file in the order of --deals-order: a random one is drawn from the run's seed."""
-    if deals is None or args.deals_order != "random":
+    if deals is None or args.deals_order != DealsOrder.RANDOM:
         return deals
     return deals.in_random_order(derive_seed(seed, "deal-order"))
 

@@ -13,7 +13,7 @@ import attrs
 from tabulate import tabulate
 
 from referee.bots.samples import SAMPLES, resolve_bot, unique_names
-from referee.bots.sandbox import isolation_summary
+from referee.bots.sandbox import Isolation, isolation_summary
 from referee.records.record import GameRecord
 from referee.rules.variants import parse_option_text
 
@@ -102,6 +102,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    from tournaments.config import Format
     from tournaments.store import open_tournament
 
     config, data, path = config_from_args(args)
@@ -121,7 +122,7 @@ def run(args) -> int:
           f"{config.games_text()}, {'duplicate' if config.duplicate else 'independent'} deals, {deals}, "
           f"{config.where_text()}; results in {store.games_path}")
     print(isolation_summary(config.entrants[0].sandbox))
-    if config.cluster is not None and any(e.sandbox.isolation.value == "none" for e in config.entrants):
+    if config.cluster is not None and any(e.sandbox.isolation is Isolation.NONE for e in config.entrants):
         print("WARNING: on a cluster an unjailed bot can also reach the Dask scheduler, and through it run code on "
               "every worker and change results", file=sys.stderr)
     per_worker = play(args, opened)
@@ -137,7 +138,7 @@ def run(args) -> int:
                            title=f"\n{config.name}: {len(records)} games")
     if args.pgn is not None:
         write_pgn(records, args.pgn, config.name)
-    if config.format == "knockout":
+    if config.format is Format.KNOCKOUT:
         from tournaments.knockout import bracket, bracket_lines
 
         print("\nknockout:\n" + "\n".join(bracket_lines(bracket(config, records))))
@@ -150,6 +151,7 @@ def run(args) -> int:
 def play(args, opened) -> collections.Counter | None:
     """Play the games not yet saved, with a progress line; returns this run's games by cluster worker (empty when
     played here), or None when stopped by Ctrl-C."""
+    from tournaments.config import Format
     from tournaments.runner import run_games
     from tournaments.standings import Leader
 
@@ -183,7 +185,7 @@ def play(args, opened) -> collections.Counter | None:
                 progress.grow(opened.total(live))
                 play_these = functools.partial(run_games, planned=opened.planned(live), played=list(live))
                 run_on_cluster_or_here(play_these, config, todo, store, on_game, args.transcripts)
-                todo = opened.todo(live) if config.format == "knockout" else []
+                todo = opened.todo(live) if config.format is Format.KNOCKOUT else []
     except KeyboardInterrupt:
         progress.close()
         print(f"\nstopped after {finished} of {opened.total(live)} games; so far:")

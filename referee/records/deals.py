@@ -24,6 +24,7 @@ may list no decks: its seed alone then decides the cards.
 
 from __future__ import annotations
 
+import enum
 import functools
 import hashlib
 import random
@@ -38,6 +39,13 @@ from ..rules.variants import Variant
 from .record import GameRecord
 
 MAGIC = "pinochle-arena deals 1"
+
+
+class DealsOrder(enum.StrEnum):
+    """In which order a run plays a deal file's deals; the value is the configuration's and the flag's text."""
+
+    SEQUENTIAL = "sequential"  # in turn, as the file has them
+    RANDOM = "random"  # in an order drawn from the run's seed (:meth:`DealFile.in_random_order`)
 
 
 class DealFileError(ValueError):

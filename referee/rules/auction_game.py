@@ -35,7 +35,7 @@ from .actions import (
     ThrowIn,
 )
 from .bidding import Auction, ranges_text
-from .cards import Card, Suit, make_deck, sort_cards
+from .cards import Card, IdentityEnum, Suit, make_deck, sort_cards
 from .dealing import Deal, deal_out, deck_for
 from .events import (
     AuctionWon,
@@ -72,6 +72,17 @@ from .variants import CallOwnCard, Partners, SaveMeld, Scoring, Tiebreak, Varian
 MAX_DEALS_PER_HAND = 5  # with max_hands: how many deals (redeals included) a game may take before it is scored as it stands
 
 
+class AuctionStage(IdentityEnum):
+    """Where a hand of a bidding game stands, in the order the hand goes through them."""
+
+    BID = "bid"  # the auction
+    TRUMP = "trump"  # the bid winner names trump (or throws the hand in)
+    CALL = "call"  # call-for-partner: the bid winner calls a card
+    GIVE = "give"  # partners pass cards, one by one (the partner first, then the bid winner back)
+    BURY = "bury"  # the bid winner buries cards, one by one
+    PLAY = "play"  # meld counted; the tricks
+
+
 @attrs.define(eq=False)
 class AuctionGame(GameState):
     variant: Variant
@@ -89,7 +100,7 @@ class AuctionGame(GameState):
     bidder: int | None = None
     bid: int | None = None
     partner: int | None = None
-    stage: str = "bid"
+    stage: AuctionStage = AuctionStage.BID
     giver: int | None = None
     receiver: int | None = None
     give_left: int = 0
@@ -164,7 +175,7 @@ class AuctionGame(GameState):
         self.buried, self.trump, self.bidder, self.bid, self.partner = [], None, None, None, None
         self.kitty_turned = 0
         self.auction = Auction(n, self.dealer, v.bids, v.all_pass, v.single_round)
-        self.stage = "bid"
+        self.stage = AuctionStage.BID
         self.giving, self.given_back = [], False
         self.meld_points = [0] * n
         self.trick, self.tricks_played = [], 0
@@ -176,22 +187,22 @@ class AuctionGame(GameState):
 
     # ------------------------------------------------------------- questions
     def _decide(self) -> Decision:
-        if self.stage == "bid":
+        if self.stage is AuctionStage.BID:
             a = self.auction
             return Decision(a.to_act, DecisionKind.BID, AuctionChoices(*a.legal()))
-        if self.stage == "trump":
+        if self.stage is AuctionStage.TRUMP:
             throw_in = (ThrowIn(),) if self.variant.throw_in else ()
             return Decision(self.bidder, DecisionKind.TRUMP, tuple(DeclareTrump(s) for s in Suit) + throw_in)
-        if self.stage == "call":
+        if self.stage is AuctionStage.CALL:
             faces = sort_cards(make_deck(1, self.variant.deck_ranks))
             if self.variant.call_own_card is CallOwnCard.FORBIDDEN:
                 held = self.hands[self.bidder]
                 faces = [c for c in faces if held.count(c) < self.variant.deck_copies]
             return Decision(self.bidder, DecisionKind.CALL, tuple(CallCard(c) for c in faces))
-        if self.stage == "give":
+        if self.stage is AuctionStage.GIVE:
             cards = sort_cards(dict.fromkeys(self.hands[self.giver]))
             return Decision(self.giver, DecisionKind.GIVE, tuple(GiveCard(c) for c in cards))
-        if self.stage == "bury":
+        if self.stage is AuctionStage.BURY:
             cards = sort_cards(dict.fromkeys(self.hands[self.bidder]))
             return Decision(self.bidder, DecisionKind.BURY, tuple(BuryCard(c) for c in cards))
         seat = (self.leader + len(self.trick)) % self.seats
@@ -216,14 +227,14 @@ class AuctionGame(GameState):
                 continue
             hand = list(world.hands[s])
             rng.shuffle(hand)
-            if self.stage == "give" and s == self.giver:
+            if self.stage is AuctionStage.GIVE and s == self.giver:
                 self.giving, hand = hand[:len(self.giving)], hand[len(self.giving):]
-            if self.stage == "bury" and s == self.bidder:
+            if self.stage is AuctionStage.BURY and s == self.bidder:
                 self.buried, hand = hand[:len(self.buried)], hand[len(self.buried):]
             self.hands[s] = hand
         if self.kitty:
             self.kitty = list(world.kitty)
-        if self.bidder != seat and self.stage != "bury":
+        if self.bidder != seat and self.stage is not AuctionStage.BURY:
             self.buried = list(world.buried)
         self.dummy = list(world.dummy)
 
@@ -307,12 +318,12 @@ class AuctionGame(GameState):
                 notices.append(Notice(self.everyone, KittyShown(tuple(self.kitty))))
                 self.hands[self.bidder].extend(self.kitty)
                 self.kitty = []
-            self.stage = "trump"
+            self.stage = AuctionStage.TRUMP
 
     def _after_trump(self, notices: list[Notice]) -> None:
         v = self.variant
         if v.partners is Partners.CALLED:
-            self.stage = "call"
+            self.stage = AuctionStage.CALL
         elif v.partners is Partners.OPPOSITE and v.give:
             self.partner = (self.bidder + 2) % 4
             self._start_giving(self.partner, self.bidder, v.give)
@@ -336,7 +347,8 @@ class AuctionGame(GameState):
             self._finish_giving(notices)
 
     def _start_giving(self, giver: int, receiver: int, count: int) -> None:
-        self.stage, self.giver, self.receiver, self.give_left, self.giving = "give", giver, receiver, count, []
+        self.stage, self.giver, self.receiver = AuctionStage.GIVE, giver, receiver
+        self.give_left, self.giving = count, []
 
     def _give(self, card: Card, notices: list[Notice]) -> None:
         self.hands[self.giver].remove(card)
@@ -364,7 +376,7 @@ class AuctionGame(GameState):
 
     def _after_passing(self, notices: list[Notice]) -> None:
         if self.variant.bury:
-            self.stage, self.giving = "bury", []
+            self.stage, self.giving = AuctionStage.BURY, []
             return
         self._meld_and_play(notices)
 
@@ -384,7 +396,7 @@ class AuctionGame(GameState):
                 self.meld_points[seat] += line.points
                 notices.append(Notice(self.everyone, Melded(seat, type_name(line.kind, line.multiplicity),
                                                             line.points, line.cards)))
-        self.stage = "play"
+        self.stage = AuctionStage.PLAY
         self.leader = self.bidder
         notices.append(Notice(self.everyone, PlayBegins(self.leader)))
 

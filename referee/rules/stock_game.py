@@ -29,7 +29,7 @@ from collections.abc import Sequence
 import attrs
 
 from .actions import PLAYS, Action, Claim, Meld, Pass, PlayCard, StockPick, TakeLast
-from .cards import Card, Rank, sort_cards
+from .cards import Card, IdentityEnum, Rank, sort_cards
 from .dealing import Deal, deal_out, deck_for
 from .events import (
     Claimed,
@@ -55,6 +55,14 @@ from .tricks import FREE_PLAY, FollowDuty, MustWin, legal_plays, trick_winner
 from .variants import LastStockCard, MeldTiming, Tiebreak, Variant
 
 
+class StockStage(IdentityEnum):
+    """A step after a first-phase trick (:attr:`StockGame.pending` holds those left, in order)."""
+
+    DRAW = "draw"  # winner, then loser, draw from the stock (automatic)
+    MELD = "meld"  # the winner may meld
+    TAKE = "take"  # one face-down card and the turn-up left: the winner chooses one (LastStockCard.WINNER_CHOOSES)
+
+
 @attrs.define(eq=False)
 class StockGame(GameState):
     variant: Variant
@@ -71,7 +79,7 @@ class StockGame(GameState):
     phase: int = 1
     leader: int = 0
     trick: list[tuple[int, PlayCard]] = attrs.Factory(list)
-    pending: list[str] = attrs.Factory(list)  # stages left after a first-phase trick
+    pending: list[StockStage] = attrs.Factory(list)  # stages left after a first-phase trick
     last_winner: int = 0
     meld_points: list[int] = attrs.Factory(list)
     trick_points: list[int] = attrs.Factory(list)
@@ -161,9 +169,9 @@ class StockGame(GameState):
 
     def _decide(self) -> Decision:
         stage = self.pending[0] if self.pending else None
-        if stage == "take":
+        if stage is _TAKE_STAGE:
             return Decision(self.last_winner, _TAKE_LAST_KIND, _TAKE_LAST)
-        if stage == "meld":
+        if stage is _MELD_STAGE:
             return self._meld_decision(self.last_winner, self._meld_options(self.last_winner))
         seat = (self.leader + len(self.trick)) % 2
         kind = _FOLLOW if self.trick else _LEAD
@@ -311,8 +319,8 @@ class StockGame(GameState):
         bonus = self.variant.last_trick if last else 0
         notices.append(_trick_won(winner, points, bonus))
         if self.phase == 1:
-            order = ["draw", "meld"] if self.variant.meld_timing is _AFTER_DRAW else ["meld", "draw"]
-            self.pending = order
+            after_draw = self.variant.meld_timing is _AFTER_DRAW
+            self.pending = [_DRAW_STAGE, _MELD_STAGE] if after_draw else [_MELD_STAGE, _DRAW_STAGE]
             self._advance(notices)
         elif last:
             self.trick_points[winner] += bonus
@@ -322,25 +330,25 @@ class StockGame(GameState):
         """Run the automatic stages after a first-phase trick until a seat must decide."""
         while self.pending:
             stage = self.pending[0]
-            if stage == "draw":
+            if stage is _DRAW_STAGE:
                 if len(self.stock) >= 2:
                     self.pending.pop(0)
                     self._draw(self.last_winner, self.stock.pop(0), public=False, notices=notices)
                     self._draw(1 - self.last_winner, self.stock.pop(0), public=False, notices=notices)
                 elif self.variant.last_stock_card is LastStockCard.WINNER_CHOOSES:
-                    self.pending[0] = "take"
+                    self.pending[0] = _TAKE_STAGE
                     return
                 else:
                     self.pending.pop(0)
                     self._draw_last(StockPick.STOCK, notices, shown=True)
-            elif stage == "meld":
+            elif stage is _MELD_STAGE:
                 options = self._meld_options(self.last_winner)
                 if options:
                     self.decision_cache = self._meld_decision(self.last_winner, options)
                     return
                 self.pending.pop(0)
                 self.turn_melded = self.turn_dix = False
-            elif stage == "take":
+            elif stage is _TAKE_STAGE:
                 return
         if not self.stock and self.turnup is None and self.phase == 1:
             self._start_phase_two(notices)
@@ -467,6 +475,7 @@ _NINE = Rank.NINE
 _LEAD, _FOLLOW = DecisionKind.LEAD, DecisionKind.FOLLOW
 _MELD, _TAKE_LAST_KIND = DecisionKind.MELD, DecisionKind.TAKE_LAST
 _AFTER_DRAW = MeldTiming.AFTER_DRAW
+_DRAW_STAGE, _MELD_STAGE, _TAKE_STAGE = StockStage.DRAW, StockStage.MELD, StockStage.TAKE
 _CLAIM = (Claim(),)
 _PASS = Pass()
 _TAKE_LAST = (TakeLast(StockPick.STOCK), TakeLast(StockPick.TURNUP))

@@ -44,7 +44,15 @@ class SeatLink:
     _closed: bool = False
     connected: trio.Event = attrs.Factory(trio.Event)
 
-    # --- what the referee uses (as BotProcess) --------------------------------------------------------------
+    # --- what the referee uses (a LineEndpoint, as BotProcess) ----------------------------------------------
+    @property
+    def pid(self) -> None:
+        return None  # a person, not a process
+
+    @property
+    def program(self) -> str:
+        return ""  # a person has no program to fingerprint
+
     def post(self, text: str) -> None:
         self._out.append(text)
 
@@ -76,6 +84,13 @@ class SeatLink:
                 found.append(self._replies[1].receive_nowait())
             except (trio.WouldBlock, trio.EndOfChannel):
                 return found
+
+    def leftover_lines(self, count: int) -> list[str]:
+        """Replies the page sent that nobody read (at most ``count``): for a message, never raises."""
+        return [line.text for line in self.pending_lines()][:count]
+
+    async def stderr_logged(self) -> None:
+        return  # a page writes no stderr
 
     async def read_line(self, deadline: float) -> Line:
         if self._closed:

@@ -162,7 +162,11 @@ class RemoteSeat:
             with open(self.stderr_path, "ab") as f:
                 f.write(data[:STDERR_CAP])
 
-    # --- what the referee uses (as BotProcess) --------------------------------------------------------------
+    # --- what the referee uses (a LineEndpoint, as BotProcess) ----------------------------------------------
+    @property
+    def pid(self) -> None:
+        return None  # the bot's process is on another machine
+
     def now(self) -> float:
         return trio.current_time()
 
@@ -216,6 +220,9 @@ class RemoteSeat:
     def _raise_failure(self) -> None:
         if self._failure is not None:
             raise self._failure
+
+    async def stderr_logged(self) -> None:
+        await self._ended.wait()  # the host sends the log last, or the link ended
 
     async def stop(self, grace: float = 1.0) -> int | None:
         return await self.kill()

@@ -250,6 +250,14 @@ class BotProcess:
     def pid(self) -> int:
         return self.process.pid
 
+    @property
+    def program(self) -> None:
+        """None: the referee fingerprints a local bot's files itself (see :class:`~.endpoint.LineEndpoint`)."""
+        return None
+
+    async def stderr_logged(self) -> None:
+        await self.stderr_drained.wait()
+
     # ------------------------------------------------------------- reading
     # stdout is read only when the referee wants a line: a bot that writes unasked fills its pipe and
     # blocks, costing the referee nothing. Lines are stamped with the time their bytes were read.

@@ -8,6 +8,7 @@ requests with timing, ping, quit. Every failure is a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
@@ -16,6 +17,7 @@ import trio
 from protocol import ProtocolError, parse_bot_line
 from protocol import messages as m
 
+from ..bots.endpoint import LineEndpoint
 from ..bots.start_clock import StartClock
 from ..bots.sandbox import Sandbox
 from ..bots.transport import (
@@ -51,9 +53,22 @@ MAX_OPTIONS = 50  # options one bot may declare
 STARTUP_ALLOWANCE = 10.0
 
 
+@attrs.frozen
+class TimedReply:
+    """A bot's reply to a request: its action token and the milliseconds it took (from the request written to the
+    reply line read)."""
+
+    action: str
+    used_ms: float
+
+    def __iter__(self) -> Iterator[str | float]:
+        """The old shape, ``action, used_ms = await client.request(...)``, until every caller reads the fields."""
+        return iter((self.action, self.used_ms))
+
+
 @attrs.define(eq=False)
 class BotClient:
-    process: BotProcess
+    process: LineEndpoint  # a bot's process here, a bot on another machine, a person's page
     name: str
     author: str = ""
     ids: dict[str, str] = attrs.Factory(dict)  # every 'id KEY TEXT' line, recorded with its games
@@ -88,10 +103,10 @@ class BotClient:
             raise
 
     @classmethod
-    async def attach(cls, process, name: str, startup_timeout: float = STARTUP_ALLOWANCE,
+    async def attach(cls, process: LineEndpoint, name: str, startup_timeout: float = STARTUP_ALLOWANCE,
                      stderr_path: Path | None = None) -> BotClient:
-        """Complete the handshake with a player already on the line: a bot's process, or anything that offers
-        what a :class:`~referee.bots.transport.BotProcess` offers the referee (a person's seat in a browser)."""
+        """Complete the handshake with a player already on the line: a bot's process, a bot on another machine or
+        a person's seat in a browser (each a :class:`~referee.bots.endpoint.LineEndpoint`)."""
         client = cls(process, name=name)
         try:
             await client._handshake(startup_timeout)
@@ -122,7 +137,7 @@ class BotClient:
         (:class:`~referee.bots.start_clock.StartClock`), so that a start slowed by a busy machine is not the bot's
         fault."""
         await self.process.send_line(m.Hello().to_text())
-        clock = StartClock(allowance, getattr(self.process, "pid", None), trio.current_time())
+        clock = StartClock(allowance, self.process.pid, trio.current_time())
         while True:
             line = await self._start_line(clock)
             try:
@@ -246,11 +261,11 @@ class BotClient:
         """Write a message (and everything queued) now."""
         await self.process.send_line(message.to_text())
 
-    async def request(self, message: m.Request, wait_ms: float) -> tuple[str, float]:
+    async def request(self, message: m.Request, wait_ms: float) -> TimedReply:
         """Send a request and wait up to ``wait_ms`` for the one reply.
 
-        Returns (action token, milliseconds used), the time running from the
-        moment the request was written to the arrival of the reply line.
+        Returns the action token and the milliseconds used, the time running
+        from the moment the request was written to the arrival of the reply line.
         """
         self._refuse_unasked()
         self._new_exchange()
@@ -263,10 +278,10 @@ class BotClient:
             except BotTimeout:
                 raise BotTimeout(f"no reply to '{message.decision}' within {wait_ms:.0f} ms") from None
             if line.text in message.legal:  # one of the tokens offered: a well-formed reply, no need to parse
-                return line.text, (line.arrived - sent) * 1000
+                return TimedReply(line.text, (line.arrived - sent) * 1000)
             msg = self._parse(line)
             if isinstance(msg, m.Reply):
-                return msg.action, (line.arrived - sent) * 1000
+                return TimedReply(msg.action, (line.arrived - sent) * 1000)
             if not isinstance(msg, m.Info):
                 raise BotProtocolError(f"expected an action, got {line.text[:80]!r}")
 
@@ -321,13 +336,11 @@ def memory_advice(said: str, address_space_mb: int | None) -> str:
             "runtime's own heap flags (java -Xmx512m -XX:CompressedClassSpaceSize=64m; Go: GOMEMLIMIT=512MiB)")
 
 
-async def _stderr_end(process, path: Path | None) -> str:
+async def _stderr_end(process: LineEndpoint, path: Path | None) -> str:
     """The last line of a stopped bot's stderr log, once all it wrote is there (or a second has passed: a
     process it left behind may hold the pipe open)."""
-    drained = getattr(process, "stderr_drained", None)  # a person's seat has no stderr
-    if drained is not None:
-        with trio.move_on_after(1):
-            await drained.wait()
+    with trio.move_on_after(1):
+        await process.stderr_logged()
     return _last_line(path)
 
 

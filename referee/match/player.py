@@ -11,17 +11,17 @@ import enum
 import functools
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 import attrs
 import trio
 
 from protocol import messages as m
 
+from ..bots.endpoint import LineEndpoint
 from ..bots.fingerprint import fingerprint
 from ..bots.samples import unique_names
 from ..bots.sandbox import Sandbox
-from ..bots.transport import BotCommand, BotCrashed, BotError, BotTimeout
+from ..bots.transport import BotCommand, BotCrashed, BotError, BotProcess, BotTimeout
 from ..records.record import SeatInfo
 from .client import STARTUP_ALLOWANCE, BotClient, printable
 from .clock import TimeControl
@@ -57,7 +57,7 @@ class Entrant:
     # a player that is not a process here: given the nursery its tasks may run in and the path of its stderr
     # log, returns its line once it is there (a person's seat in a browser, a bot on another machine:
     # referee.bots.remote)
-    connect: Callable[[trio.Nursery, Path | None], Awaitable[Any]] | None = attrs.field(default=None, eq=False)
+    connect: Callable[[trio.Nursery, Path | None], Awaitable[LineEndpoint]] | None = attrs.field(default=None, eq=False)
     # its start allowance (--startup-timeout): seconds of its own time until 'ready' (see referee.match.client), carried with
     # its time control to every game, whichever runner plays it
     startup_timeout: float = STARTUP_ALLOWANCE
@@ -141,8 +141,9 @@ class Player:
         if self.client is None:
             self.client = await self._take_spare(nursery)
             self.games_on_process = 0
-            if self.entrant.connect is None:  # (a bot elsewhere is no process of ours)
-                self.client.process.play()
+            process = self.client.process
+            if isinstance(process, BotProcess) and process.play is not None:  # (a bot elsewhere is no process of ours)
+                process.play()
         self.games_on_process += 1
         return self.client
 
@@ -211,7 +212,8 @@ class Player:
         try:
             if self.entrant.connect is not None:
                 link = await self.entrant.connect(nursery, log)
-                self.program = getattr(link, "program", self.program)  # a remote bot's, as its host found it
+                if link.program is not None:  # a remote bot's fingerprint, as its host found it
+                    self.program = link.program
                 client = await BotClient.attach(link, self.entrant.name, self.start_allowance())
             else:
                 client = await BotClient.start(nursery, self.entrant.command, log,

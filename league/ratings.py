@@ -26,7 +26,10 @@ for the uncertainty of the opponents (:func:`_approximate_variances`).
 
 This is for choosing tables and for the live ladder; the tables ``league
 show`` prints are those of ``ratings`` (the pool's maximum likelihood with a
-bootstrap over deals), from the same games.
+bootstrap over deals), from the same games. The fit is also a rating system
+of :data:`tournaments.systems.SYSTEMS` (:class:`BradleyTerry`, registered
+here as ``bradley-terry``), so ``ratings --system bradley-terry`` rates any
+results as the ladder would.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ import attrs
 import numpy as np
 
 from tournaments.elo import NATURAL as SCALE  # Elo points per natural unit of the logistic
+from tournaments.systems import Games, Rated, RatingTable, normal_interval, register
 
 PRIOR = 350.0  # Elo: the spread of ratings assumed before any game
 ITERATIONS = 50  # Newton steps at most
@@ -272,4 +276,48 @@ def _approximate_variances(curvature: _Curvature) -> tuple[np.ndarray, dict[int,
     return variances, direct
 
 
-__all__ = ["EXACT", "Estimate", "Fit", "Tally", "comparisons", "fit", "fit_pool", "pair_points", "result_letter", "tally"]
+@attrs.frozen
+class BradleyTerry:
+    """The working fit as a rating system of the table (:data:`tournaments.systems.SYSTEMS`), so that ``ratings
+    --system bradley-terry`` shows any results as the league would rate them: every pairwise result counts as one
+    comparison (as the pool ratings count them; the league's own tally shares a game's weight among them)."""
+
+    name: str = "bradley-terry"
+    about: str = (f"the league's working fit: Bradley-Terry with a normal prior of {PRIOR:g} Elo, logistic Elo; "
+                  "95% intervals: +/- 1.96 sigma from the curvature at the peak")
+
+    def rate(self, games: Games, anchor: str | None = None, level: float = 0.0, bootstrap: int = 300) -> RatingTable:
+        names, counted = _tally_outcomes(games)
+        if anchor is not None and anchor not in names:
+            raise ValueError(f"anchor {anchor!r} played no game; players: {', '.join(names)}")
+        fitted = fit_pool(counted)
+        fixed = None if anchor is None else names.index(anchor)
+        shift = level - (0.0 if fixed is None else fitted.estimates[fixed].rating)
+        rows = []
+        for i, name in enumerate(names):
+            e = fitted.estimates[i]
+            sigma = e.sigma if fixed is None else fitted.gap_sigma(i, fixed)  # (the anchor's own: 0, no interval)
+            rows.append(Rated(name, e.rating + shift, normal_interval(e.rating + shift, sigma), e.games))
+        placed = f"anchor {anchor} = {level:g}" if anchor else f"pool average {level:g}"
+        return RatingTable(self.name, f"{self.about}; {placed}", tuple(sorted(rows, key=lambda r: (-r.rating, r.name))))
+
+
+def _tally_outcomes(games: Games) -> tuple[list[str], Tally]:
+    """The contestants of ``games`` (sorted) and the tally of their pairwise results, by index in that list."""
+    names = sorted({o.a for unit in games.units for o in unit} | {o.b for unit in games.units for o in unit})
+    index = {name: i for i, name in enumerate(names)}
+    counted = Tally()
+    for unit in games.units:
+        for o in unit:
+            a, b = index[o.a], index[o.b]
+            key, points = ((a, b), o.score) if a < b else ((b, a), 1 - o.score)
+            counted.pairs[key][0] += points
+            counted.pairs[key][1] += 1
+            counted.games[a] += 1
+            counted.games[b] += 1
+    return names, counted
+
+
+BRADLEY_TERRY = register(BradleyTerry())
+
+__all__ = ["BRADLEY_TERRY", "BradleyTerry", "EXACT", "Estimate", "Fit", "Tally", "comparisons", "fit", "fit_pool", "pair_points", "result_letter", "tally"]

@@ -62,7 +62,7 @@ import attrs
 from referee.records.record import GameRecord, Termination
 from referee.rules import Variant, get_variant
 
-from .ratings import Outcome, PoolRatings, pool_ratings
+from .ratings import Outcome, PoolRatings
 from .report import (
     Part,
     Table,
@@ -73,13 +73,14 @@ from .report import (
     json_safe,
     los_text,
     margin_text,
-    pool_cells,
     pool_interval,
+    pool_rows,
     prior_note,
-    rank_labels,
+    score_percent,
     write_csv,
 )
 from .stats import MIN_UNITS, EloEstimate, bounded_estimate, mean_interval
+from .systems import POOL_ELO, Games
 
 
 def scale_of(variant: Variant) -> float:
@@ -209,7 +210,7 @@ def analyse_boards(records: Sequence[GameRecord], anchor: str | None = None, boo
     if not boards:
         raise ValueError("no complete boards to rate")
     scale = board_scale(records)
-    ratings = pool_ratings(board_units(boards, scale), anchor=anchor, anchor_rating=level, bootstrap=bootstrap)
+    ratings = POOL_ELO.pool(Games(board_units(boards, scale), unit="boards"), anchor, level, bootstrap)
     rank = {name: i for i, name in enumerate(ratings.players)}
     by_pair: dict[tuple[str, str], list[Board]] = defaultdict(list)
     for board in boards:
@@ -235,8 +236,7 @@ BOARD_PAIR_HEADERS = ["pairing", "boards", "W-D-L", "score %", "Elo", "95% inter
 
 def board_rating_rows(report: BoardReport) -> list[list]:
     r = report.ratings
-    return [[rank, p, *pool_cells(r, p), report.played[p], f"{100 * r.scores[p] / r.games[p]:.1f}%"]
-            for rank, p in zip(rank_labels(r), r.players, strict=True)]
+    return pool_rows(r, lambda p: [report.played[p], score_percent(r, p)])
 
 
 def board_pair_rows(report: BoardReport) -> list[list]:

@@ -11,20 +11,22 @@ game's result, then by final total. Two ratings come from those orders:
   model of :mod:`.ratings`; its intervals and LOS come from a bootstrap over
   deals (all games dealt from the same cards at one table resampled together),
   not from the naive count of pairs, which are not independent.
+
+Both models are rating systems of :mod:`.systems` (``openskill`` and
+``elo``); this module turns records into what they read and shows their tables.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
-from openskill.models import PlackettLuce
 
 from referee.records.record import GameRecord
 
-from .ratings import Outcome, PoolRatings, pool_ratings
+from .ratings import Outcome, PoolRatings
 from .report import (
     Part,
     Table,
@@ -32,11 +34,12 @@ from .report import (
     bootstrap_notes,
     groups_note,
     json_safe,
-    pool_cells,
     pool_interval,
+    pool_rows,
     prior_note,
-    rank_labels,
+    score_percent,
 )
+from .systems import OPEN_SKILL, POOL_ELO, Games, Order, SkillRow
 
 
 def sides_of(record: GameRecord) -> list[str]:
@@ -53,7 +56,7 @@ def finishing_order(record: GameRecord) -> list[tuple[str, int]]:
         key = (record.result[seat], record.totals[seat] if seat < len(record.totals) else 0)
         best[side] = max(best.get(side, key), key)
     ranked = sorted(best.items(), key=lambda kv: kv[1], reverse=True)
-    places = []
+    places: list[tuple[str, int]] = []
     for i, (side, key) in enumerate(ranked):
         place = places[-1][1] if i and key == ranked[i - 1][1] else i + 1
         places.append((side, place))
@@ -64,59 +67,32 @@ def is_multi(records: Sequence[GameRecord]) -> bool:
     return any(len(r.seats) > 2 for r in records)
 
 
-@attrs.frozen
-class SkillRow:
-    name: str
-    mu: float
-    sigma: float
-    games: int
-    wins: int
-    mean_place: float
-
-    @property
-    def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
-
-
 def game_order(game_id: str) -> tuple:
     """A game id's place in play order, its numbers compared as numbers: g2 before g10."""
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", game_id) if part)
 
 
 def openskill_ratings(records: Sequence[GameRecord], individual: bool = False) -> list[SkillRow]:
-    """Plackett-Luce ratings from the finishing orders, games taken in game-id order.
+    """Plackett-Luce ratings (the ``openskill`` system) from the finishing orders, games taken in game-id order.
 
     ``individual``: rate the bots behind the seats (team members by their bot), with each
     side as a team of its seats' bots.
     """
-    model = PlackettLuce()
-    ratings: dict[str, object] = {}
-    games: dict[str, int] = defaultdict(int)
-    wins: dict[str, int] = defaultdict(int)
-    places: dict[str, list[int]] = defaultdict(list)
-    for r in sorted(records, key=lambda rec: game_order(rec.game_id)):  # play order: each update moves the next
-        order = finishing_order(r)
-        sides = sides_of(r)
-        teams, ranks = [], []
-        for side, place in order:
-            if individual:
-                bots = r.extra.get("bots") or [seat.entrant for seat in r.seats]
-                members = list(dict.fromkeys(bots[s] for s in range(len(sides)) if sides[s] == side))
-            else:
-                members = [side]
-            teams.append([ratings.setdefault(m, model.rating(name=m)) for m in members])
-            ranks.append(place)
-            for m in set(members):
-                games[m] += 1
-                places[m].append(place)
-                wins[m] += place == 1
-        rated = model.rate(teams, ranks=ranks)
-        for team in rated:
-            for player in team:
-                ratings[player.name] = player
-    rows = [SkillRow(name, ratings[name].mu, ratings[name].sigma, games[name], wins[name],
-                     sum(places[name]) / len(places[name])) for name in ratings]
-    return sorted(rows, key=lambda row: -row.ordinal)
+    games = [[(_members(r, side) if individual else (side,), place) for side, place in finishing_order(r)]
+             for r in sorted(records, key=lambda rec: game_order(rec.game_id))]  # play order: each update moves the next
+    return OPEN_SKILL.skill(games)
+
+
+def _members(record: GameRecord, side: str) -> tuple[str, ...]:
+    """The bots behind a side's seats, each once."""
+    sides = sides_of(record)
+    bots = record.extra.get("bots") or [seat.entrant for seat in record.seats]
+    return tuple(dict.fromkeys(bots[s] for s in range(len(sides)) if sides[s] == side))
+
+
+def play_orders(records: Sequence[GameRecord]) -> tuple[Order, ...]:
+    """Each game's finishing order of its sides, in play order (what ``openskill`` reads)."""
+    return tuple(tuple(finishing_order(r)) for r in sorted(records, key=lambda rec: game_order(rec.game_id)))
 
 
 def pairwise_units(records: Sequence[GameRecord]) -> list[list[Outcome]]:
@@ -133,7 +109,7 @@ def pairwise_units(records: Sequence[GameRecord]) -> list[list[Outcome]]:
 
 def pairwise_elo(records: Sequence[GameRecord], anchor: str | None = None, bootstrap: int = 300,
                  level: float = 0.0) -> PoolRatings:
-    return pool_ratings(pairwise_units(records), anchor=anchor, anchor_rating=level, bootstrap=bootstrap)
+    return POOL_ELO.pool(Games(pairwise_units(records), unit="deals"), anchor, level, bootstrap)
 
 
 def individual_outcomes(records: Sequence[GameRecord]) -> list[Outcome]:
@@ -198,18 +174,22 @@ def multi_parts(report: MultiReport, title: str = "") -> list[Part]:
     parts: list[Part] = [title] if title else []
     parts.append(f"Multi-player ratings ({report.games} games; openskill Plackett-Luce on finishing orders; "
                  "ordinal = mu - 3 sigma)")
-    rows = [[i, r.name, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", r.games, r.wins, f"{r.mean_place:.2f}",
-             report.faults.get(r.name, 0)] for i, r in enumerate(report.skill, 1)]
+    rows = skill_rows(report.skill, lambda r: [r.wins, f"{r.mean_place:.2f}", report.faults.get(r.name, 0)])
     parts.append(Table(["rank", "entrant", "mu", "sigma", "ordinal", "games", "firsts", "mean place", "faults"], rows))
     if report.individual:
         parts.append("\nIndividual bots (openskill, each team rated as its two bots)")
-        rows = [[i, r.name, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", r.games]
-                for i, r in enumerate(report.individual, 1)]
-        parts.append(Table(["rank", "bot", "mu", "sigma", "ordinal", "games"], rows))
+        parts.append(Table(["rank", "bot", "mu", "sigma", "ordinal", "games"],
+                           skill_rows(report.individual, lambda r: [])))
         parts.append("\nIndividual crosstable (row bot's side finishing ahead of column bot's side, when they were "
                      "opponents)")
         parts.append(Table(["bot", *[r.name for r in report.individual]], report.individual_cross))
     return parts + pairwise_parts(report.elo, report.cross)
+
+
+def skill_rows(rows: Sequence[SkillRow], columns: Callable[[SkillRow], list]) -> list[list]:
+    """The rows of an openskill table, best first: rank, name, mu, sigma, ordinal, games, then ``columns(row)``."""
+    return [[i, r.name, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", r.games, *columns(r)]
+            for i, r in enumerate(rows, 1)]
 
 
 def pairwise_parts(e: PoolRatings, cross: list[list[str]]) -> list[Part]:
@@ -221,9 +201,8 @@ def pairwise_parts(e: PoolRatings, cross: list[list[str]]) -> list[Part]:
         parts.append("note: an entrant (or a group) finished ahead of (or behind) the rest every time; one virtual "
                      "draw per pairing was added to give finite ratings")
     parts += groups_note(e)
-    rows = [[rank, p, *pool_cells(e, p), e.games[p], f"{100 * e.scores[p] / e.games[p]:.1f}%"]
-            for rank, p in zip(rank_labels(e), e.players, strict=True)]
-    parts.append(Table(["rank", "entrant", "Elo", "95% interval", "pairs", "ahead %"], rows))
+    parts.append(Table(["rank", "entrant", "Elo", "95% interval", "pairs", "ahead %"],
+                       pool_rows(e, lambda p: [e.games[p], score_percent(e, p)])))
     parts += prior_note(e, "finished ahead of or behind the rest every time (alone, or together with the others "
                            "marked *)")
     parts += bootstrap_notes(e, "deals")

@@ -9,7 +9,7 @@ import csv
 import json
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import attrs
@@ -17,8 +17,9 @@ from tabulate import tabulate
 
 from referee.records.record import GameRecord, Termination
 
-from .ratings import MIN_UNITS, Outcome, PoolRatings, pool_ratings
+from .ratings import MIN_UNITS, Outcome, PoolRatings
 from .stats import EloEstimate, elo_estimate, mean_interval
+from .systems import POOL_ELO, Games, RatingTable
 
 
 @attrs.frozen
@@ -139,21 +140,65 @@ class Report:
 def analyse(records: Sequence[GameRecord], anchor: str | None = None, bootstrap: int = 300,
             level: float = 0.0) -> Report:
     """Everything the tables show. ``level``: the anchor's rating, or the pool average without one."""
-    rated = units(records)
-    ratings = pool_ratings(rated, anchor=anchor, anchor_rating=level, bootstrap=bootstrap)
+    games = two_player_games(records)
+    ratings = POOL_ELO.pool(games, anchor, level, bootstrap)
     faults: dict[str, int] = defaultdict(int)
     for r in records:
         if r.culprit is not None:
             faults[r.seats[r.culprit].entrant] += 1
-    unit = "deal pairs" if any(len(u) > 1 for u in rated) else "games"
+    unit = games.unit
     return Report(ratings, head_to_head(records, ratings.players), crosstable(records, ratings.players), len(records),
                   dict(faults), unit)
 
 
+def two_player_games(records: Sequence[GameRecord]) -> Games:
+    """Two-player games as a rating system reads them: resampled by deal pair (by game without duplicate deals)."""
+    rated = units(records)
+    return Games(rated, unit="deal pairs" if any(len(u) > 1 for u in rated) else "games")
+
+
 def ratings_rows(report: Report) -> list[list]:
     r = report.ratings
-    return [[rank, p, *pool_cells(r, p), r.games[p], f"{r.scores[p]:g}", f"{100 * r.scores[p] / r.games[p]:.1f}%",
-             report.faults.get(p, 0)] for rank, p in zip(rank_labels(r), r.players, strict=True)]
+    return pool_rows(r, lambda p: [r.games[p], f"{r.scores[p]:g}", score_percent(r, p), report.faults.get(p, 0)])
+
+
+def pool_rows(r: PoolRatings, columns: Callable[[str], list]) -> list[list]:
+    """The rows of a pool ratings table, best first: rank, name, Elo and its interval, then ``columns(name)``."""
+    return [[rank, p, *pool_cells(r, p), *columns(p)] for rank, p in zip(rank_labels(r), r.players, strict=True)]
+
+
+def score_percent(r: PoolRatings, p: str) -> str:
+    return f"{100 * r.scores[p] / r.games[p]:.1f}%"
+
+
+TABLE_HEADERS = ["rank", "entrant", "rating", "95% interval", "results"]
+
+
+def rating_table_rows(table: RatingTable) -> list[list]:
+    """Any rating system's table (see :mod:`.systems`), best first; ``results``: the pairwise results or games
+    it counted."""
+    if table.scale == "Elo":
+        return [[i, row.name, f"{row.rating:+.1f}", interval_text(*row.interval) if row.interval else "-", row.games]
+                for i, row in enumerate(table.rows, 1)]
+    return [[i, row.name, f"{row.rating:.2f}", f"[{row.interval[0]:.2f}, {row.interval[1]:.2f}]" if row.interval
+             else "-", row.games] for i, row in enumerate(table.rows, 1)]
+
+
+def rating_table_parts(table: RatingTable, title: str = "") -> list[Part]:
+    """A rating system's table as ``ratings --system`` prints it."""
+    return [*([title] if title else []), f"Ratings ({table.about})",
+            Table([*TABLE_HEADERS[:2], table.scale, *TABLE_HEADERS[3:]], rating_table_rows(table))]
+
+
+def write_table_files(table: RatingTable, directory: Path) -> list[Path]:
+    """ratings.csv and ratings.json of a rating system's table in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    data = {"system": table.system, "about": table.about, "scale": table.scale,
+            "ratings": [{"entrant": row.name, "rating": row.rating, "interval95": row.interval, "results": row.games}
+                        for row in table.rows]}
+    path = directory / "ratings.json"
+    path.write_text(json.dumps(json_safe(data), indent=2, allow_nan=False) + "\n", encoding="utf-8")
+    return [write_csv(directory / "ratings.csv", TABLE_HEADERS, rating_table_rows(table)), path]
 
 
 def rank_labels(r: PoolRatings) -> list[str]:

@@ -81,6 +81,22 @@ def print_report(records: list[GameRecord], out: Path | None, anchor: str | None
     return summary
 
 
+def print_table(records: list[GameRecord], system: str, out: Path | None, anchor: str | None, bootstrap: int,
+                title: str = "", anchor_rating: float = 0.0) -> None:
+    """Print the ratings table of the rating system named ``system`` (and write it to ``out``)."""
+    import league.ratings  # noqa: F401  (enters the league's fit in the table of rating systems)
+    from tournaments.report import as_text, rating_table_parts, write_table_files
+    from tournaments.summary import rate
+
+    try:
+        table = rate(records, system, anchor=anchor, bootstrap=bootstrap, level=anchor_rating)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    print(as_text(rating_table_parts(table, title)))
+    if out is not None:
+        print(f"\nwritten: {', '.join(str(f) for f in write_table_files(table, out))}")
+
+
 @contextmanager
 def films_ahead(out: Path, report: bool) -> Iterator[Callable[[GameRecord], None]]:
     """A function to call with each finished game: unless ``report`` is off, the report's films are made while the

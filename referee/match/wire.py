@@ -8,6 +8,9 @@ the points a legal meld would score, written into its token (``royal:KH,QH=4``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from protocol import HIDDEN
 from protocol import messages as m
 
@@ -25,7 +28,7 @@ def new_game_message(game_id: str, variant: Variant, seat: int) -> m.NewGame:
     return m.NewGame(game_id, variant.name, seat, variant.players, tuple(variant.settings().items()))
 
 
-def event_message(event: e.Event):
+def event_message(event: e.Event) -> m.RefereeMessage | None:
     """The protocol message for one event (already addressed by the rules); None for none."""
     try:
         make = _MESSAGE_OF[type(event)]
@@ -46,7 +49,9 @@ def event_text(event: e.Event) -> str | None:
         return None if message is None else message.to_text()
     text = _TEXTS.get(event)
     if text is None:
-        text = _TEXTS[event] = event_message(event).to_text()
+        message = event_message(event)
+        assert message is not None, "every kept event has a line"
+        text = _TEXTS[event] = message.to_text()
     return text
 
 
@@ -60,7 +65,9 @@ def _deal(ev: e.HandDealt) -> m.Deal:
     return m.Deal(ev.hand, ev.dealer, turnup, tuple(c.to_text() for c in ev.cards))
 
 
-_MESSAGE_OF = {  # one entry per event type: a dict lookup instead of a chain of isinstance checks
+# One entry per event type: a dict lookup instead of a chain of isinstance checks (each function takes the
+# event of its key: a table keyed by type, which the type checker cannot pair, hence Any)
+_MESSAGE_OF: dict[type, Callable[[Any], m.RefereeMessage | None]] = {
     e.HandDealt: _deal,
     e.BidMade: lambda ev: m.BidEvent(ev.seat, ev.amount),
     e.AuctionWon: lambda ev: m.BidWon(ev.seat, ev.amount),

@@ -29,7 +29,8 @@ from typing import ClassVar, overload
 import attrs
 
 from .cards import ALL_FACES, Card, IdentityEnum, Interned, Suit, sort_cards
-from .melds import Meld, parse_type_name
+from .melds import Meld as Meld  # re-exported: a meld is one of the actions
+from .melds import parse_type_name
 
 
 class IllegalActionError(ValueError):

@@ -167,24 +167,40 @@ def split_points(reply: str) -> tuple[str, int | None]:
 def parse_referee_line(line: str) -> m.RefereeMessage:
     """A line the referee sends to a bot -> typed message."""
     parts = _split_line(line)
+    parse = _REFEREE_VERBS.get(parts[0])
+    if parse is None:
+        raise ProtocolError(f"unknown message {parts[0]!r}")
+    return parse(parts, line)
+
+
+def _setup_message(parts: list[str], line: str) -> m.RefereeMessage:
+    """The handshake and what starts a game or a hand: pinochle, setoption, rule, game, deal, target."""
     verb, args = parts[0], parts[1:]
     if verb == "pinochle":
         _arity(parts, 1)
         return m.Hello(_nonneg(args[0], "protocol version"))
+    if verb == "setoption":
+        _arity(parts, 2)
+        return m.SetOption(_key(args[0], "option name"), _token(args[1], "option value"))
+    if verb == "rule":
+        _arity(parts, 2, -1)
+        return m.Rule(_key(args[0], "rule"), tuple(_token(t, "rule value") for t in args[1:]))
     if verb == "game":
         _arity(parts, 4, -1)
-        options = []
-        for tok in args[4:]:
-            key, sep, value = tok.partition("=")
-            if not sep or not _KEY.match(key) or not value:
-                raise ProtocolError(f"game option should be key=value, got {tok!r}")
-            options.append((key, _token(value, f"value of {key}")))
+        options = _key_values(args[4:], "game option", lambda key, value: _token(value, f"value of {key}"))
         return m.NewGame(_token(args[0], "game id"), _token(args[1], "variant"), _nonneg(args[2], "seat"),
-                         _nonneg(args[3], "players"), tuple(options))
+                         _nonneg(args[3], "players"), options)
     if verb == "deal":
         _arity(parts, 4, -1)
         turnup = args[2] if args[2] == m.NO_CARD else _card(args[2])
         return m.Deal(_nonneg(args[0], "hand"), _nonneg(args[1], "dealer"), turnup, tuple(_card(t) for t in args[3:]))
+    _arity(parts, 1)  # target
+    return m.TargetEvent(_nonneg(args[0], "target"))
+
+
+def _auction_message(parts: list[str], line: str) -> m.RefereeMessage:
+    """The bidding games' events before the play: bids, the kitty, trump, the partner, passing and burying."""
+    verb, args = parts[0], parts[1:]
     if verb == "bid":
         _arity(parts, 2)
         return m.BidEvent(_nonneg(args[0], "seat"), None if args[1] == "pass" else _nonneg(args[1], "bid"))
@@ -214,23 +230,16 @@ def parse_referee_line(line: str) -> m.RefereeMessage:
     if verb == "partner":
         _arity(parts, 2)
         return m.PartnerEvent(_nonneg(args[0], "seat"), None if args[1] == "-" else _nonneg(args[1], "partner"))
-    if verb in ("give", "bury"):
-        if verb == "give":
-            _arity(parts, 3, -1)
-            return m.Give(_nonneg(args[0], "seat"), _nonneg(args[1], "seat"), tuple(_maybe_card(t) for t in args[2:]))
-        _arity(parts, 2, -1)
-        return m.Bury(_nonneg(args[0], "seat"), tuple(_maybe_card(t) for t in args[1:]))
-    if verb == "dummy":
-        _arity(parts, 2)
-        return m.Dummy(_nonneg(args[0], "seat"), _card(args[1]))
-    if verb == "contract":
-        _arity(parts, 4)
-        if args[2] not in ("made", "set"):
-            raise ProtocolError(f"contract outcome should be made or set, got {args[2]!r}")
-        return m.Contract(_nonneg(args[0], "seat"), _nonneg(args[1], "bid"), args[2] == "made", _int(args[3], "points"))
-    if verb == "bonus":
-        _arity(parts, 3)
-        return m.Bonus(_nonneg(args[0], "seat"), _int(args[1], "points"), _token(args[2], "reason"))
+    if verb == "give":
+        _arity(parts, 3, -1)
+        return m.Give(_nonneg(args[0], "seat"), _nonneg(args[1], "seat"), tuple(_maybe_card(t) for t in args[2:]))
+    _arity(parts, 2, -1)  # bury
+    return m.Bury(_nonneg(args[0], "seat"), tuple(_maybe_card(t) for t in args[1:]))
+
+
+def _play_message(parts: list[str], line: str) -> m.RefereeMessage:
+    """The events of the play of a hand: cards played and drawn, tricks, melds, claims, the bidder's contract."""
+    verb, args = parts[0], parts[1:]
     if verb == "play":
         _arity(parts, 2)
         return m.Play(_nonneg(args[0], "seat"), _token(args[1], "action"))
@@ -247,17 +256,29 @@ def parse_referee_line(line: str) -> m.RefereeMessage:
     if verb == "exchange":
         _arity(parts, 3)
         return m.Exchange(_nonneg(args[0], "seat"), _card(args[1]), _card(args[2]))
-    if verb == "target":
-        _arity(parts, 1)
-        return m.TargetEvent(_nonneg(args[0], "target"))
+    if verb == "dummy":
+        _arity(parts, 2)
+        return m.Dummy(_nonneg(args[0], "seat"), _card(args[1]))
     if verb == "phase2":
         _arity(parts, 1)
         return m.PhaseTwo(_nonneg(args[0], "seat"))
+    if verb == "bonus":
+        _arity(parts, 3)
+        return m.Bonus(_nonneg(args[0], "seat"), _int(args[1], "points"), _token(args[2], "reason"))
     if verb == "claim":
         _arity(parts, 2)
         if args[1] not in ("yes", "no"):
             raise ProtocolError(f"claim outcome should be yes or no, got {args[1]!r}")
         return m.ClaimMade(_nonneg(args[0], "seat"), args[1] == "yes")
+    _arity(parts, 4)  # contract
+    if args[2] not in ("made", "set"):
+        raise ProtocolError(f"contract outcome should be made or set, got {args[2]!r}")
+    return m.Contract(_nonneg(args[0], "seat"), _nonneg(args[1], "bid"), args[2] == "made", _int(args[3], "points"))
+
+
+def _ending_message(parts: list[str], line: str) -> m.RefereeMessage:
+    """The end of a hand, of a game and of the match: handend, gameover, matchend, quit."""
+    verb, args = parts[0], parts[1:]
     if verb == "handend":
         _arity(parts, 5, -1)
         hand = _nonneg(args[0], "hand")
@@ -269,36 +290,45 @@ def parse_referee_line(line: str) -> m.RefereeMessage:
         culprit = None if args[1] == "-" else _nonneg(args[1], "seat at fault")
         result, totals = _per_seat(parts, 3, "result", lambda t: _num(t, "result"))
         return m.GameOver(termination, culprit, result, totals)
+    _arity(parts, 0)  # matchend, quit
+    return m.MatchEnd() if verb == "matchend" else m.Quit()
+
+
+def _request_message(parts: list[str], line: str) -> m.RefereeMessage:
+    """What asks or tells a bot something outside the game's events: go, state, ping, error."""
+    verb, args = parts[0], parts[1:]
     if verb == "go":
         _arity(parts, 3, -1)
         return m.Request(_token(args[0], "decision"), _nonneg(args[1], "time left"), _nonneg(args[2], "time bank"),
                          tuple(_token(t, "legal action") for t in args[3:]))
-    if verb == "error":
-        return m.ErrorNotice(_rest(line, 1))
+    if verb == "state":
+        return m.State(_key_values(args, "state field", lambda key, value: value))
     if verb == "ping":
         _arity(parts, 1)
         return m.Ping(_token(args[0], "ping token"))
-    if verb == "setoption":
-        _arity(parts, 2)
-        return m.SetOption(_key(args[0], "option name"), _token(args[1], "option value"))
-    if verb == "rule":
-        _arity(parts, 2, -1)
-        return m.Rule(_key(args[0], "rule"), tuple(_token(t, "rule value") for t in args[1:]))
-    if verb == "state":
-        fields = []
-        for tok in args:
-            key, sep, value = tok.partition("=")
-            if not sep or not _KEY.match(key) or not value:
-                raise ProtocolError(f"state field should be key=value, got {tok!r}")
-            fields.append((key, value))
-        return m.State(tuple(fields))
-    if verb == "matchend":
-        _arity(parts, 0)
-        return m.MatchEnd()
-    if verb == "quit":
-        _arity(parts, 0)
-        return m.Quit()
-    raise ProtocolError(f"unknown message {verb!r}")
+    return m.ErrorNotice(_rest(line, 1))  # error
+
+
+def _key_values(tokens: list[str], what: str, value_of: Callable[[str, str], str]) -> tuple[tuple[str, str], ...]:
+    """``key=value`` words (each key a lower-case name), each value checked by ``value_of(key, value)`` in turn."""
+    pairs = []
+    for tok in tokens:
+        key, sep, value = tok.partition("=")
+        if not sep or not _KEY.match(key) or not value:
+            raise ProtocolError(f"{what} should be key=value, got {tok!r}")
+        pairs.append((key, value_of(key, value)))
+    return tuple(pairs)
+
+
+_REFEREE_VERBS: dict[str, Callable[[list[str], str], m.RefereeMessage]] = {
+    **dict.fromkeys(("pinochle", "setoption", "rule", "game", "deal", "target"), _setup_message),
+    **dict.fromkeys(("bid", "bidwon", "redeal", "kitty", "kittycard", "throwin", "trump", "call", "partner", "give",
+                     "bury"), _auction_message),
+    **dict.fromkeys(("play", "trick", "draw", "meld", "exchange", "dummy", "phase2", "bonus", "claim", "contract"),
+                    _play_message),
+    **dict.fromkeys(("handend", "gameover", "matchend", "quit"), _ending_message),
+    **dict.fromkeys(("go", "state", "ping", "error"), _request_message),
+}
 
 
 def parse_bot_line(line: str) -> m.BotMessage:

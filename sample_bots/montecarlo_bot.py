@@ -107,8 +107,8 @@ except ImportError:  # run from a checkout with another Python: the checkout's o
         sys.exit(f"montecarlo needs the pinochle-arena package (its rules library and attrs): run it with the "
                  f"Python pinochle-arena is installed in ({error})")
 
-from referee.rules import Card, Claim, Deal, Meld, Pass, PlayCard, Rank, StockPick, Suit, TakeLast, action_from_text, \
-    get_variant, new_game
+from referee.rules import Card, Claim, Deal, Meld, Pass, PlayCard, Rank, StockGame, StockPick, Suit, TakeLast, \
+    action_from_text, get_variant, new_game
 from referee.rules import events as e
 from referee.rules.events import DecisionKind
 from referee.rules.cards import make_deck, sort_cards
@@ -155,7 +155,7 @@ EVENT_OF = {
     m.Give: lambda x: e.Given(x.giver, x.receiver, _cards(x.cards)),
     m.Bury: lambda x: e.Buried(x.seat, _cards(x.cards)),
     m.Dummy: lambda x: e.DummyTaken(x.seat, _card(x.card)),
-    m.Play: lambda x: e.Played(x.seat, action_from_text(x.action)),
+    m.Play: lambda x: e.Played(x.seat, _play_of(x.action)),
     m.Trick: lambda x: e.TrickWon(x.winner, x.points),
     m.Draw: lambda x: e.Drew(x.seat, None if x.card == HIDDEN else _card(x.card)),
     m.MeldShown: lambda x: e.Melded(x.seat, x.name, x.points, tuple(_card(c) for c in x.cards)),
@@ -421,14 +421,16 @@ class Shadow:
         self.seat, self.other = seat, 1 - seat
         mine = list(dealt.cards)
         unseen = list(make_deck(variant.deck_copies, variant.deck_ranks))
+        if dealt.turnup is None:
+            raise ValueError("two-handed turns up a card for trump: the deal shows none")
         for c in [*mine, dealt.turnup]:
             unseen.remove(c)
         rng.shuffle(unseen)
-        hands = [None, None]
+        hands: list[list[Card]] = [[], []]
         hands[seat], hands[self.other] = mine, unseen[:len(mine)]
         deal = Deal(hands, dealt.turnup, unseen[len(mine):])
-        self.game, notices = new_game(variant, seed=rng.getrandbits(32), deal=deal, dealer=dealt.dealer,
-                                      totals=totals)
+        self.game, notices = StockGame.new(variant, seed=rng.getrandbits(32), deal=deal, dealer=dealt.dealer,
+                                           totals=totals)
         self.game.hand_number = dealt.hand  # the game's log says which hand it is, as the referee's does
         self.game.log = [attrs.evolve(n, event=attrs.evolve(n.event, hand=dealt.hand))
                          if type(n.event) is e.HandDealt else n for n in self.game.log]
@@ -515,6 +517,8 @@ class Shadow:
             if wrong is None:
                 return
             drawn, real = wrong
+            if drawn is None:
+                raise ValueError("the shadow drew face down a card this seat is shown")
             i = g.stock.index(drawn)
             if real in g.stock:
                 j = g.stock.index(real)
@@ -525,6 +529,21 @@ class Shadow:
             else:
                 raise ValueError(f"we draw {real}, which the shadow has nowhere hidden")
         raise ValueError("the draws cannot be arranged")
+
+
+def _contract(obs: Observation) -> tuple[int, int]:
+    """The auction's winner and its bid (asked once the auction is won)."""
+    if obs.bidder is None or obs.bid is None:
+        raise ValueError("the auction is not won yet")
+    return obs.bidder, obs.bid
+
+
+def _play_of(text: str) -> PlayCard:
+    """The card play a token names (a 'play' line's, a legal card's)."""
+    action = action_from_text(text)
+    if not isinstance(action, PlayCard):
+        raise ValueError(f"not a card play: {text!r}")
+    return action
 
 
 def _plain(event):
@@ -582,23 +601,24 @@ def hand_scores(table: Table, obs: Observation, points, won, buried_points: int,
     if table.stock_game:
         return [obs.meld_points[s] + points[s] for s in range(n)]
     points = list(points)
-    points[obs.bidder] += buried_points
+    bidder, bid = _contract(obs)
+    points[bidder] += buried_points
     scores = [0.0] * n
-    bidder_side = side[obs.bidder]
+    bidder_side = side[bidder]
     for which in set(side):
         members = [s for s in range(n) if side[s] == which]
         tricks = sum(points[s] for s in members)
         saved = sum(won[s] for s in members) > 0 if v.save_meld is SaveMeld.TRICK else tricks > 0
         total = tricks + (sum(obs.meld_points[s] for s in members) if saved else 0)
         if which == bidder_side:
-            made = total >= obs.bid
-            score = (2 if made else -1) if v.scoring is Scoring.TWO_ONE else (total if made else -obs.bid)
+            made = total >= bid
+            score = (2 if made else -1) if v.scoring is Scoring.TWO_ONE else (total if made else -bid)
         else:
             score = total
         for s in members:
             scores[s] = score
     if v.scoring is Scoring.TWO_ONE:  # the defenders score 1 for a set, nothing for a made bid
-        made = scores[obs.bidder] > 0
+        made = scores[bidder] > 0
         for s in range(n):
             if side[s] != bidder_side:
                 scores[s] = 0 if made else 1
@@ -699,8 +719,10 @@ class MonteCarlo:
         self.use_core = core == "native"  # "python": the pure-Python search only (the baseline for measuring)
         self.greedy = Greedy()
         self.game_id, self.seat, self.decisions = "", 0, 0
-        self.table: Table | None = None
-        self.observer: Observer | None = None
+        # the game in play, from its 'game' line (new_game) on: no event or request comes before one
+        self.playing = False
+        self.table: Table
+        self.observer: Observer
         self.won: list[int] = []
         self.started = 0.0  # when the request in hand arrived
         # two-handed: the hand as a game of the rules library (Shadow), and what it has yet to follow
@@ -741,7 +763,7 @@ class MonteCarlo:
             self.new_game(message)
         elif isinstance(message, m.Request):
             return self.decide(message, advice) + "\n"
-        elif type(message) in EVENT_OF and self.observer is not None:
+        elif type(message) in EVENT_OF and self.playing:
             self.see(EVENT_OF[type(message)](message))
         return None
 
@@ -750,6 +772,7 @@ class MonteCarlo:
         self.game_id, self.seat, self.decisions = message.game_id, message.seat, 0
         self.table = Table(variant)
         self.observer = Observer(variant, message.seat)
+        self.playing = True
         self.won = [0] * variant.players
 
     def see(self, event) -> None:
@@ -777,6 +800,7 @@ class MonteCarlo:
     def begin_play(self) -> None:
         """The bidding games' tricks begin: the referee's lines have no word for it (the first lead says it)."""
         if self.observer.phase == 1:
+            assert self.observer.bidder is not None, "the tricks begin once the auction is won"
             self.observer.see(e.PlayBegins(self.observer.bidder))
 
     # -------------------------------------------------------------- deciding
@@ -912,7 +936,7 @@ class MonteCarlo:
             card = self.endgame.best(obs.hand, theirs, led, budget, limit)
         except OutOfBudget:
             return None
-        return next(t for t in legal if action_from_text(t).card == card)
+        return next(t for t in legal if _play_of(t).card == card)
 
     def solve_in_core(self, core: native.Core, obs: Observation, theirs, led, legal: list[str]) -> str | None:
         """``solve``, by the compiled core's search (within CORE_EXACT_NODES positions with --worlds, else in
@@ -928,12 +952,12 @@ class MonteCarlo:
         found = self.endgame.best(obs.hand, theirs, led, budget, max(seconds, 1e-6))
         if found is None:
             return None
-        return next(t for t in legal if native.number(action_from_text(t).card) == found[0])
+        return next(t for t in legal if native.number(_play_of(t).card) == found[0])
 
     def choose_card(self, legal: list[str]) -> str:
         obs = self.observer.observation()
         table, seat, rng = self.table, self.seat, self.rng
-        cards = [action_from_text(t).card for t in legal]
+        cards = [_play_of(t).card for t in legal]
         side = table.sides(obs)
         trick = list(obs.trick)
         leader = trick[0][0] if trick else seat
@@ -971,14 +995,14 @@ class MonteCarlo:
         partner = (seat + 2) % 4 if v.partners is Partners.OPPOSITE else None
         sampler = obs.sampler()
         core = self.core()
-        rows = []
+        rows: list[list[float]] = []
         own_meld: dict[tuple, int] = {}  # (our cards, trump) -> their meld: the same in every world without a kitty
         calls: dict[tuple, tuple] = {}  # (our cards, trump) -> the call we would make, and what we would pass back
         while not self.enough(len(rows)):
             world = sampler.sample(rng)
             mine = list(obs.hand) + (list(world.kitty) if bidding else [])
             ours = tuple(sort_cards(mine))
-            row = []
+            row: list[float] = []
             for suit in trumps:
                 hands = [list(h) for h in world.hands]
                 hands[seat] = list(mine)
@@ -1102,11 +1126,12 @@ class MonteCarlo:
         out. ``melds``: each other seat's meld in the world as dealt."""
         table, seat, trump, v = self.table, self.seat, obs.trump, self.table.variant
         card, back, own = call
+        _, bid = _contract(obs)
         seats = table.seats
         hands = [list(h) for h in hands]
         partner = self.join_called(hands, card, back)
         if partner is None:  # nobody else holds it (the candidates are cards others hold: not in a dealt world)
-            return float(-obs.bid)
+            return float(-bid)
         side = [0 if s in (seat, partner) else 1 for s in range(seats)]
         ours = own + meld_points(hands[partner], trump, v)  # counted before the play empties the hands
         core = self.core()
@@ -1117,7 +1142,7 @@ class MonteCarlo:
             play_out(table, trump, hands, (), seat, 0, points, won, (), side)
         ours += sum(points[s] for s in (seat, partner))
         theirs = sum(melds[s] + points[s] for s in range(seats) if side[s])
-        return (ours if ours >= obs.bid else -obs.bid) - theirs
+        return (ours if ours >= bid else -bid) - theirs
 
     def choose_discard(self, kind: str, legal: list[str]) -> str:
         """The bid winner's bury or pass back: keep the most meld, then the trumps and aces; bury counters

@@ -178,8 +178,9 @@ def decide(go: m.Go, model: Model) -> Action:
 
 
 def main() -> None:
-    sys.stdin.reconfigure(encoding="utf-8", errors="replace")
-    sys.stdout.reconfigure(encoding="utf-8")
+    # (the type checker knows sys.stdin only as a TextIO; it is a TextIOWrapper, which has reconfigure)
+    sys.stdin.reconfigure(encoding="utf-8", errors="replace")  # type: ignore[union-attr]
+    sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
     model = Model()
     for line in sys.stdin:
         msg = m.parse_line(line)

@@ -34,6 +34,7 @@ import functools
 import math
 from pathlib import Path
 
+import attrs
 import trio
 from hypercorn.middleware import ProxyFixMiddleware
 from sqlalchemy import exc
@@ -43,7 +44,7 @@ from starlette.requests import Request
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.responses import PlainTextResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -131,13 +132,45 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
                 behind_proxy: bool = False) -> ASGIApp:
     """The league's pages over ``db`` (with ``folder``, the league's: also its entrants' uploads, builds and logs;
     ``wake`` tells the builder of an upload). ``behind_proxy``: served by a TLS proxy that names the client."""
-    accounts = Accounts(db, folder or Path("."), TEMPLATES, title, wake)
+    pages = Pages(db, title, Accounts(db, folder or Path("."), TEMPLATES, title, wake))
+    app = Starlette(routes=pages.routes(), middleware=[
+        Middleware(SafetyHeaders), Middleware(BodyLimit, refuse=pages.refused),
+        Middleware(SessionMiddleware, secret_key=session_key(db.key()), session_cookie="league_session",
+                   max_age=SESSION_DAYS * 86400, same_site="strict", https_only=behind_proxy)],
+        exception_handlers={HTTPException: pages.refused, exc.DatabaseError: pages.unreadable})
+    return ProxyFixMiddleware(app, mode="legacy", trusted_hops=1) if behind_proxy else app
 
-    async def ladder(request: Request) -> Response:
-        shown = await trio.to_thread.run_sync(front_shown, db)
-        return accounts.page(request, "ladder.html", {**shown, "poll": POLL_MS})
 
-    async def kit(request: Request) -> Response:
+@attrs.define
+class Pages:
+    """The league's pages (and the entrants' and organiser's, through ``accounts``): one method a route."""
+
+    db: LeagueDB
+    title: str
+    accounts: Accounts
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/", self.ladder),
+            Route("/ladder/rows", self.ladder_fragment),
+            Route("/ladder.json", self.ladder_data),
+            Route("/ladder.csv", self.ladder_data),
+            Route("/final.json", self.final_data),
+            Route("/entrant/{name}", self.entrant),
+            Route("/entrant/{name}/history.json", self.history),
+            Route("/kits/{kit}.tar.gz", self.kit),
+            Route("/PROTOCOL.md", self.protocol),
+            *self.accounts.routes(),
+            Route("/game/{number:int}/", self.game),
+            Route("/game/{number:int}/films/0.js", self.game_film),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ]
+
+    async def ladder(self, request: Request) -> Response:
+        shown = await trio.to_thread.run_sync(front_shown, self.db)
+        return self.accounts.page(request, "ladder.html", {**shown, "poll": POLL_MS})
+
+    async def kit(self, request: Request) -> Response:
         known = kits().get(request.path_params["kit"])  # (only a kit found on disk names a folder)
         if known is None:
             raise HTTPException(404, f"no such starter kit; the kits: {', '.join(kits())}")
@@ -145,81 +178,62 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
         return Response(data, media_type="application/gzip",
                         headers={"Content-Disposition": f'attachment; filename="{known.file}"'})
 
-    async def protocol(request: Request) -> Response:
+    async def protocol(self, request: Request) -> Response:
         text = await trio.to_thread.run_sync(PROTOCOL.read_text)
         return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
 
-    async def ladder_fragment(request: Request) -> Response:
-        shown = await trio.to_thread.run_sync(ladder_shown, db)
+    async def ladder_fragment(self, request: Request) -> Response:
+        shown = await trio.to_thread.run_sync(ladder_shown, self.db)
         return TEMPLATES.TemplateResponse(request, "ladder_rows.html", shown, headers={"Cache-Control": "no-store"})
 
-    async def ladder_data(request: Request) -> Response:
-        rows = await trio.to_thread.run_sync(ladder_of, db)
+    async def ladder_data(self, request: Request) -> Response:
+        rows = await trio.to_thread.run_sync(ladder_of, self.db)
         as_csv = request.url.path.endswith(".csv")
         return Response(ladder_csv(rows) if as_csv else ladder_json(rows),
                         media_type="text/csv" if as_csv else "application/json",
                         headers={"Cache-Control": "no-store"})
 
-    async def final_data(request: Request) -> Response:
-        state = await trio.to_thread.run_sync(contest_state, db)
+    async def final_data(self, request: Request) -> Response:
+        state = await trio.to_thread.run_sync(contest_state, self.db)
         return Response(final_json(state), media_type="application/json", headers={"Cache-Control": "no-store"})
 
-    async def history(request: Request) -> Response:
-        view = await trio.to_thread.run_sync(entrant_view, db, request.path_params["name"])
+    async def history(self, request: Request) -> Response:
+        view = await trio.to_thread.run_sync(entrant_view, self.db, request.path_params["name"])
         if view is None:
             raise HTTPException(404, "no such entrant")
         return Response(history_json(view), media_type="application/json", headers={"Cache-Control": "no-store"})
 
-    async def entrant(request: Request) -> Response:
-        view = await trio.to_thread.run_sync(entrant_view, db, request.path_params["name"])
+    async def entrant(self, request: Request) -> Response:
+        view = await trio.to_thread.run_sync(entrant_view, self.db, request.path_params["name"])
         if view is None:
             raise HTTPException(404, "no such entrant")
-        private = await trio.to_thread.run_sync(accounts.private, request, view.name)
-        return accounts.page(request, "entrant.html", {"entrant": view, "plot": rating_plot(view), **private})
+        private = await trio.to_thread.run_sync(self.accounts.private, request, view.name)
+        return self.accounts.page(request, "entrant.html", {"entrant": view, "plot": rating_plot(view), **private})
 
-    async def game(request: Request) -> Response:
-        record = await trio.to_thread.run_sync(_record, db, request.path_params["number"])
+    async def game(self, request: Request) -> Response:
+        record = await trio.to_thread.run_sync(_record, self.db, request.path_params["number"])
         games_json = script_json([game_row(0, record)])
-        return accounts.page(request, "game.html", {"record": record, "viewer": GAMES_HTML, "games_json": games_json})
+        return self.accounts.page(request, "game.html",
+                                  {"record": record, "viewer": GAMES_HTML, "games_json": games_json})
 
-    async def game_film(request: Request) -> Response:
-        record = await trio.to_thread.run_sync(_record, db, request.path_params["number"])
+    async def game_film(self, request: Request) -> Response:
+        record = await trio.to_thread.run_sync(_record, self.db, request.path_params["number"])
         return Response(await trio.to_thread.run_sync(film_script, 0, record), media_type="text/javascript")
 
-    async def refused(request: Request, error: HTTPException) -> Response:
+    async def refused(self, request: Request, error: HTTPException) -> Response:
         """An error as a page for a browser, as one line of text for curl."""
         if not by_browser(request):
             return PlainTextResponse(f"{error.detail}\n", error.status_code, headers=error.headers)
-        return TEMPLATES.TemplateResponse(request, "refused.html", {"title": title, "error": error},
+        return TEMPLATES.TemplateResponse(request, "refused.html", {"title": self.title, "error": error},
                                           status_code=error.status_code, headers=error.headers)
 
-    async def unreadable(request: Request, error: exc.DatabaseError) -> Response:
+    async def unreadable(self, request: Request, error: exc.DatabaseError) -> Response:
         """A database that fails under a page (damaged, a table missing): 503, until it is repaired. The pool's
         connections are dropped, so that the next request opens the repaired file afresh."""
-        await trio.to_thread.run_sync(db.engine.dispose)
+        await trio.to_thread.run_sync(self.db.engine.dispose)
         said = (f"the league's database cannot be read ({damage_line(error)}); its organiser sees why with: "
                 "pinochle-arena league check")
-        return await refused(request, HTTPException(503, said))
-
-    app = Starlette(routes=[
-        Route("/", ladder),
-        Route("/ladder/rows", ladder_fragment),
-        Route("/ladder.json", ladder_data),
-        Route("/ladder.csv", ladder_data),
-        Route("/final.json", final_data),
-        Route("/entrant/{name}", entrant),
-        Route("/entrant/{name}/history.json", history),
-        Route("/kits/{kit}.tar.gz", kit),
-        Route("/PROTOCOL.md", protocol),
-        *accounts.routes(),
-        Route("/game/{number:int}/", game),
-        Route("/game/{number:int}/films/0.js", game_film),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ], middleware=[Middleware(SafetyHeaders), Middleware(BodyLimit, refuse=refused),
-                   Middleware(SessionMiddleware, secret_key=session_key(db.key()), session_cookie="league_session",
-                              max_age=SESSION_DAYS * 86400, same_site="strict", https_only=behind_proxy)],
-        exception_handlers={HTTPException: refused, exc.DatabaseError: unreadable})
-    return ProxyFixMiddleware(app, mode="legacy", trusted_hops=1) if behind_proxy else app
+        return await self.refused(request, HTTPException(503, said))
 
 
 def _record(db: LeagueDB, number: int) -> GameRecord:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any, TypeVar
 
 import attrs
 
@@ -69,6 +70,8 @@ from .state import GameState
 from .tricks import FollowDuty, legal_plays, trick_winner
 from .variants import CallOwnCard, Partners, SaveMeld, Scoring, Tiebreak, Variant
 
+T = TypeVar("T")
+
 MAX_DEALS_PER_HAND = 5  # with max_hands: how many deals (redeals included) a game may take before it is scored as it stands
 
 
@@ -114,9 +117,9 @@ class AuctionGame(GameState):
     tricks_won: list[int] = attrs.Factory(list)
     captured: list[list[Card]] = attrs.Factory(list)
     decision_cache: Decision | None = None
-    checked: tuple | None = None  # (decision, action) that check() has just passed
+    checked: tuple[Decision, Action] | None = None  # (decision, action) that check() has just passed
     result: GameEnded | None = None
-    deals: list[dict] = attrs.Factory(list)
+    deals: list[dict[str, Any]] = attrs.Factory(list)
     fixed_decks: tuple[tuple[Card, ...], ...] = ()
     last_hand_points: tuple[int, ...] = ()
     hands_ended: list[HandEnded] = attrs.Factory(list)  # every hand's result, meld and trick points per seat
@@ -188,29 +191,29 @@ class AuctionGame(GameState):
     # ------------------------------------------------------------- questions
     def _decide(self) -> Decision:
         if self.stage is AuctionStage.BID:
-            a = self.auction
+            a = _known(self.auction)
             return Decision(a.to_act, DecisionKind.BID, AuctionChoices(*a.legal()))
         if self.stage is AuctionStage.TRUMP:
             throw_in = (ThrowIn(),) if self.variant.throw_in else ()
-            return Decision(self.bidder, DecisionKind.TRUMP, tuple(DeclareTrump(s) for s in Suit) + throw_in)
+            return Decision(_known(self.bidder), DecisionKind.TRUMP, tuple(DeclareTrump(s) for s in Suit) + throw_in)
         if self.stage is AuctionStage.CALL:
             faces = sort_cards(make_deck(1, self.variant.deck_ranks))
             if self.variant.call_own_card is CallOwnCard.FORBIDDEN:
-                held = self.hands[self.bidder]
+                held = self.hands[_known(self.bidder)]
                 faces = [c for c in faces if held.count(c) < self.variant.deck_copies]
-            return Decision(self.bidder, DecisionKind.CALL, tuple(CallCard(c) for c in faces))
+            return Decision(_known(self.bidder), DecisionKind.CALL, tuple(CallCard(c) for c in faces))
         if self.stage is AuctionStage.GIVE:
-            cards = sort_cards(dict.fromkeys(self.hands[self.giver]))
-            return Decision(self.giver, DecisionKind.GIVE, tuple(GiveCard(c) for c in cards))
+            cards = sort_cards(dict.fromkeys(self.hands[_known(self.giver)]))
+            return Decision(_known(self.giver), DecisionKind.GIVE, tuple(GiveCard(c) for c in cards))
         if self.stage is AuctionStage.BURY:
-            cards = sort_cards(dict.fromkeys(self.hands[self.bidder]))
-            return Decision(self.bidder, DecisionKind.BURY, tuple(BuryCard(c) for c in cards))
+            cards = sort_cards(dict.fromkeys(self.hands[_known(self.bidder)]))
+            return Decision(_known(self.bidder), DecisionKind.BURY, tuple(BuryCard(c) for c in cards))
         seat = (self.leader + len(self.trick)) % self.seats
         played = [p.card for _, p in self.trick]
         duty = FollowDuty(must_follow=True, must_trump=True, must_win=self.variant.phase2_must_win)
-        cards = legal_plays(self.hands[seat], played, self.trump, duty)
+        cards = legal_plays(self.hands[seat], played, _known(self.trump), duty)
         if not self.trick and self.tricks_played == 0 and self.variant.first_lead_trump:
-            trumps = [c for c in cards if c.suit == self.trump]
+            trumps = [c for c in cards if c.suit == _known(self.trump)]
             cards = trumps or cards
         kind = DecisionKind.FOLLOW if self.trick else DecisionKind.LEAD
         return Decision(seat, kind, tuple(PlayCard(c) for c in sort_cards(cards)))
@@ -251,7 +254,7 @@ class AuctionGame(GameState):
         }[d.kind]
         if d.kind is DecisionKind.BID and isinstance(action, Bid):
             return f"bid {action.amount} is not legal now; legal bids: {self._bid_text(d)}"
-        if d.kind is DecisionKind.BID and isinstance(action, Pass) and not d.legal.may_pass:
+        if isinstance(d.legal, AuctionChoices) and isinstance(action, Pass) and not d.legal.may_pass:
             return f"every other seat passed, so the dealer is stuck and must bid; legal bids: {self._bid_text(d)}"
         if isinstance(action, (GiveCard, BuryCard)) and action.card not in self.hands[d.seat]:
             return f"{action.card} is not in your hand"
@@ -266,32 +269,33 @@ class AuctionGame(GameState):
 
     @staticmethod
     def _bid_text(d: Decision) -> str:
-        return ranges_text(d.legal.ranges) or "none"
+        return (ranges_text(d.legal.ranges) if isinstance(d.legal, AuctionChoices) else "") or "none"
 
     def _act(self, d: Decision, action: Action) -> list[Notice]:
         notices: list[Notice] = []
-        if d.kind is DecisionKind.BID:
+        # each kind of decision offers its own kinds of action (a legal action: check() passed it)
+        if isinstance(action, (Pass, Bid)):
             self._bid(d.seat, action, notices)
         elif isinstance(action, ThrowIn):
             notices.append(Notice(self.everyone, ThrownIn(d.seat)))
             self._end_hand(notices, thrown_in=True)
-        elif d.kind is DecisionKind.TRUMP:
+        elif isinstance(action, DeclareTrump):
             self.trump = action.suit
             notices.append(Notice(self.everyone, TrumpDeclared(d.seat, action.suit.value)))
             self._after_trump(notices)
-        elif d.kind is DecisionKind.CALL:
+        elif isinstance(action, CallCard):
             self._call(action.card, notices)
-        elif d.kind is DecisionKind.GIVE:
+        elif isinstance(action, GiveCard):
             self._give(action.card, notices)
-        elif d.kind is DecisionKind.BURY:
+        elif isinstance(action, BuryCard):
             self._bury(action.card, notices)
-        else:
+        elif isinstance(action, PlayCard):
             self._play(d.seat, action, notices)
         return notices
 
     # ------------------------------------------------------------ mechanics
-    def _bid(self, seat: int, action: Action, notices: list[Notice]) -> None:
-        a = self.auction
+    def _bid(self, seat: int, action: Pass | Bid, notices: list[Notice]) -> None:
+        a = _known(self.auction)
         if isinstance(action, Pass):
             a.pass_()
             notices.append(Notice(self.everyone, BidMade(seat, None)))
@@ -302,7 +306,7 @@ class AuctionGame(GameState):
             notices.append(Notice(self.everyone, Redeal(self.dealer)))
             if self.deal_count >= MAX_DEALS_PER_HAND * self.variant.max_hands:
                 # the safety net: seats that pass every deal would otherwise redeal for ever
-                units = [(s,) for s in self.everyone] if self.variant.partners is Partners.CALLED else self.sides()
+                units = self._units()
                 self.result = GameEnded(tuple(self.totals), self._share(self._best(units)))
                 notices.append(Notice(self.everyone, self.result))
                 return
@@ -325,24 +329,25 @@ class AuctionGame(GameState):
         if v.partners is Partners.CALLED:
             self.stage = AuctionStage.CALL
         elif v.partners is Partners.OPPOSITE and v.give:
-            self.partner = (self.bidder + 2) % 4
-            self._start_giving(self.partner, self.bidder, v.give)
+            self.partner = (_known(self.bidder) + 2) % 4
+            self._start_giving(self.partner, _known(self.bidder), v.give)
         else:
             self._after_passing(notices)
 
     def _call(self, card: Card, notices: list[Notice]) -> None:
-        notices.append(Notice(self.everyone, CardCalled(self.bidder, card)))
-        holders = [(self.bidder + i) % self.seats for i in range(1, self.seats)]
+        bidder = _known(self.bidder)
+        notices.append(Notice(self.everyone, CardCalled(bidder, card)))
+        holders = [(bidder + i) % self.seats for i in range(1, self.seats)]
         self.partner = next((s for s in holders if card in self.hands[s]), None)
-        notices.append(Notice(self.everyone, PartnerKnown(self.bidder, self.partner)))
+        notices.append(Notice(self.everyone, PartnerKnown(bidder, self.partner)))
         if self.partner is None:
             self._after_passing(notices)
             return
         # the called card is passed face up; the rest of the passing is face down
         self.hands[self.partner].remove(card)
-        self.hands[self.bidder].append(card)
-        notices.append(Notice(self.everyone, Given(self.partner, self.bidder, (card,))))
-        self._start_giving(self.partner, self.bidder, self.variant.give - 1)
+        self.hands[bidder].append(card)
+        notices.append(Notice(self.everyone, Given(self.partner, bidder, (card,))))
+        self._start_giving(self.partner, bidder, self.variant.give - 1)
         if self.give_left == 0:
             self._finish_giving(notices)
 
@@ -351,15 +356,16 @@ class AuctionGame(GameState):
         self.give_left, self.giving = count, []
 
     def _give(self, card: Card, notices: list[Notice]) -> None:
-        self.hands[self.giver].remove(card)
-        notices.append(Notice((self.giver,), SetAside(self.giver, card)))
+        giver = _known(self.giver)
+        self.hands[giver].remove(card)
+        notices.append(Notice((giver,), SetAside(giver, card)))
         self.giving.append(card)
         self.give_left -= 1
         if self.give_left == 0:
             self._finish_giving(notices)
 
     def _finish_giving(self, notices: list[Notice]) -> None:
-        giver, receiver, cards = self.giver, self.receiver, tuple(self.giving)
+        giver, receiver, cards = _known(self.giver), _known(self.receiver), tuple(self.giving)
         self.giving = []
         if cards:
             self.hands[receiver].extend(cards)
@@ -370,7 +376,7 @@ class AuctionGame(GameState):
                 notices.append(Notice(others, Given(giver, receiver, (None,) * len(cards))))
         if not self.given_back:
             self.given_back = True
-            self._start_giving(self.bidder, self.partner, self.variant.give)
+            self._start_giving(_known(self.bidder), _known(self.partner), self.variant.give)
             return
         self._after_passing(notices)
 
@@ -381,27 +387,28 @@ class AuctionGame(GameState):
         self._meld_and_play(notices)
 
     def _bury(self, card: Card, notices: list[Notice]) -> None:
-        self.hands[self.bidder].remove(card)
-        notices.append(Notice((self.bidder,), SetAside(self.bidder, card)))
+        bidder = _known(self.bidder)
+        self.hands[bidder].remove(card)
+        notices.append(Notice((bidder,), SetAside(bidder, card)))
         self.buried.append(card)
         if len(self.buried) == self.variant.bury:
-            notices.append(Notice((self.bidder,), Buried(self.bidder, tuple(self.buried))))
-            others = tuple(s for s in self.everyone if s != self.bidder)
-            notices.append(Notice(others, Buried(self.bidder, (None,) * len(self.buried))))
+            notices.append(Notice((bidder,), Buried(bidder, tuple(self.buried))))
+            others = tuple(s for s in self.everyone if s != bidder)
+            notices.append(Notice(others, Buried(bidder, (None,) * len(self.buried))))
             self._meld_and_play(notices)
 
     def _meld_and_play(self, notices: list[Notice]) -> None:
         for seat in self._meld_order():
-            for line in count_hand_meld(self.hands[seat], self.trump, self.variant.melds):
+            for line in count_hand_meld(self.hands[seat], _known(self.trump), self.variant.melds):
                 self.meld_points[seat] += line.points
                 notices.append(Notice(self.everyone, Melded(seat, type_name(line.kind, line.multiplicity),
                                                             line.points, line.cards)))
         self.stage = AuctionStage.PLAY
-        self.leader = self.bidder
+        self.leader = _known(self.bidder)
         notices.append(Notice(self.everyone, PlayBegins(self.leader)))
 
     def _meld_order(self) -> list[int]:
-        return [(self.bidder + i) % self.seats for i in range(self.seats)]
+        return [(_known(self.bidder) + i) % self.seats for i in range(self.seats)]
 
     def _play(self, seat: int, action: PlayCard, notices: list[Notice]) -> None:
         self.hands[seat].remove(action.card)
@@ -410,7 +417,7 @@ class AuctionGame(GameState):
         if len(self.trick) < self.seats:
             return
         cards = [p.card for _, p in self.trick]
-        winner = trick_winner(self.leader, cards, self.trump, self.seats)
+        winner = trick_winner(self.leader, cards, _known(self.trump), self.seats)
         values = self.variant.counter_values
         points = sum(values[c.rank] for c in cards)
         self.trick_points[winner] += points
@@ -428,8 +435,9 @@ class AuctionGame(GameState):
             notices.append(Notice(self.everyone, DummyTaken(winner, card)))
         if last:
             self.trick_points[winner] += bonus
-            self.trick_points[self.bidder] += sum(values[c.rank] for c in self.buried)
-            self.captured[self.bidder].extend(self.buried)
+            bidder = _known(self.bidder)
+            self.trick_points[bidder] += sum(values[c.rank] for c in self.buried)
+            self.captured[bidder].extend(self.buried)
             self._end_hand(notices)
 
     # --------------------------------------------------------------- scoring
@@ -447,7 +455,8 @@ class AuctionGame(GameState):
         """Score the hand (a hand thrown in scores as set: nothing was played) and deal the next one."""
         v = self.variant
         points = [0] * self.seats
-        bidder_side = next(side for side in self.sides() if self.bidder in side)
+        bidder, bid = _known(self.bidder), _known(self.bid)
+        bidder_side = next(side for side in self.sides() if bidder in side)
         contract = 0
         for side in self.sides():
             tricks = sum(self.trick_points[s] for s in side)
@@ -455,13 +464,13 @@ class AuctionGame(GameState):
             total = tricks + (sum(self.meld_points[s] for s in side) if saved else 0)
             if side == bidder_side:
                 contract = total
-                made = total >= self.bid
-                score = total if made else -self.bid
+                made = total >= bid
+                score = total if made else -bid
             else:
                 score = total
             for s in side:
                 points[s] = score
-        made = contract >= self.bid and not thrown_in
+        made = contract >= bid and not thrown_in
         if v.scoring is Scoring.TWO_ONE:
             points = [0] * self.seats
             for s in self.everyone:
@@ -469,7 +478,7 @@ class AuctionGame(GameState):
                     points[s] = 2 if made else -1
                 else:
                     points[s] = 0 if made else 1
-        notices.append(Notice(self.everyone, ContractResult(self.bidder, self.bid, made, contract)))
+        notices.append(Notice(self.everyone, ContractResult(bidder, bid, made, contract)))
         for s in self.everyone:
             self.totals[s] += points[s]
         self.last_hand_points, self.last_hand_tricks = tuple(points), tuple(self.tricks_won)
@@ -495,7 +504,7 @@ class AuctionGame(GameState):
         defender alone.)
         """
         v = self.variant
-        units = [(s,) for s in self.everyone] if v.partners is Partners.CALLED else self.sides()
+        units = self._units()
         reached = [u for u in units if any(self.totals[s] >= v.target for s in u)]
         if not reached:
             return self._share(self._best(units)) if self.hand_number >= v.max_hands else None
@@ -506,10 +515,16 @@ class AuctionGame(GameState):
             reached = preferred or reached
         return self._share(self._best(reached))
 
+    def _units(self) -> list[tuple[int, ...]]:
+        """Who wins together: each seat alone with a called partner (the sides change every hand), else the sides."""
+        if self.variant.partners is Partners.CALLED:
+            return [(s,) for s in self.everyone]
+        return self.sides()
+
     def _best(self, units: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
         """The best of ``units`` by total, then last hand's points, then last hand's tricks."""
 
-        def key(unit: tuple[int, ...]) -> tuple:
+        def key(unit: tuple[int, ...]) -> tuple[int, ...]:
             if not self.last_hand_points:  # no hand played yet (only redeals): all equal
                 return (self.totals[unit[0]],)
             s = unit[0]
@@ -526,3 +541,10 @@ class AuctionGame(GameState):
                 out[s] = share
         return tuple(out)
 
+
+def _known(value: T | None) -> T:
+    """A field of a later stage of the hand (the bid winner, trump, who passes cards), asked in that stage: the
+    order of the stages sets it first, so a None here is a bug of this module."""
+    if value is None:
+        raise RuntimeError("a stage of the hand asked for a field that an earlier stage sets")
+    return value

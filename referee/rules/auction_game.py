@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import attrs
 
@@ -66,11 +66,9 @@ from .events import (
 )
 from .melds import count_hand_meld, type_name
 from .observation import World
-from .state import GameState
+from .state import GameState, known
 from .tricks import FollowDuty, legal_plays, trick_winner
 from .variants import CallOwnCard, Partners, SaveMeld, Scoring, Tiebreak, Variant
-
-T = TypeVar("T")
 
 MAX_DEALS_PER_HAND = 5  # with max_hands: how many deals (redeals included) a game may take before it is scored as it stands
 
@@ -191,29 +189,29 @@ class AuctionGame(GameState):
     # ------------------------------------------------------------- questions
     def _decide(self) -> Decision:
         if self.stage is AuctionStage.BID:
-            a = _known(self.auction)
+            a = known(self.auction)
             return Decision(a.to_act, DecisionKind.BID, AuctionChoices(*a.legal()))
         if self.stage is AuctionStage.TRUMP:
             throw_in = (ThrowIn(),) if self.variant.throw_in else ()
-            return Decision(_known(self.bidder), DecisionKind.TRUMP, tuple(DeclareTrump(s) for s in Suit) + throw_in)
+            return Decision(known(self.bidder), DecisionKind.TRUMP, tuple(DeclareTrump(s) for s in Suit) + throw_in)
         if self.stage is AuctionStage.CALL:
             faces = sort_cards(make_deck(1, self.variant.deck_ranks))
             if self.variant.call_own_card is CallOwnCard.FORBIDDEN:
-                held = self.hands[_known(self.bidder)]
+                held = self.hands[known(self.bidder)]
                 faces = [c for c in faces if held.count(c) < self.variant.deck_copies]
-            return Decision(_known(self.bidder), DecisionKind.CALL, tuple(CallCard(c) for c in faces))
+            return Decision(known(self.bidder), DecisionKind.CALL, tuple(CallCard(c) for c in faces))
         if self.stage is AuctionStage.GIVE:
-            cards = sort_cards(dict.fromkeys(self.hands[_known(self.giver)]))
-            return Decision(_known(self.giver), DecisionKind.GIVE, tuple(GiveCard(c) for c in cards))
+            cards = sort_cards(dict.fromkeys(self.hands[known(self.giver)]))
+            return Decision(known(self.giver), DecisionKind.GIVE, tuple(GiveCard(c) for c in cards))
         if self.stage is AuctionStage.BURY:
-            cards = sort_cards(dict.fromkeys(self.hands[_known(self.bidder)]))
-            return Decision(_known(self.bidder), DecisionKind.BURY, tuple(BuryCard(c) for c in cards))
+            cards = sort_cards(dict.fromkeys(self.hands[known(self.bidder)]))
+            return Decision(known(self.bidder), DecisionKind.BURY, tuple(BuryCard(c) for c in cards))
         seat = (self.leader + len(self.trick)) % self.seats
         played = [p.card for _, p in self.trick]
         duty = FollowDuty(must_follow=True, must_trump=True, must_win=self.variant.phase2_must_win)
-        cards = legal_plays(self.hands[seat], played, _known(self.trump), duty)
+        cards = legal_plays(self.hands[seat], played, known(self.trump), duty)
         if not self.trick and self.tricks_played == 0 and self.variant.first_lead_trump:
-            trumps = [c for c in cards if c.suit == _known(self.trump)]
+            trumps = [c for c in cards if c.suit == known(self.trump)]
             cards = trumps or cards
         kind = DecisionKind.FOLLOW if self.trick else DecisionKind.LEAD
         return Decision(seat, kind, tuple(PlayCard(c) for c in sort_cards(cards)))
@@ -295,7 +293,7 @@ class AuctionGame(GameState):
 
     # ------------------------------------------------------------ mechanics
     def _bid(self, seat: int, action: Pass | Bid, notices: list[Notice]) -> None:
-        a = _known(self.auction)
+        a = known(self.auction)
         if isinstance(action, Pass):
             a.pass_()
             notices.append(Notice(self.everyone, BidMade(seat, None)))
@@ -329,13 +327,13 @@ class AuctionGame(GameState):
         if v.partners is Partners.CALLED:
             self.stage = AuctionStage.CALL
         elif v.partners is Partners.OPPOSITE and v.give:
-            self.partner = (_known(self.bidder) + 2) % 4
-            self._start_giving(self.partner, _known(self.bidder), v.give)
+            self.partner = (known(self.bidder) + 2) % 4
+            self._start_giving(self.partner, known(self.bidder), v.give)
         else:
             self._after_passing(notices)
 
     def _call(self, card: Card, notices: list[Notice]) -> None:
-        bidder = _known(self.bidder)
+        bidder = known(self.bidder)
         notices.append(Notice(self.everyone, CardCalled(bidder, card)))
         holders = [(bidder + i) % self.seats for i in range(1, self.seats)]
         self.partner = next((s for s in holders if card in self.hands[s]), None)
@@ -356,7 +354,7 @@ class AuctionGame(GameState):
         self.give_left, self.giving = count, []
 
     def _give(self, card: Card, notices: list[Notice]) -> None:
-        giver = _known(self.giver)
+        giver = known(self.giver)
         self.hands[giver].remove(card)
         notices.append(Notice((giver,), SetAside(giver, card)))
         self.giving.append(card)
@@ -365,7 +363,7 @@ class AuctionGame(GameState):
             self._finish_giving(notices)
 
     def _finish_giving(self, notices: list[Notice]) -> None:
-        giver, receiver, cards = _known(self.giver), _known(self.receiver), tuple(self.giving)
+        giver, receiver, cards = known(self.giver), known(self.receiver), tuple(self.giving)
         self.giving = []
         if cards:
             self.hands[receiver].extend(cards)
@@ -376,7 +374,7 @@ class AuctionGame(GameState):
                 notices.append(Notice(others, Given(giver, receiver, (None,) * len(cards))))
         if not self.given_back:
             self.given_back = True
-            self._start_giving(_known(self.bidder), _known(self.partner), self.variant.give)
+            self._start_giving(known(self.bidder), known(self.partner), self.variant.give)
             return
         self._after_passing(notices)
 
@@ -387,7 +385,7 @@ class AuctionGame(GameState):
         self._meld_and_play(notices)
 
     def _bury(self, card: Card, notices: list[Notice]) -> None:
-        bidder = _known(self.bidder)
+        bidder = known(self.bidder)
         self.hands[bidder].remove(card)
         notices.append(Notice((bidder,), SetAside(bidder, card)))
         self.buried.append(card)
@@ -399,16 +397,16 @@ class AuctionGame(GameState):
 
     def _meld_and_play(self, notices: list[Notice]) -> None:
         for seat in self._meld_order():
-            for line in count_hand_meld(self.hands[seat], _known(self.trump), self.variant.melds):
+            for line in count_hand_meld(self.hands[seat], known(self.trump), self.variant.melds):
                 self.meld_points[seat] += line.points
                 notices.append(Notice(self.everyone, Melded(seat, type_name(line.kind, line.multiplicity),
                                                             line.points, line.cards)))
         self.stage = AuctionStage.PLAY
-        self.leader = _known(self.bidder)
+        self.leader = known(self.bidder)
         notices.append(Notice(self.everyone, PlayBegins(self.leader)))
 
     def _meld_order(self) -> list[int]:
-        return [(_known(self.bidder) + i) % self.seats for i in range(self.seats)]
+        return [(known(self.bidder) + i) % self.seats for i in range(self.seats)]
 
     def _play(self, seat: int, action: PlayCard, notices: list[Notice]) -> None:
         self.hands[seat].remove(action.card)
@@ -417,7 +415,7 @@ class AuctionGame(GameState):
         if len(self.trick) < self.seats:
             return
         cards = [p.card for _, p in self.trick]
-        winner = trick_winner(self.leader, cards, _known(self.trump), self.seats)
+        winner = trick_winner(self.leader, cards, known(self.trump), self.seats)
         values = self.variant.counter_values
         points = sum(values[c.rank] for c in cards)
         self.trick_points[winner] += points
@@ -435,7 +433,7 @@ class AuctionGame(GameState):
             notices.append(Notice(self.everyone, DummyTaken(winner, card)))
         if last:
             self.trick_points[winner] += bonus
-            bidder = _known(self.bidder)
+            bidder = known(self.bidder)
             self.trick_points[bidder] += sum(values[c.rank] for c in self.buried)
             self.captured[bidder].extend(self.buried)
             self._end_hand(notices)
@@ -455,7 +453,7 @@ class AuctionGame(GameState):
         """Score the hand (a hand thrown in scores as set: nothing was played) and deal the next one."""
         v = self.variant
         points = [0] * self.seats
-        bidder, bid = _known(self.bidder), _known(self.bid)
+        bidder, bid = known(self.bidder), known(self.bid)
         bidder_side = next(side for side in self.sides() if bidder in side)
         contract = 0
         for side in self.sides():
@@ -541,10 +539,3 @@ class AuctionGame(GameState):
                 out[s] = share
         return tuple(out)
 
-
-def _known(value: T | None) -> T:
-    """A field of a later stage of the hand (the bid winner, trump, who passes cards), asked in that stage: the
-    order of the stages sets it first, so a None here is a bug of this module."""
-    if value is None:
-        raise RuntimeError("a stage of the hand asked for a field that an earlier stage sets")
-    return value

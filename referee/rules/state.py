@@ -13,7 +13,7 @@ import abc
 import copy
 import random
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from .actions import Action, IllegalActionError
 from .cards import Card
@@ -21,6 +21,17 @@ from .dealing import Deal
 from .events import Decision, GameEnded, HandEnded, Notice
 from .observation import Observation, Observer, World
 from .variants import Variant
+
+
+T = TypeVar("T")
+
+
+def known(value: T | None) -> T:
+    """A field that an earlier stage of the hand sets (the bid winner, trump, the turn-up...), asked in a later
+    one: the order of the stages sets it first, so a None here is a bug of the game class."""
+    if value is None:
+        raise RuntimeError("a stage of the hand asked for a field that an earlier stage sets")
+    return value
 
 
 class GameState(abc.ABC):

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 
 from .actions import PLAYS, Action, Claim, Meld, Pass, PlayCard, StockPick, TakeLast
-from .cards import Card, IdentityEnum, Rank, sort_cards
+from .cards import Card, IdentityEnum, Rank, Suit, sort_cards
 from .dealing import Deal, deal_out, deck_for
 from .events import (
     Claimed,
@@ -50,7 +51,7 @@ from .events import (
 )
 from .melds import MeldBoard, MeldTable
 from .observation import World
-from .state import GameState
+from .state import GameState, known
 from .tricks import FREE_PLAY, FollowDuty, MustWin, legal_plays, trick_winner
 from .variants import LastStockCard, MeldTiming, Tiebreak, Variant
 
@@ -75,7 +76,7 @@ class StockGame(GameState):
     boards: list[MeldBoard] = attrs.Factory(list)
     stock: list[Card] = attrs.Factory(list)  # face-down cards, next to draw first
     turnup: Card | None = None
-    trump: object = None
+    trump: Suit = attrs.field(init=False)  # the turn-up's suit, set by each deal
     phase: int = 1
     leader: int = 0
     trick: list[tuple[int, PlayCard]] = attrs.Factory(list)
@@ -91,9 +92,9 @@ class StockGame(GameState):
     turn_melded: bool = False
     turn_dix: bool = False
     decision_cache: Decision | None = None
-    checked: tuple | None = None  # (decision, action) that check() has just passed
+    checked: tuple[Decision, Action] | None = None  # (decision, action) that check() has just passed
     result: GameEnded | None = None
-    deals: list[dict] = attrs.Factory(list)
+    deals: list[dict[str, Any]] = attrs.Factory(list)
     last_hand_points: tuple[int, ...] = ()
     last_hand_tricks: tuple[int, ...] = ()
     hands_ended: list[HandEnded] = attrs.Factory(list)  # every hand's result, meld and trick points per seat
@@ -129,8 +130,8 @@ class StockGame(GameState):
         else:
             deal.check(v)
         self.hands = [list(h) for h in deal.hands]
-        self.turnup = deal.turnup
-        self.trump = self.turnup.suit
+        turnup = self.turnup = known(deal.turnup)  # a stock game's deal has one (deal_out, Deal.check)
+        self.trump = turnup.suit
         self.stock = list(deal.stock)
         first = 1 - self.dealer
         self.deals.append(
@@ -138,7 +139,7 @@ class StockGame(GameState):
                 "hand": self.hand_number,
                 "dealer": self.dealer,
                 "hands": [[c.to_text() for c in h] for h in self.hands],
-                "turnup": self.turnup.to_text(),
+                "turnup": turnup.to_text(),
                 "stock": [c.to_text() for c in self.stock],
             }
         )
@@ -157,7 +158,7 @@ class StockGame(GameState):
         self.decision_cache = None
         for seat in (0, 1):
             notices.append(Notice((seat,), HandDealt(self.hand_number, self.dealer, self.turnup, tuple(self.hands[seat]))))
-        if v.dix_turnup_bonus and self.turnup.rank is Rank.NINE:
+        if v.dix_turnup_bonus and turnup.rank is Rank.NINE:
             points = v.melds.value("dix") or 0
             self.meld_points[self.dealer] += points
             self.turnup_scored = True
@@ -363,7 +364,7 @@ class StockGame(GameState):
 
     def _draw_last(self, pick: StockPick, notices: list[Notice], shown: bool = False) -> None:
         winner = self.last_winner
-        face_down, turnup = self.stock.pop(0), self.turnup
+        face_down, turnup = self.stock.pop(0), known(self.turnup)  # the turn-up lies there until this draw
         self.turnup = None
         taker = 1 - winner if pick is StockPick.STOCK else winner
         if self.turnup_scored:
@@ -500,7 +501,7 @@ def _drew_face_down(seat: int, card: Card) -> Notice:
     return Notice((seat,), Drew(seat, card))
 
 
-def _play_actions(cards, from_table: bool) -> list[PlayCard]:
+def _play_actions(cards: Iterable[Card], from_table: bool) -> list[PlayCard]:
     """PlayCard actions for ``cards`` in card order."""
     made = PLAYS[from_table]
     return [made[c] for c in sort_cards(cards)]
@@ -510,7 +511,7 @@ def _win_for(seat: int) -> tuple[float, ...]:
     return (1.0, 0.0) if seat == 0 else (0.0, 1.0)
 
 
-def _by_keys(keys: Sequence[tuple]) -> tuple[float, ...]:
+def _by_keys(keys: Sequence[tuple[int, ...]]) -> tuple[float, ...]:
     best = max(keys)
     winners = [i for i, k in enumerate(keys) if k == best]
     share = 1.0 / len(winners)

@@ -156,6 +156,13 @@ class MeldTable:
                 return row[multiplicity - 1] if multiplicity <= len(row) else None
         return None
 
+    def points(self, kind: str, multiplicity: int = 1) -> int:
+        """:meth:`value` of a meld this table has; ValueError if it has none."""
+        value = self.value(kind, multiplicity)
+        if value is None:
+            raise ValueError(f"the meld table has no {kind} at multiplicity {multiplicity}")
+        return value
+
     def types(self) -> list[tuple[str, int]]:
         """Every (kind, multiplicity) that is a meld in this table."""
         return [(k, m) for k, row in self.rows for m, v in enumerate(row, 1) if v is not None]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import attrs
 
@@ -252,31 +253,39 @@ def _write_bidding(v: Variant, text: str) -> Variant:
     return attrs.evolve(v, single_round=text == "single", kitty_auction=text == "kitty-auction")
 
 
-def _enum_option(key: str, field: str, enum_type: type[enum.Enum], help: str, families=STOCK) -> Option:
+def _enum_option(key: str, field: str, enum_type: type[enum.Enum], help: str,
+                 families: tuple[str, ...] = STOCK) -> Option:
     return Option(
         key,
         help,
         tuple(e.value for e in enum_type),
         lambda v: getattr(v, field).value,
-        lambda v, text: attrs.evolve(v, **{field: enum_type(text)}),
+        lambda v, text: _evolve(v, field, enum_type(text)),
         families,
     )
 
 
-def _bool_option(key: str, field: str, help: str, families=STOCK) -> Option:
+def _bool_option(key: str, field: str, help: str, families: tuple[str, ...] = STOCK) -> Option:
     return Option(
         key,
         help,
         ("yes", "no"),
         lambda v: "yes" if getattr(v, field) else "no",
-        lambda v, text: attrs.evolve(v, **{field: text == "yes"}),
+        lambda v, text: _evolve(v, field, text == "yes"),
         families,
     )
 
 
-def _int_option(key: str, field: str, help: str, families=STOCK) -> Option:
-    return Option(key, help, None, lambda v: str(getattr(v, field)), lambda v, text: attrs.evolve(v, **{field: int(text)}),
+def _int_option(key: str, field: str, help: str, families: tuple[str, ...] = STOCK) -> Option:
+    return Option(key, help, None, lambda v: str(getattr(v, field)), lambda v, text: _evolve(v, field, int(text)),
                   families)
+
+
+def _evolve(v: Variant, field: str, value: object) -> Variant:
+    """``v`` with the field named ``field`` set to ``value`` (an option's field, named by a string: its type is
+    the option's to get right, not the type checker's)."""
+    changes: dict[str, Any] = {field: value}
+    return attrs.evolve(v, **changes)
 
 
 def _write_max_hands(v: Variant, text: str) -> Variant:
@@ -286,12 +295,12 @@ def _write_max_hands(v: Variant, text: str) -> Variant:
 
 
 def _read_double_pinochle(v: Variant) -> str:
-    single, double = v.melds.value("pinochle", 1), v.melds.value("pinochle", 2)
+    single, double = v.melds.points("pinochle", 1), v.melds.value("pinochle", 2)
     return "bonus" if double != 2 * single else "twice"
 
 
 def _write_double_pinochle(v: Variant, text: str) -> Variant:
-    single = v.melds.value("pinochle", 1)
+    single = v.melds.points("pinochle", 1)
     bonus = 300 if _read_scale(v) == "classic" else 30
     double = bonus if text == "bonus" else 2 * single
     return attrs.evolve(v, melds=v.melds.evolve(pinochle=(single, double)))
@@ -302,14 +311,14 @@ def _read_roundhouse(v: Variant) -> str:
 
 
 def _write_roundhouse(v: Variant, text: str) -> Variant:
-    kings, queens = v.melds.value("kings"), v.melds.value("queens")
-    royal, marriage = v.melds.value("royal"), v.melds.value("marriage")
+    kings, queens = v.melds.points("kings"), v.melds.points("queens")
+    royal, marriage = v.melds.points("royal"), v.melds.points("marriage")
     sum_of_parts = kings + queens + royal + 3 * marriage
     return attrs.evolve(v, melds=v.melds.evolve(roundhouse=(sum_of_parts,) if text == "yes" else None))
 
 
 def _read_scale(v: Variant) -> str:
-    return "unit" if v.melds.value("run") < 100 else "classic"
+    return "unit" if v.melds.points("run") < 100 else "classic"
 
 
 def _write_scale(v: Variant, text: str) -> Variant:
@@ -428,7 +437,7 @@ LINEAR_UNIT_MELDS = MeldTable(
     }
 )
 
-_AUCTION = dict(family="auction", melds=UNIT_MELDS, counting="1-1-1", last_trick=1, target=150,
+_AUCTION: dict[str, Any] = dict(family="auction", melds=UNIT_MELDS, counting="1-1-1", last_trick=1, target=150,
                 tiebreak=Tiebreak.BIDDER, phase2_must_win=MustWin.ALWAYS)
 
 TWO_HANDED_DUMMY = Variant(
@@ -465,7 +474,7 @@ FOUR_HANDED = Variant(
     bid_ladder=BidLadder(25), all_pass=AllPass.DEALER_MAY_TAKE,
 )
 
-_DOUBLE_DECK = dict(deck_copies=4, deck_ranks=(Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK), deal_packet=4,
+_DOUBLE_DECK: dict[str, Any] = dict(deck_copies=4, deck_ranks=(Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK), deal_packet=4,
                     bid_ladder=DOUBLE_DECK_LADDER,
                     all_pass=AllPass.DEALER_STUCK, give=4, **{**_AUCTION, "melds": DOUBLE_DECK_MELDS,
                                                                "last_trick": 2, "target": 500})
@@ -501,7 +510,7 @@ PRESETS: dict[str, Variant] = {
 # The rules version, written in every record: a record replays under the rules of its version. Each change of
 # the rules after records were first written raises it, and RULE_CHANGES keeps the fields as games played before.
 RULES_VERSION = 2
-RULE_CHANGES: tuple[tuple[int, dict[str, object]], ...] = (  # (the version that brought it, the fields before)
+RULE_CHANGES: tuple[tuple[int, dict[str, Any]], ...] = (  # (the version that brought it, the fields before)
     # 004: a broken meld "can't be added to in order to build more valuable meld combinations"
     (2, {"build_on_broken": True}),
     # 004: "the team that won the bid wins"; so when only defenders reach the target, their team wins

@@ -223,6 +223,55 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
     if sandbox.isolation is not Isolation.JAIL:
         _prlimit()  # (before anything is set up that would have to be undone)
     marker = uuid.uuid4().hex
+    env = _environment(sandbox, extra_env, marker)
+    undo: list[Callable[[], None]] = []  # what cleanup does, in this order
+    child_fds: list[int] = []  # descriptors the child gets, closed here once it has them (or the set-up failed)
+
+    def cleanup() -> None:
+        for step in undo:
+            step()
+
+    try:
+        if sandbox.isolation is Isolation.JAIL:
+            made = _jailed(sandbox, argv, cwd, env, extra_env, hidden, marker, undo, child_fds)
+        else:
+            made = _unjailed(sandbox, argv, cwd, env, workdir, undo)
+    except (jail.JailError, images.ImageError, OSError) as e:
+        for fd in child_fds:
+            os.close(fd)
+        cleanup()
+        raise SandboxError(str(e)) from None
+
+    # (No PR_SET_PDEATHSIG here: bwrap's --die-with-parent does that for jailed bots.)
+    limits = [(which, min(value, _hard(which))) for which, value in made.limits]
+    capped = dict(limits).get(resource.RLIMIT_AS)
+    if made.end is not None:  # jailed: bwrap itself is started bare; its jail is fenced before it goes on
+        entry, admit = [], functools.partial(made.end.admit, limits)
+    else:
+        entry, admit = _entry(limits, _prlimit()), None
+    group = made.group
+    return Launch(entry + made.command, made.env, made.cwd, marker, cleanup, tuple(child_fds),
+                  capped // MiB if capped else None, group.oom_killed if group is not None else _never,
+                  group.play if group is not None else _nothing, admit, made.prepare)
+
+
+@attrs.frozen
+class _Made:
+    """What :func:`launch` sets up for one way of running a bot: the command, its environment and folder, its
+    rlimits, and (jailed) the mount of its own files, its control group and what its jail leaves behind."""
+
+    command: list[str]
+    env: dict[str, str]
+    cwd: str | None
+    limits: list[tuple[int, int]]
+    prepare: Callable[[], None] | None = None
+    group: cgroups.BotCgroup | None = None
+    end: _JailEnd | None = None
+
+
+def _environment(sandbox: Sandbox, extra_env: dict[str, str], marker: str) -> dict[str, str]:
+    """A bot's environment: a clean one (always in the jail) or the referee's, with its own variables and the
+    marker that finds its processes."""
     if sandbox.clean_env or sandbox.isolation is Isolation.JAIL:
         env = {"PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
     else:
@@ -230,68 +279,55 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
     env.update(extra_env)
     env["PYTHONUNBUFFERED"] = "1"
     env[MARKER] = marker
-    undo: list[Callable[[], None]] = []  # what cleanup does, in this order
+    return env
 
-    def cleanup() -> None:
-        for step in undo:
-            step()
 
+def _jailed(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, env: dict[str, str],
+            extra_env: dict[str, str], hidden: tuple[str, ...], marker: str, undo: list[Callable[[], None]],
+            child_fds: list[int]) -> _Made:
+    """The bwrap command that jails ``argv``: its pipes (``child_fds`` gets the child's ends as they are made),
+    as root a uid and a control group of its own, and its own file system where the machine allows."""
+    info, info_child = os.pipe()
+    # The gate: bwrap reads the jail's syscall filter from ``seccomp`` once the jail is made, before any
+    # of the bot's code; admit() writes it to ``gate`` only once the jail is fenced. It fails closed: a
+    # pipe that ends without a filter (the referee died, or closed it first) makes bwrap refuse to go on.
+    seccomp, gate = os.pipe()
+    end = _JailEnd(info, marker, gate=gate)
+    undo.append(end.close)
+    child_fds += (info_child, seccomp)
     group = None
-    pass_fds: tuple[int, ...] = ()
+    if os.geteuid() == 0:
+        end.uid = jail.Uid.take()
+        hierarchy, _ = cgroups.usable_hierarchy()
+        if hierarchy is not None:
+            group = end.group = cgroups.BotCgroup.create(hierarchy, sandbox.limits.cgroup())
+    uid = end.uid.uid if end.uid is not None else None
+    spec = jail.JailSpec(tuple(argv), read_only=sandbox.read_only, hidden=hidden, cwd=cwd,
+                         disk_mb=sandbox.limits.disk_mb or 1 << 20, uid=uid, info_fd=info_child,
+                         seccomp_fd=seccomp)
     prepare = None
-    try:
-        if sandbox.isolation is Isolation.JAIL:
-            info, info_child = os.pipe()
-            # The gate: bwrap reads the jail's syscall filter from ``seccomp`` once the jail is made, before any
-            # of the bot's code; admit() writes it to ``gate`` only once the jail is fenced. It fails closed: a
-            # pipe that ends without a filter (the referee died, or closed it first) makes bwrap refuse to go on.
-            seccomp, gate = os.pipe()
-            end = _JailEnd(info, marker, gate=gate)
-            undo.append(end.close)
-            pass_fds = (info_child, seccomp)
-            if os.geteuid() == 0:
-                end.uid = jail.Uid.take()
-                hierarchy, _ = cgroups.usable_hierarchy()
-                if hierarchy is not None:
-                    group = end.group = cgroups.BotCgroup.create(hierarchy, sandbox.limits.cgroup())
-            uid = end.uid.uid if end.uid is not None else None
-            spec = jail.JailSpec(tuple(argv), read_only=sandbox.read_only, hidden=hidden, cwd=cwd,
-                                 disk_mb=sandbox.limits.disk_mb or 1 << 20, uid=uid, info_fd=info_child,
-                                 seccomp_fd=seccomp)
-            if sandbox.own_files and own_files_problem() == "":
-                files = seating_fs.SeatingFs.at(marker)
-                spec = attrs.evolve(spec, own_files=True, runtimes=sandbox.runtimes, seat=str(files.root))
-                prepare = functools.partial(files.mount, jail.filesystem(spec).layout)
-                undo.append(files.close)  # after the jail's end (first in undo): its processes are gone by then
-            command, args_fd = jail.through_fd(jail.command(spec))
-            pass_fds += (args_fd,)
-            env = {**jail.jail_env(env, sandbox.limits.memory_mb), **extra_env}
-            cwd = None
-            limits = sandbox.limits.rlimits(nproc=group is None and uid is not None, address_space=group is None)
-        else:
-            command = list(argv)
-            if cwd is None and workdir is not None:
-                cwd = _fresh_folder(workdir)
-                undo.append(lambda path=Path(cwd): _remove_folder(path))
-            if cwd is not None and sandbox.clean_env:
-                env["HOME"] = env["TMPDIR"] = cwd
-            limits = sandbox.limits.rlimits(nproc=False)
-    except (jail.JailError, images.ImageError, OSError) as e:
-        for fd in pass_fds:
-            os.close(fd)
-        cleanup()
-        raise SandboxError(str(e)) from None
+    if sandbox.own_files and own_files_problem() == "":
+        files = seating_fs.SeatingFs.at(marker)
+        spec = attrs.evolve(spec, own_files=True, runtimes=sandbox.runtimes, seat=str(files.root))
+        prepare = functools.partial(files.mount, jail.filesystem(spec).layout)
+        undo.append(files.close)  # after the jail's end (first in undo): its processes are gone by then
+    command, args_fd = jail.through_fd(jail.command(spec))
+    child_fds.append(args_fd)
+    return _Made(command, {**jail.jail_env(env, sandbox.limits.memory_mb), **extra_env}, None,
+                 sandbox.limits.rlimits(nproc=group is None and uid is not None, address_space=group is None),
+                 prepare, group, end)
 
-    # (No PR_SET_PDEATHSIG here: bwrap's --die-with-parent does that for jailed bots.)
-    limits = [(which, min(value, _hard(which))) for which, value in limits]
-    capped = dict(limits).get(resource.RLIMIT_AS)
-    if sandbox.isolation is Isolation.JAIL:  # bwrap itself is started bare; its jail is fenced before it goes on
-        entry, admit = [], functools.partial(end.admit, limits)
-    else:
-        entry, admit = _entry(limits, _prlimit()), None
-    return Launch(entry + command, env, cwd, marker, cleanup, pass_fds, capped // MiB if capped else None,
-                  group.oom_killed if group is not None else _never, group.play if group is not None else _nothing,
-                  admit, prepare)
+
+def _unjailed(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, env: dict[str, str],
+              workdir: Path | None, undo: list[Callable[[], None]]) -> _Made:
+    """``argv`` as it is, in the configuration's folder or a fresh one under ``workdir`` (its home too, with a
+    clean environment)."""
+    if cwd is None and workdir is not None:
+        cwd = _fresh_folder(workdir)
+        undo.append(lambda path=Path(cwd): _remove_folder(path))
+    if cwd is not None and sandbox.clean_env:
+        env["HOME"] = env["TMPDIR"] = cwd
+    return _Made(list(argv), env, cwd, sandbox.limits.rlimits(nproc=False))
 
 
 def images_to_make(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, hidden: tuple[str, ...] = ()) -> bool:

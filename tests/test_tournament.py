@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+import attrs
 import pytest
 from helpers import arena, as_from_a_terminal, descendants, sigint_state, stopped_after
 from hypothesis import given
@@ -15,7 +16,8 @@ from hypothesis import strategies as st
 
 from referee.records.record import GameRecord, SeatInfo
 
-from tournaments.config import ConfigError, default_config, parse_config
+from referee.records.deals import DealsOrder
+from tournaments.config import ConfigError, Format, default_config, parse_config
 from tournaments.schedule import schedule
 from tournaments.standings import Leader, standings
 
@@ -74,6 +76,9 @@ def with_(**changes):
         (with_(tournament__format="gauntlet"), "a gauntlet needs the name"),
         (with_(tournament__format="gauntlet", tournament__candidate="zz"), "tournament.candidate: no entrant named 'zz'"),
         (with_(tournament__anchor="zz"), "tournament.anchor: no entrant named 'zz'"),
+        (with_(tournament__deals_order="shuffled"),
+         """tournament.deals_order must be "sequential" or "random", got 'shuffled'"""),
+        (with_(tournament__candidate="a"), 'tournament.candidate only applies to format = "gauntlet"'),
         (with_(tournament__concurrency=0), "concurrency must be at least 1"),
         (with_(time__move=-5), "time: time per move must be positive"),
         ({"tournament": {}, "bot": [{"name": "a", "sample": "random"}, {"name": "a", "sample": "greedy"}]}, "repeated: a"),
@@ -92,6 +97,21 @@ def test_bad_configs_name_the_key(data, message, tmp_path):
         parse_config(data, tmp_path / "x.toml")
     assert message in str(err.value)
     assert str(tmp_path / "x.toml") in str(err.value)
+
+
+def test_the_closed_sets_are_enums_that_keep_their_text(tmp_path):
+    """format and deals_order parse to their enums; the fingerprint kept with the results (and compared on
+    --resume) holds their text as before, and a string given to the config is made a member."""
+    config = parse_config(with_(tournament__format="knockout"), tmp_path / "x.toml")
+    assert config.format is Format.KNOCKOUT and config.deals_order is DealsOrder.SEQUENTIAL
+    fingerprint = config.fingerprint()
+    assert type(fingerprint["format"]) is str and fingerprint["format"] == "knockout"
+    assert "deals_order" not in fingerprint  # the default is left out, as in 0.2's runs
+    shuffled = attrs.evolve(config, format="gauntlet", candidate="a", deals_order="random")
+    assert shuffled.format is Format.GAUNTLET and shuffled.deals_order is DealsOrder.RANDOM
+    assert json.dumps(shuffled.fingerprint()).count('"random"') == 1
+    boards = parse_config({**BASE, "tournament": {"format": "boards"}}, tmp_path / "x.toml")
+    assert boards.format is Format.ROUND_ROBIN and boards.boards == 100
 
 
 def test_config_file_that_is_not_toml(tmp_path):

@@ -69,9 +69,9 @@ def _roots(command: BotCommand) -> Iterator[tuple[str, Path]]:
             yield f"arg{i}-folder", folder
     if command.cwd and not _is_own(Path(command.cwd)):
         yield "cwd", Path(command.cwd)
-    for i, folder in enumerate(command.read_only):
-        if not _is_own(Path(folder)):
-            yield f"read-only{i}", Path(folder)
+    for i, shown in enumerate(command.read_only):
+        if not _is_own(Path(shown)):
+            yield f"read-only{i}", Path(shown)
 
 
 def _is_runtime(path: Path) -> bool:

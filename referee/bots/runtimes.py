@@ -32,6 +32,7 @@ Nothing here runs a program that is inspected: ELF files are read, not loaded.
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import json
 import os
@@ -130,7 +131,7 @@ def _program_paths(program: str) -> set[str]:
 
 
 def _is_program_of(runtime: Runtime, program: str) -> bool:
-    return any(glob.fnmatch.fnmatch(program, pattern) for pattern in runtime.programs)
+    return any(fnmatch.fnmatch(program, pattern) for pattern in runtime.programs)
 
 
 def _installation_of(program: str) -> set[str]:
@@ -286,21 +287,26 @@ def _loader_version() -> str:
 def _read_needs(path: str) -> list[str]:
     """The libraries one ELF file names (DT_NEEDED, resolved) and its program loader (PT_INTERP)."""
     from elftools.common.exceptions import ELFError
+    from elftools.elf.dynamic import DynamicSegment
     from elftools.elf.elffile import ELFFile
+    from elftools.elf.segments import InterpSegment
 
     try:
         with open(path, "rb") as f:
             elf = ELFFile(f)
             names, runpaths, loader = [], [], None
             for segment in elf.iter_segments():
-                if segment.header.p_type == "PT_INTERP":
+                if isinstance(segment, InterpSegment):  # (what pyelftools makes of PT_INTERP)
                     loader = segment.get_interp_name()
-                elif segment.header.p_type == "PT_DYNAMIC":
+                elif isinstance(segment, DynamicSegment):  # (and of PT_DYNAMIC)
+                    # (pyelftools sets a string tag's value as an attribute named after it, which its own
+                    # annotations do not declare: the type checker cannot see needed, runpath and rpath)
                     for tag in segment.iter_tags():
                         if tag.entry.d_tag == "DT_NEEDED":
-                            names.append(tag.needed)
+                            names.append(tag.needed)  # type: ignore[attr-defined]
                         elif tag.entry.d_tag in ("DT_RUNPATH", "DT_RPATH"):
-                            runpaths += (tag.runpath if tag.entry.d_tag == "DT_RUNPATH" else tag.rpath).split(":")
+                            runpath = tag.runpath if tag.entry.d_tag == "DT_RUNPATH" else tag.rpath  # type: ignore[attr-defined]
+                            runpaths += runpath.split(":")
     except (OSError, ELFError, ValueError, KeyError, AttributeError):
         return []  # not an ELF file pyelftools can read: it will fail in the jail as it would anywhere
     origin = os.path.dirname(os.path.realpath(path))

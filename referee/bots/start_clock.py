@@ -135,7 +135,10 @@ class StartClock:
         end = self.began + self.ceiling
         if self.pid is None:
             return end
-        charged = 0.0 if self.usage is None else self.usage.charged(self.cores) + now - self.looked
+        if self.usage is None or self.looked is None:  # (set together, at each look)
+            charged = 0.0
+        else:
+            charged = self.usage.charged(self.cores) + now - self.looked
         return min(end, now + min(max(self.allowance - charged, LOOK_MIN), LOOK_MAX))
 
     def spent(self, now: float) -> str | None:

@@ -354,7 +354,8 @@ def sprt_ranges(game_ids: Iterable[str]) -> dict[str, str]:
     out = {}
     for half, values in numbers.items():
         values.sort()
-        parts, start = [], values[0]
+        parts: list[str] = []
+        start: int | None = values[0]
         for previous, value in zip(values, values[1:] + [None]):
             if value != previous + 1 if value is not None else True:
                 parts.append(str(start) if start == previous else f"{start}-{previous}")

@@ -117,15 +117,17 @@ class Knockout:
     def walk(self, results: Mapping[str, Result]) -> Bracket:
         """The bracket as far as ``results`` decide it (game id -> the entrant in each seat and each seat's share,
         see :func:`results_of`). A result counts only for a game the bracket asks for, seated as it asks."""
-        matches, byes = [], []
+        matches: list[Match] = []
+        byes: list[tuple[int, str]] = []
         alive: list[str | None] = self.places()
         for round_ in range(1, self.rounds() + 1):
             ahead: list[str | None] = []
             for number, (a, b) in enumerate(zip(alive[::2], alive[1::2], strict=True), 1):
                 if a is None or b is None:
                     ahead.append(a if b is None else b)
-                    if (a or b) not in (None, _PENDING):
-                        byes.append((round_, a or b))
+                    alone = a or b
+                    if alone is not None and alone != _PENDING:
+                        byes.append((round_, alone))
                     continue
                 if _PENDING in (a, b):
                     ahead.append(_PENDING)
@@ -150,11 +152,11 @@ class Knockout:
                 return Match(round_, number, pairing, tuple(games), (0.0, 0.0), None)
             if score[0] != score[1]:
                 how = "on score" if deal == self.deals else "on a tie-break deal"
-                return Match(round_, number, pairing, tuple(games), tuple(score),
+                return Match(round_, number, pairing, tuple(games), (score[0], score[1]),
                              pairing[0] if score[0] > score[1] else pairing[1], how)
             if deal < 2 * self.deals:
                 games += self.deal_games(round_, number, pairing, deal)
-        return Match(round_, number, pairing, tuple(games), tuple(score), pairing[0],
+        return Match(round_, number, pairing, tuple(games), (score[0], score[1]), pairing[0],
                      "on seed (level after the tie-break)")
 
     def _add(self, results: Mapping[str, Result], games: list[KnockoutGame], pairing: tuple[str, str],

@@ -35,8 +35,9 @@ import subprocess
 import sys
 import threading
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import IO
 
 from tabulate import tabulate
 
@@ -117,7 +118,7 @@ def write_films(records: Sequence[GameRecord], films: Path) -> None:
                 maker.wait()
 
 
-def _film_maker(films: Path, idle: bool = False) -> subprocess.Popen:
+def _film_maker(films: Path, idle: bool = False) -> subprocess.Popen[str]:
     """A film maker writing into ``films``, fed records on its standard input, once it is set up (the kernel
     kills it with this process from then on); with ``idle``, then put in the kernel's idle class (SCHED_IDLE,
     below nice 19): it runs only on a core nothing else wants, and a waking game takes the core back at once."""
@@ -134,23 +135,31 @@ def _start_film_maker(films: Path) -> subprocess.Popen:
                             stdout=subprocess.PIPE, env=env, text=True, process_group=0)
 
 
-def _set_up(maker: subprocess.Popen, idle: bool = False) -> None:
+def _piped(stream: IO[str] | None) -> IO[str]:
+    """A film maker's stdin or stdout: a pipe, as _film_maker starts it (never None)."""
+    if stream is None:
+        raise ValueError("the film maker was started without its pipes")
+    return stream
+
+
+def _set_up(maker: subprocess.Popen[str], idle: bool = False) -> None:
     """Wait for the maker's one line, which says it is set up: an event, where a wait for it to be seen reading
     would wait for CPU time that an idle-class process beside busy ones may never get. Only then is it put in
     the idle class (by this process: it need not run to get there). One that failed to start is left to its
     exit status to say so."""
-    said = maker.stdout.readline()
-    maker.stdout.close()
+    out = _piped(maker.stdout)
+    said = out.readline()
+    out.close()
     if idle and said.strip() == READY:
         with contextlib.suppress(OSError):  # (gone meanwhile)
             os.sched_setscheduler(maker.pid, os.SCHED_IDLE, os.sched_param(0))
 
 
-def _feed(maker: subprocess.Popen, numbered: Sequence[tuple[int, GameRecord, str]]) -> None:
+def _feed(maker: subprocess.Popen[str], numbered: Sequence[tuple[int, GameRecord, str]]) -> None:
     with contextlib.suppress(OSError):  # (a maker that failed: its exit status says so)
-        with maker.stdin:
+        with _piped(maker.stdin) as stdin:
             for number, _, text in numbered:
-                maker.stdin.write(f"{number} {text}\n")
+                stdin.write(f"{number} {text}\n")
 
 
 class FilmsAhead:
@@ -167,6 +176,7 @@ class FilmsAhead:
 
     def __init__(self, report: Path) -> None:
         self._maker = _film_maker(report / "films", idle=True)
+        self._stdin = _piped(self._maker.stdin)
         self._waiting: queue.Queue = queue.Queue(self.WAITING)
         self._feeder = threading.Thread(target=self._feed, daemon=True)
         self._feeder.start()
@@ -178,8 +188,8 @@ class FilmsAhead:
     def _feed(self) -> None:
         with contextlib.suppress(OSError):  # (the maker was stopped)
             while (record := self._waiting.get()) is not None:
-                self._maker.stdin.write(f"- {record.to_json()}\n")
-                self._maker.stdin.flush()
+                self._stdin.write(f"- {record.to_json()}\n")
+                self._stdin.flush()
 
     def __enter__(self) -> FilmsAhead:
         return self
@@ -197,7 +207,7 @@ class FilmsAhead:
         self._waiting.put_nowait(None)
         self._feeder.join()
         with contextlib.suppress(OSError):
-            self._maker.stdin.close()
+            self._stdin.close()
 
 
 # what an inline script's JSON writes as escapes: < and > (the HTML parser's tags and comments in a script), & (a
@@ -285,7 +295,7 @@ def _plots_html(records: Sequence[GameRecord]) -> str:
         "</div></section>"])
 
 
-def _svg_chart(title: str, x_label: str, y_label: str, lines: dict[str, list[tuple[float, float]]],
+def _svg_chart(title: str, x_label: str, y_label: str, lines: Mapping[str, Sequence[tuple[float, float]]],
                bots: list[str], y_range: tuple[float, float] | None = None) -> str:
     """A line chart as inline SVG, one coloured line per bot, with its legend."""
     width, height, left, bottom, top, right = 460, 260, 48, 36, 28, 12

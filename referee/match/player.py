@@ -135,7 +135,8 @@ class Player:
         if self.faulted and self.entrant.restart is Restart.NEVER:
             raise BotCrashed("not restarted after its fault in an earlier game (restart = never)")
         await self.game_over(nursery)  # (a process kept from the last game that must not play this one)
-        if self.client is not None and not await self._answers_ping() and self.entrant.restart is Restart.NEVER:
+        stalled = self.client is not None and not await self._answers_ping(self.client)
+        if stalled and self.entrant.restart is Restart.NEVER:
             self.faulted = True
             raise BotTimeout("did not answer the stall check before this game (restart = never)")
         if self.client is None:
@@ -240,15 +241,15 @@ class Player:
             return False
         return not self.one_seating or self.games_on_process >= BOARDS_PER_PROCESS
 
-    async def _answers_ping(self) -> bool:
+    async def _answers_ping(self, client: BotClient) -> bool:
         """The stall check between games: a bot that is alive but wedged is replaced before it plays."""
         try:
-            await self.client.ping(self.stall_timeout, str(self.games))
+            await client.ping(self.stall_timeout, str(self.games))
             return True
         except BotError as e:
             self.stalls += 1
             self.note(f"stall check before game {self.games} failed ({e}); stopping it")
-            client, self.client = self.client, None
+            self.client = None
             await client.process.kill()
             return False
 

@@ -7,6 +7,9 @@ every game in one database.
 
 * :mod:`league.db`: the database (SQLite by default, PostgreSQL by URL),
   through SQLAlchemy Core: settings, entrants and their versions, games.
+* :mod:`league.settings`: a league's settings, checked before it is made.
+* :mod:`league.errors`: what a league refuses, as one line
+  (``LeagueError``; ``LeagueRefused`` for the league as a whole).
 * :mod:`league.matchmaking`: which table to play next (pure).
 * :mod:`league.ratings`: the ladder's ratings, quick enough to ask before
   every table (the full tables with their bootstrap are ``ratings``'s).

@@ -54,6 +54,7 @@ from sqlalchemy import exc
 
 from referee.rules.dealing import derive_seed
 
+from .errors import LeagueError, LeagueUnreadable
 from .ratings import Tally, result_letter
 
 KIND = "pinochle-arena league"
@@ -205,15 +206,6 @@ _FINISH_UNIT = (units.update()
 
 
 NEW_TALLY = {"id": 1, "generation": 0, "recounted": 0, "counted": 0, "rated": -1, "rated_at": 0.0, "history_at": 0}
-
-
-class LeagueError(Exception):
-    """A league that cannot be made, opened or changed as asked; the message is one line that says why."""
-
-
-class LeagueUnreadable(LeagueError):
-    """A league's database that cannot be read at all (not a database, its first pages damaged, its server
-    unreachable): ``league check`` says more."""
 
 
 @attrs.frozen

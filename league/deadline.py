@@ -10,7 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import time
 
-from .db import LeagueDB, LeagueError
+from .db import LeagueDB
+from .errors import LeagueError, LeagueRefused
 
 FINAL = "final"  # league_meta's key of the final's plan (league.final): once it is there, the end is fixed
 
@@ -73,14 +74,14 @@ def check_open(db: LeagueDB, now: float | None = None) -> None:
 
 
 def set_deadline(db: LeagueDB, instant: float | None) -> None:
-    """Set, move or (None) drop the deadline; LeagueError once the final phase has begun."""
+    """Set, move or (None) drop the deadline; LeagueRefused once the final phase has begun."""
     _check_not_final(db, "the deadline")
     db.set_contest_value(DEADLINE, None if instant is None else repr(instant))
 
 
 def close(db: LeagueDB, undo: bool = False) -> float | None:
     """Close submissions now (``undo``: open them again, unless a deadline has passed); returns when they closed
-    (None: they are open). LeagueError once the final phase has begun."""
+    (None: they are open). LeagueRefused once the final phase has begun."""
     _check_not_final(db, "the contest's closing")
     if undo:
         db.set_contest_value(CLOSED, None)
@@ -91,7 +92,7 @@ def close(db: LeagueDB, undo: bool = False) -> float | None:
 
 def _check_not_final(db: LeagueDB, what: str) -> None:
     if db.contest_value(FINAL) is not None:
-        raise LeagueError(f"the final phase has begun: {what} can no longer change")
+        raise LeagueRefused(f"the final phase has begun: {what} can no longer change")
 
 
 __all__ = ["CLOSED", "DEADLINE", "FINAL", "ContestClosed", "check_open", "close", "closed_at", "closed_by_hand",

@@ -43,6 +43,7 @@ from tournaments.runner import run_games
 
 from .db import LeagueDB, LeagueError, Version
 from .deadline import FINAL, closed_at
+from .errors import LeagueRefused
 from .ladder import ladder
 from .lock import Hold
 from .logs import MIB, LogQuota, quota_mib
@@ -54,7 +55,7 @@ DEFAULT_DEALS = 20  # deals each table of the final plays unless --games says ot
 BOOTSTRAP = 300  # resamples of the standings' intervals (as ratings' default)
 
 
-class FinalError(LeagueError):
+class FinalError(LeagueRefused):
     """A final that cannot be planned or played as asked; the message is one line."""
 
 
@@ -136,7 +137,7 @@ def plan_final(db: LeagueDB, top: int = DEFAULT_TOP, games: int | None = None, s
                          "(league run plays the ladder first)")
     tables = list(itertools.combinations([v.id for v in chosen], seats))
     per_unit = games_per_unit(settings)
-    rounds = DEFAULT_DEALS if games is None else max(1, math.ceil(games / (len(tables) * per_unit)))
+    rounds = DEFAULT_DEALS if games is None else rounds_for(games, len(tables), per_unit)
     seed = secrets.randbits(63) if seed is None else seed
     deals = fresh_deals(seed, rounds, db.ladder_seeds())
     plan = FinalPlan(top, tuple(v.id for v in chosen), seed, rounds, len(tables), rounds * len(tables) * per_unit,
@@ -147,6 +148,22 @@ def plan_final(db: LeagueDB, top: int = DEFAULT_TOP, games: int | None = None, s
     except LeagueError as e:
         raise FinalError(str(e)) from None
     return plan
+
+
+def rounds_for(games: int, tables: int, per_unit: int) -> int:
+    """Deals every table plays for ``games`` games in all, rounded up so that every table plays as many."""
+    return max(1, math.ceil(games / (tables * per_unit)))
+
+
+def check_as_planned(plan: FinalPlan, top: int | None, games: int | None, seed: int | None) -> None:
+    """FinalError if ``top``, ``games`` or ``seed`` (None: not asked for) differ from the final planned already:
+    a final goes on as it was planned."""
+    per_unit = plan.games // (plan.tables * plan.rounds)
+    rounds = None if games is None else rounds_for(games, plan.tables, per_unit)
+    asked = ((top, plan.top), (seed, plan.seed), (rounds, plan.rounds))
+    if any(given is not None and given != planned for given, planned in asked):
+        raise FinalError(f"the final is planned already ({plan.top} top, {plan.games} games, seed {plan.seed}): "
+                         "run league final without --top, --games or --seed to play what is left of it")
 
 
 def fresh_deals(seed: int, rounds: int, used: set[int]) -> list[int]:
@@ -300,5 +317,5 @@ def _finite(value: float | None) -> float | None:
 
 
 __all__ = ["BOOTSTRAP", "DEFAULT_DEALS", "DEFAULT_TOP", "FINAL", "FinalError", "FinalGame", "FinalPlan",
-           "FinalRow", "final_games", "final_standings", "finalists", "left_to_play", "plan_final", "plan_of",
-           "play_final", "standings_of"]
+           "FinalRow", "check_as_planned", "final_games", "final_standings", "finalists", "left_to_play",
+           "plan_final", "plan_of", "play_final", "rounds_for", "standings_of"]

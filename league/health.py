@@ -34,7 +34,8 @@ from sqlalchemy import exc
 
 from referee.records.seals import SealError, check_seal
 
-from .db import KIND, SCHEMA_VERSION, LeagueError, engine_for, league_meta, metadata
+from .db import KIND, SCHEMA_VERSION, engine_for, league_meta, metadata
+from .errors import LeagueRefused
 
 # The schema that first had each table (db.UPGRADES); a table not named here is looked for from this version's.
 SINCE = {"league_meta": 1, "entrants": 1, "versions": 1, "units": 1, "games": 1, "game_seats": 1,
@@ -262,24 +263,24 @@ def _advice(state: _Checking) -> tuple[str, ...]:
 
 def backup(url: str, path: Path) -> Copy:
     """Copy the SQLite league at ``url`` to the new file ``path``, consistent while ``league run`` writes (one
-    read transaction of SQLite's online backup API); LeagueError if ``path`` exists or the league is not in
+    read transaction of SQLite's online backup API); LeagueRefused if ``path`` exists or the league is not in
     SQLite. The copy is one file (rollback journal, not WAL), ready to be copied back."""
     if not is_sqlite(url):
-        raise LeagueError("this league is kept in PostgreSQL: back it up with pg_dump (pg_dump --format=custom "
+        raise LeagueRefused("this league is kept in PostgreSQL: back it up with pg_dump (pg_dump --format=custom "
                           "--file=FILE URL, as docs/league.md shows)")
     if path.exists():
-        raise LeagueError(f"{path} exists: give a new file (a backup never overwrites one)")
+        raise LeagueRefused(f"{path} exists: give a new file (a backup never overwrites one)")
     if not path.parent.is_dir():
-        raise LeagueError(f"{path.parent} is no folder: give a file in an existing folder")
+        raise LeagueRefused(f"{path.parent} is no folder: give a file in an existing folder")
     part = path.with_name(f".{path.name}.{os.getpid()}.part")
     source = sqlite3.connect(sa.engine.make_url(url).database, timeout=30)
     try:
         games = _copy(source, part)
         os.link(part, path)  # (never over a file made meanwhile)
     except FileExistsError:
-        raise LeagueError(f"{path} exists: give a new file (a backup never overwrites one)") from None
+        raise LeagueRefused(f"{path} exists: give a new file (a backup never overwrites one)") from None
     except sqlite3.DatabaseError as e:
-        raise LeagueError(f"the league's database cannot be copied: {e}") from None
+        raise LeagueRefused(f"the league's database cannot be copied: {e}") from None
     finally:
         source.close()
         part.unlink(missing_ok=True)

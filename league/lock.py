@@ -23,6 +23,7 @@ import trio
 from referee.bots.spawn import is_running
 
 from .db import LeagueDB
+from .errors import LeagueRefused
 
 HEARTBEAT = 5.0  # seconds between two refreshes of a runner's claim
 STALE = 60.0  # seconds after its last heartbeat that a claim is taken over, wherever its runner was
@@ -69,7 +70,7 @@ class Claim:
                 f"ago)")
 
 
-class LeagueHeld(Exception):
+class LeagueHeld(LeagueRefused):
     """Another runner holds the league."""
 
     def __init__(self, holder: Claim, now: float) -> None:

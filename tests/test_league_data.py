@@ -182,8 +182,8 @@ def test_voiding_a_version_that_does_not_exist_says_so(league):
 def test_league_show_leaves_out_the_ratings_tables_of_a_big_league_unless_asked(league, monkeypatch, capsys):
     """The tables read every game's record (about 4 ms a game): past TABLES_UP_TO games the ladder, which is stored,
     prints at once and a line says how to have the tables."""
-    from arena.cli import league as command
     from arena.cli import main
+    from arena.cli.league import show as command
 
     folder, db, _ = league
     monkeypatch.setattr(command, "TABLES_UP_TO", 100)  # (the fixture's 120 games are more)

@@ -2,12 +2,13 @@
 
 One module per command (``match``, ``tournament``, ``sprt``, ``check``,
 ``replay``, ``ratings``, ``report``, ``play``, ``variants``, ``deals``),
-each with ``add_parser(sub)`` and ``run(args)``; ``parser`` puts them
-together. Shared pieces: ``args`` (argument groups and what they become),
-``running`` (trio, output folders, resuming), ``results`` (reading and
-verifying records), ``printing`` and ``progress``. The work itself is done
-below: in ``referee``, ``tournaments`` and ``viewer``. To add a command,
-see docs/architecture.md.
+each with ``add_parser(sub)`` and ``run(args)``; ``league``, with its many
+sub-commands, is a package of one module per family of them. ``parser``
+puts them together. Shared pieces: ``args`` (argument groups and what they
+become), ``running`` (trio, output folders, resuming), ``results`` (reading
+and verifying records), ``printing`` and ``progress``. The work itself is
+done below: in ``referee``, ``tournaments``, ``league`` and ``viewer``. To
+add a command, see docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import os
 import sys
 
+from league.errors import LeagueError
 from referee.bots.transport import BotError
 from referee.records.audit import ScheduleError
 from referee.records.deals import DealFileError
@@ -25,9 +27,10 @@ from referee.rules import VariantError
 
 from .args import UsageError
 
-# Errors that are the user's input (a flag, a file, a folder, a bot that cannot start), not a referee bug: each
-# is printed as one line, without a traceback, and the command exits with status 2.
-USER_ERRORS = (UsageError, VariantError, RecordError, BotError, KeyFileError, ScheduleError, DealFileError, StoreError)
+# Errors that are the user's input (a flag, a file, a folder, a bot that cannot start, what a league refuses), not a
+# referee bug: each is printed as one line, without a traceback, and the command exits with status 2.
+USER_ERRORS = (UsageError, VariantError, RecordError, BotError, KeyFileError, ScheduleError, DealFileError, StoreError,
+               LeagueError)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -83,12 +83,19 @@ class ClusterError(RuntimeError):
     killing workers); the message says which and what to do."""
 
 
+def _cluster_of(config: TournamentConfig) -> Cluster:
+    """The cluster settings of a tournament played on a cluster (what this module is asked only for)."""
+    if config.cluster is None:
+        raise ClusterError("the tournament names no cluster to play on")
+    return config.cluster
+
+
 def apart(config: TournamentConfig, games: Sequence[GameSpec]) -> ApartPlan:
     """The tasks: batches of at most ``config.cluster.batch`` games of one colour of one group of deals
     (tournaments.cluster_placement), so that no task gives a bot two hands of a deal; on boards, each run of one
     seating, so that a task's processes play the boards a process plays on one machine."""
     units = board_run_groups(games, board_and_seating) if config.boards else [[g] for g in games]
-    return plan_apart(units, config.cluster.batch, PARTNER_HALVES if partners_apart(config) else None)
+    return plan_apart(units, _cluster_of(config).batch, PARTNER_HALVES if partners_apart(config) else None)
 
 
 PARTNER_HALVES = ((0, 1), (2, 3))  # partners apart: the seats the batch's machine plays, and those a seat host does
@@ -264,6 +271,17 @@ class _Drive:
     keys: Any = None
     seats: SeatHosts | None = None  # partners apart: the seat hosts in the workers
 
+    @property
+    def cluster(self) -> Cluster:
+        return _cluster_of(self.config)
+
+    @property
+    def seat_hosts(self) -> SeatHosts:
+        """The seat hosts in the workers (partners apart: opened before the first batch is sent)."""
+        if self.seats is None:
+            raise ClusterError("partners apart, but the seat hosts were not opened")
+        return self.seats
+
     def run(self) -> None:
         try:
             self._run()
@@ -273,11 +291,11 @@ class _Drive:
     def _run(self) -> None:
         from distributed import Event, as_completed
 
-        self.client = client = _connect(self.config.cluster)
+        self.client = client = _connect(self.cluster)
         self.run_id = secrets.token_hex(8)
         self.stop = Event(f"pinochle-arena-stop-{self.run_id}", client=client)
         self.todo.extend(enumerate(self.work))
-        if self.config.cluster.seatings_apart:
+        if self.cluster.seatings_apart:
             _say(f"--seatings-apart: these games need workers on {self.plan.machines} different machines (no "
                  "machine plays a bot in two seats of one deal)")
         self.task_config = for_workers(self.config)
@@ -308,20 +326,20 @@ class _Drive:
                     self.members.update(client)  # (a join or loss among many batches back is said in its place)
         finally:
             if self.seats is not None:
-                self.seats.close(client)
+                self.seat_hosts.close(client)
             _let_go(client, self.stop, list(self.running) if self.running or self.todo else [])
 
     def _open_seat_hosts(self) -> None:
         """Partners apart: a seat host in every worker that joined; one that cannot serve plays no games."""
         if self.seats is not None:
-            for worker, why in self.seats.update(self.client, list(self.members.workers)):
+            for worker, why in self.seat_hosts.update(self.client, list(self.members.workers)):
                 self._refuse(worker, why)
 
     def _check_links(self) -> None:
         """A plain-tcp cluster (on this machine, or --insecure) with a worker joined over plain tcp from another
         machine: its tasks, seeds and results cross the network in the clear, and anyone may join so. Stop, unless
         the organiser said --insecure."""
-        if self.config.cluster.insecure:
+        if self.cluster.insecure:
             return
         plain = plain_from_elsewhere(self.members.workers)
         if plain:
@@ -344,7 +362,7 @@ class _Drive:
 
     def _check_scheduler(self) -> None:
         if self.client.status != "running":  # the scheduler is gone, and took the batches out with it
-            raise ClusterError(f"lost the Dask scheduler at {self.config.cluster.address} (client "
+            raise ClusterError(f"lost the Dask scheduler at {self.cluster.address} (client "
                                f"{self.client.status}); workers started with 'pinochle-arena cluster worker' wait "
                                "for it to come back")
 
@@ -352,24 +370,24 @@ class _Drive:
         """Send batches while fewer than twice the cluster's threads are out."""
         usable = {w: n for w, n in self.members.workers.items() if w not in self.refused}
         if not self.members.workers:
-            self._explain("workers", f"the cluster at {self.config.cluster.address} has no workers yet; waiting for "
+            self._explain("workers", f"the cluster at {self.cluster.address} has no workers yet; waiting for "
                                      f"some (start them with: pinochle-arena cluster worker "
-                                     f"{self.config.cluster.address} --certs DIR)")
+                                     f"{self.cluster.address} --certs DIR)")
         window = max(2 * sum(self.members.workers.values()), 2)
         for entry in list(self.todo):
             if len(self.running) >= window:
                 return
             index, batch = entry
             machine, workers, partner = None, list(usable) if self.refused else None, None
-            if self.config.cluster.seatings_apart:
+            if self.cluster.seatings_apart:
                 machine, workers, partner = self._machine_for(index, usable)
                 if machine is None:
                     continue
             elif self._clashes(index) or workers == []:
                 continue
             self.todo.remove(entry)
-            host = None if partner is None else {"address": self.seats.on_machines()[partner],
-                                                 "token": self.seats.token}
+            host = None if partner is None else {"address": self.seat_hosts.on_machines()[partner],
+                                                 "token": self.seat_hosts.token}
             future = self.client.submit(play_batch, self.run_id, self.task_config, batch, frozenset(self.retired),
                                         self.transcripts, self.paths, self.shipped, VERSION, host,
                                         key=f"pinochle-arena-{self.run_id}-{next(self.keys)}", pure=False,
@@ -395,14 +413,14 @@ class _Drive:
         machine = self.placement.choose(self.plan.colours[index], {m: busy[m] for m in by_machine})
         partner = None
         if machine is not None and self.plan.partners is not None:
-            hosts = [m for m in self.seats.on_machines() if m in by_machine]
+            hosts = [m for m in self.seat_hosts.on_machines() if m in by_machine]
             partner = self.placement.choose(self.plan.partners[index], {m: busy[m] for m in hosts})
             if partner is None:
                 machine = None
         if machine is None and len(by_machine) < self.plan.machines:
             self._explain("machines", f"--seatings-apart: this tournament needs workers on {self.plan.machines} "
                                       f"different machines, the cluster has {len(by_machine)}; waiting for more")
-        return machine, by_machine.get(machine, []), partner
+        return machine, by_machine.get(machine, []) if machine is not None else [], partner
 
     def _explain(self, what: str, text: str) -> None:
         if what not in self.said:

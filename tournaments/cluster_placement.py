@@ -70,12 +70,12 @@ class ApartPlan:
     def only(self, game_ids: set[str]) -> ApartPlan:
         """The plan for the games of ``game_ids`` alone (the rest played already), with the colours the whole
         plan gave them, so that a resumed run's games go where their deals' first games went."""
-        partners = self.partners or [None] * len(self.batches)
+        partners: Sequence[tuple[frozenset[int], int] | None] = self.partners or [None] * len(self.batches)
         kept = [([g for g in batch if g.game_id in game_ids], key, partner)
                 for batch, key, partner in zip(self.batches, self.colours, partners, strict=True)]
         kept = [k for k in kept if k[0]]
         return ApartPlan([b for b, _, _ in kept], [k for _, k, _ in kept], self.machines,
-                         None if self.partners is None else [p for _, _, p in kept])
+                         None if self.partners is None else [p for _, _, p in kept if p is not None])
 
     def key_of(self, partners: bool = False) -> dict[str, tuple[frozenset[int], int]]:
         """Game id -> its batch's (block, colour); with ``partners``, those of its partner seats."""

@@ -131,7 +131,7 @@ class RoleTLS(TLS):
     def __init__(self, stream, local_addr: str, peer_addr: str, deserialize: bool = True, *, server: str):
         super().__init__(stream, local_addr, peer_addr, deserialize)
         self.peer_role = peer_role(self._extra.get("peercert"))
-        self.limit = ACCEPTS[server][self.peer_role]
+        self.limit = ACCEPTS[server][self.peer_role or ""]  # (no role: refused by the listener; else a KeyError)
         self.server = server
 
     async def read(self, deserializers=None):

@@ -109,8 +109,8 @@ def close_seat_host(run: str) -> None:
     """Run by ``client.run`` at the end of a run: close this worker process's seat host for ``run``."""
     with _hosts_lock:
         host = _hosts.pop(run, None)
-    if host is None or host.trio_token is None:
-        return
+    if host is None or host.trio_token is None or host.cancel is None or host.thread is None:
+        return  # (none, or it never listened: it set these before it did)
     try:
         trio.from_thread.run_sync(host.cancel.cancel, trio_token=host.trio_token)
     except trio.RunFinishedError:
@@ -126,18 +126,19 @@ async def _serve(host: _Host, bind: str, ssl_context, listening: threading.Event
         listening.set()
         return
     port = listeners[0].socket.getsockname()[1]
+    served: list[trio.abc.Listener[trio.abc.Stream]] = list(listeners)
     if ssl_context is not None:
-        listeners = [trio.SSLListener(listener, ssl_context, https_compatible=False) for listener in listeners]
+        served = [trio.SSLListener(listener, ssl_context, https_compatible=False) for listener in listeners]
     host.address = f"[{bind}]:{port}" if ":" in bind else f"{bind}:{port}"
     host.trio_token = trio.lowlevel.current_trio_token()
     async with trio.open_nursery() as nursery:
         host.cancel = nursery.cancel_scope
         listening.set()
-        nursery.start_soon(_close_when_idle, host)
-        await trio.serve_listeners(functools.partial(_link, host), listeners)
+        nursery.start_soon(_close_when_idle, host, nursery.cancel_scope)
+        await trio.serve_listeners(functools.partial(_link, host), served)
 
 
-async def _close_when_idle(host: _Host) -> None:
+async def _close_when_idle(host: _Host, cancel: trio.CancelScope) -> None:
     idle_since = trio.current_time()
     while True:
         await trio.sleep(min(IDLE_CLOSE / 10, 60))
@@ -146,13 +147,13 @@ async def _close_when_idle(host: _Host) -> None:
         elif trio.current_time() - idle_since > IDLE_CLOSE:
             with _hosts_lock:
                 _hosts.pop(host.run, None)
-            host.cancel.cancel()
+            cancel.cancel()
             return
 
 
 async def _link(host: _Host, stream: trio.abc.Stream) -> None:
-    if host.checked and not await _from_a_worker(stream):
-        return
+    if host.checked and not (isinstance(stream, trio.SSLStream) and await _from_a_worker(stream)):
+        return  # (a checked host listens with TLS only)
     host.links += 1
     host.games += 1
     folder = host.folder / str(host.games)

@@ -156,7 +156,8 @@ def _is_ours(path: Path) -> bool:
     from cryptography import x509
 
     cert = x509.load_pem_x509_certificate(path.read_bytes())
-    return any(a.value.startswith(NAME) for a in cert.subject.get_attributes_for_oid(x509.oid.NameOID.COMMON_NAME))
+    names = cert.subject.get_attributes_for_oid(x509.oid.NameOID.COMMON_NAME)
+    return any(isinstance(a.value, str) and a.value.startswith(NAME) for a in names)
 
 
 def _new_key():

@@ -226,8 +226,8 @@ def analyse_boards(records: Sequence[GameRecord], anchor: str | None = None, boo
         pairs.append(BoardHeadToHead(a, b, len(played), wins, len(played) - wins - losses, losses,
                                      bounded_estimate(scores), margin, margin95,
                                      sum(1 for board in played if board.culprits)))
-    played = {p: sum(1 for board in boards if p in board.table) for p in ratings.players}
-    return BoardReport(ratings, pairs, len(boards), sum(board.games for board in boards), scale, incomplete, played)
+    boards_played = {p: sum(1 for board in boards if p in board.table) for p in ratings.players}
+    return BoardReport(ratings, pairs, len(boards), sum(board.games for board in boards), scale, incomplete, boards_played)
 
 
 BOARD_RATING_HEADERS = ["rank", "entrant", "Elo", "95% interval", "boards", "score %"]

@@ -319,7 +319,8 @@ def los_sources(report: Report) -> dict[tuple[str, str], tuple[float | None, str
     """The LOS of ordered pairs of bots, for the head-to-head table and the LOS matrix alike: head to head
     ("met") where they met, with None for a forfeit, which measures nothing; the pool ratings' bootstrap
     ("pool") where they met only through others. Absent: not measured (too few units, different groups)."""
-    los = {pair: (value, "pool") for pair, value in report.ratings.los.items()}
+    los: dict[tuple[str, str], tuple[float | None, str]] = {pair: (value, "pool")
+                                                             for pair, value in report.ratings.los.items()}
     for h in report.pairs:
         value = None if h.forfeit is not None or h.estimate.too_few else h.estimate.los
         los[(h.a, h.b)] = (value, "met")

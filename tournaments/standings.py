@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 import attrs
@@ -53,8 +53,8 @@ class Leader:
     """The entrant that :func:`standings` would put first, kept up game by game for a progress line (standings of
     every record after each game would cost a tournament time in proportion to the square of its games)."""
 
-    score: Counter = attrs.Factory(Counter)
-    games: Counter = attrs.Factory(Counter)
+    score: defaultdict[str, float] = attrs.Factory(lambda: defaultdict(float))  # results won (a shared place: its share)
+    games: Counter[str] = attrs.Factory(Counter)
 
     def add(self, record: GameRecord) -> None:
         for seat, info in enumerate(record.seats):

@@ -180,6 +180,7 @@ class BodyLimit:
 
     async def _too_large(self, scope, receive, send) -> None:
         error = too_large(self.limit)
+        response: Response
         if self.refuse is None:
             response = PlainTextResponse(f"{error.detail}\n", error.status_code, headers=error.headers)
         else:

@@ -309,7 +309,10 @@ def _jailed(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, env: dict[
     if sandbox.own_files and own_files_problem() == "":
         files = seating_fs.SeatingFs.at(marker)
         spec = attrs.evolve(spec, own_files=True, runtimes=sandbox.runtimes, seat=str(files.root))
-        prepare = functools.partial(files.mount, jail.filesystem(spec).layout)
+        layout = jail.filesystem(spec).layout
+        if layout is None:
+            raise SandboxError("the jail's file system has no layout for the bot's own files")
+        prepare = functools.partial(files.mount, layout)
         undo.append(files.close)  # after the jail's end (first in undo): its processes are gone by then
     command, args_fd = jail.through_fd(jail.command(spec))
     child_fds.append(args_fd)
@@ -324,7 +327,7 @@ def _unjailed(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, env: dic
     clean environment)."""
     if cwd is None and workdir is not None:
         cwd = _fresh_folder(workdir)
-        undo.append(lambda path=Path(cwd): _remove_folder(path))
+        undo.append(functools.partial(_remove_folder, Path(cwd)))
     if cwd is not None and sandbox.clean_env:
         env["HOME"] = env["TMPDIR"] = cwd
     return _Made(list(argv), env, cwd, sandbox.limits.rlimits(nproc=False))
@@ -466,6 +469,9 @@ class _JailEnd:
         making it, is left to end (its stderr says why).
 
         Raises SandboxError if the jail cannot be fenced; the caller then kills it (start())."""
+        gate = self.gate
+        if gate is None:
+            raise SandboxError("the bot's jail has no gate to fence it by (admitted twice?)")
         with trio.move_on_after(ADMIT_SECONDS):
             first = await _first_process(self.info)
             if first is None:
@@ -477,13 +483,13 @@ class _JailEnd:
                         f.write(str(first))
                 for which, soft, hard in _soft_and_hard(limits):
                     resource.prlimit(first, which, (soft, hard))
-                os.write(self.gate, jail.seccomp_program())  # under PIPE_BUF bytes: one write, all or nothing
+                os.write(gate, jail.seccomp_program())  # under PIPE_BUF bytes: one write, all or nothing
             except (ProcessLookupError, BrokenPipeError):
                 return  # bwrap's first process ended in its set-up: nothing of the bot ran (its stderr says why)
             except OSError as e:
                 raise SandboxError(f"cannot fence the bot's jail: {e.strerror or e}") from None
             finally:
-                os.close(self.gate)  # (not written: the jail ends at bwrap's seccomp, without running the bot)
+                os.close(gate)  # (not written: the jail ends at bwrap's seccomp, without running the bot)
                 self.gate = None
             return
         raise SandboxError(f"bwrap did not make the bot's jail within {ADMIT_SECONDS:.0f} s")

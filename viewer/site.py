@@ -109,13 +109,13 @@ def contest_shown(db: LeagueDB) -> dict:
 def phase_shown(state: ContestState) -> dict:
     """The contest's phase in a word and a line, for a league with an end (a deadline, a closing or a final);
     nothing for one without."""
-    if state.phase == "open" and state.deadline is None:
-        return {"phase": None, "phase_line": ""}
     if state.phase == "open":
+        if state.deadline is None:
+            return {"phase": None, "phase_line": ""}
         line = f"Entries and new versions close at {when_text(state.deadline)}."
-    elif state.phase == "closed":
+    elif state.phase == "closed" and state.closed_at is not None:  # (a closed contest has its time of closing)
         line = f"Entries and new versions closed at {when_text(state.closed_at)}; the ladder plays on until the final."
-    elif state.phase == "final":
+    elif state.phase == "final" and state.final is not None:  # (and a final its plan)
         line = (f"The final is on: the ladder's top {state.final.top} play {state.final.games} games on fresh deals; "
                 "the ladder plays no more.")
     else:
@@ -137,8 +137,11 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
         Middleware(SafetyHeaders), Middleware(BodyLimit, refuse=pages.refused),
         Middleware(SessionMiddleware, secret_key=session_key(db.key()), session_cookie="league_session",
                    max_age=SESSION_DAYS * 86400, same_site="strict", https_only=behind_proxy)],
-        exception_handlers={HTTPException: pages.refused, exc.DatabaseError: pages.unreadable})
-    return ProxyFixMiddleware(app, mode="legacy", trusted_hops=1) if behind_proxy else app
+        # (Starlette calls each handler with the exceptions of its own class, which its handlers' type cannot say)
+        exception_handlers={HTTPException: pages.refused, exc.DatabaseError: pages.unreadable})  # type: ignore[dict-item]
+    if behind_proxy:  # (hypercorn and Starlette each type ASGI's messages their own way: one protocol)
+        return ProxyFixMiddleware(app, mode="legacy", trusted_hops=1)  # type: ignore[arg-type, return-value]
+    return app
 
 
 @attrs.define
@@ -317,7 +320,8 @@ async def serve_site(app: ASGIApp, host: str, port: int, task_status=trio.TASK_S
     config.bind = [f"{host}:{port}"]
     config.accesslog = config.errorlog = None
     async with trio.open_nursery() as nursery:
-        binds = await nursery.start(functools.partial(serve, app, config,
+        # (hypercorn and Starlette each type ASGI's messages their own way: one protocol)
+        binds = await nursery.start(functools.partial(serve, app, config,  # type: ignore[arg-type]
                                                       shutdown_trigger=trio.sleep_forever))
         task_status.started(binds[0])
 

@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Self, TypeVar
 
-from .actions import Action, IllegalActionError
+from .actions import Action, IllegalActionError, Meld
 from .cards import Card
 from .dealing import Deal
 from .events import Decision, GameEnded, HandEnded, Notice
@@ -81,6 +81,11 @@ class GameState(abc.ABC):
     @abc.abstractmethod
     def _place(self, world: World, seat: int, rng: random.Random) -> None:
         """Put the hidden cards where ``world`` says (every card ``seat`` cannot see): see :meth:`determinize`."""
+
+    def meld_value(self, action: Meld) -> int:
+        """What ``action``, one of the legal melds now, would score: a family whose seats choose their melds (the
+        stock game) says; in the others a meld is counted, never chosen, so no decision offers one."""
+        raise IllegalActionError(f"{action.to_text()}: melds are counted in this game, not chosen")
 
     def is_terminal(self) -> bool:
         return self.result is not None

@@ -17,7 +17,8 @@ import time
 import pytest
 from helpers import ROOT, arena
 
-from league.db import _FINISH_UNIT, PAUSED_BY_ORGANISER, SCHEMA_VERSION, LeagueDB, LeagueError
+from league.db import PAUSED_BY_ORGANISER, SCHEMA_VERSION, LeagueDB, LeagueError
+from league.db.queries import _FINISH_UNIT
 from league.matchmaking import PLACEMENT, Candidate, next_table
 
 FAST = ("--boards", "--time-per-move", "5000")

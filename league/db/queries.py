@@ -1,52 +1,14 @@
-"""A league's database: one SQLite file by default, or a PostgreSQL server by URL, through SQLAlchemy Core.
-
-What it keeps:
-
-* ``league_meta``: what makes it a league of ours (``kind``), its schema
-  version, its settings (the [tournament], [time] and [limits] tables of a
-  tournament configuration, which every game is played under), its secret
-  seed and the key that seals its records;
-* ``entrants`` (a name, active, paused with a note, or removed) and their
-  ``versions`` (the [[bot]] table it is started from, and the fingerprint of
-  its program files when it was added); an entrant plays its newest version;
-* ``units``: a table of versions and the deal they play (a duplicate deal in
-  every seating, or a board), allocated before its games start so that a
-  league stopped in the middle finishes it with the same cards;
-* ``games``: every finished game's record, sealed as in a results folder, and
-  ``game_seats``: who sat where and their share, for the ratings;
-* ``voided``: the versions the organiser disqualified (``league void``): their
-  games stay, but no rating counts them, nor any game they sat at;
-* ``pair_tally``, ``version_tally``, ``tally_state``: what the ladder's working
-  fit needs of the games it counts (each pair of versions' points and weight,
-  each version's games, tables and latest results), added to in the
-  transaction that saves each game and counted again, in SQL, when a version
-  is voided; ``standing`` and ``rating_history``: the ratings last fitted from
-  it, and points of them along the league (:mod:`league.standing`);
-* ``final_units``: the units of the contest's final phase (``league final``,
-  :mod:`league.final`), whose plan, like the deadline, is in ``league_meta``;
-* ``tokens``: the SHA-256 of each entrant's secret token and of the
-  organiser's (never the tokens themselves), and ``builds``: every upload
-  an entrant sent, its build's state, log and, once it passed, its version.
-
-Every change is one transaction; SQLite runs in WAL mode with full
-synchronisation, so a league killed at any moment keeps every game it saved
-and nothing half-written. A writer takes the lock when it begins (``BEGIN
-IMMEDIATE``), so ``league add`` while ``league run`` saves a game waits its
-turn rather than failing. A file that is not a league, or a league made by a
-newer version, is refused with one line (:class:`LeagueError`); an older one
-is upgraded in place (``UPGRADES``).
-"""
+"""The league's database as one object, :class:`LeagueDB`: making and opening it, and every question and change the
+league asks of it, each change one transaction."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 
 import attrs
 import sqlalchemy as sa
@@ -54,145 +16,41 @@ from sqlalchemy import exc
 
 from referee.rules.dealing import derive_seed
 
-from .errors import LeagueError, LeagueUnreadable
-from .ratings import Tally, result_letter
-
-KIND = "pinochle-arena league"
-SCHEMA_VERSION = 8
-DEFAULT_FILE = "league.db"
-URL_FILE = "database.url"  # in a league's folder when its database is elsewhere (PostgreSQL)
-STATUSES = ("active", "paused", "removed")
-PAUSED_BY_ORGANISER = "paused by the organiser"  # the note of a pause that only the organiser lifts
-RUNNER_KEY = "runner"  # league_meta's row naming the league run that holds the league (league.lock)
-
-metadata = sa.MetaData()
-league_meta = sa.Table(
-    "league_meta", metadata,
-    sa.Column("key", sa.String(64), primary_key=True),
-    sa.Column("value", sa.Text, nullable=False),
+from ..errors import LeagueError, LeagueUnreadable
+from ..ratings import Tally
+from .connect import engine_for, error_line, safe_url, token_hash
+from .rows import Build, Entrant, Holder, Standing, Unit, Version
+from .schema import (
+    GAMES_BY_UNIT,
+    HISTORY_GROWTH,
+    KIND,
+    NEW_TALLY,
+    PAIRS_BY_CHANGE,
+    PAUSED_BY_ORGANISER,
+    RUNNER_KEY,
+    SCHEMA_VERSION,
+    SEATS_BY_VERSION,
+    STATUSES,
+    builds,
+    entrants,
+    final_units,
+    game_seats,
+    games,
+    league_meta,
+    metadata,
+    pair_tally,
+    rating_history,
+    sessions,
+    standing,
+    tally_state,
+    tokens,
+    units,
+    version_tally,
+    versions,
+    voided,
 )
-entrants = sa.Table(
-    "entrants", metadata,
-    sa.Column("id", sa.Integer, primary_key=True),
-    sa.Column("name", sa.String(64), nullable=False, unique=True),
-    sa.Column("status", sa.String(16), nullable=False),
-    sa.Column("note", sa.Text, nullable=False, default=""),
-    sa.Column("created", sa.Float, nullable=False),
-)
-versions = sa.Table(
-    "versions", metadata,
-    sa.Column("id", sa.Integer, primary_key=True),
-    sa.Column("entrant_id", sa.Integer, sa.ForeignKey("entrants.id"), nullable=False),
-    sa.Column("number", sa.Integer, nullable=False),
-    sa.Column("bot", sa.Text, nullable=False),  # its [[bot]] table, as JSON
-    sa.Column("program", sa.String(80), nullable=False),  # referee.bots.fingerprint when it was added
-    sa.Column("created", sa.Float, nullable=False),
-    sa.UniqueConstraint("entrant_id", "number"),
-)
-units = sa.Table(
-    "units", metadata,
-    sa.Column("id", sa.Integer, primary_key=True),
-    sa.Column("versions", sa.Text, nullable=False),  # JSON: the version ids at the table, in table order
-    sa.Column("seed", sa.BigInteger, nullable=True),  # its deal's seed (derived from the league's and its id)
-    sa.Column("games", sa.Integer, nullable=False),  # games it plays: every seating of its deal
-    sa.Column("created", sa.Float, nullable=False),
-    sa.Column("finished", sa.Float, nullable=True),
-)
-games = sa.Table(
-    "games", metadata,
-    sa.Column("id", sa.Integer, primary_key=True),
-    sa.Column("unit_id", sa.Integer, sa.ForeignKey("units.id"), nullable=False),
-    sa.Column("game_id", sa.String(96), nullable=False, unique=True),
-    sa.Column("record", sa.Text, nullable=False),  # the sealed JSON line, as in games.jsonl
-    sa.Column("finished", sa.Float, nullable=False),
-)
-game_seats = sa.Table(
-    "game_seats", metadata,
-    sa.Column("game", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("version_id", sa.Integer, sa.ForeignKey("versions.id"), nullable=False),
-    sa.Column("share", sa.Float, nullable=False),
-)
-SEATS_BY_VERSION = sa.Index("game_seats_by_version", game_seats.c.version_id)  # schema 2
-GAMES_BY_UNIT = sa.Index("games_by_unit", games.c.unit_id)  # schema 4
-# schema 8: what the working fit needs, kept as games are saved, so that neither a page nor a round reads every
-# game (league.ratings.Tally, league.standing)
-pair_tally = sa.Table(
-    "pair_tally", metadata,
-    sa.Column("first", sa.Integer, primary_key=True),  # the lower version id of a pair that met
-    sa.Column("second", sa.Integer, primary_key=True),
-    sa.Column("points", sa.Float, nullable=False),  # first's points in their comparisons
-    sa.Column("weight", sa.Float, nullable=False),  # the weight of their comparisons
-    sa.Column("changed", sa.Integer, nullable=False),  # the tally's generation when it last changed
-)
-version_tally = sa.Table(
-    "version_tally", metadata,
-    sa.Column("version_id", sa.Integer, primary_key=True),
-    sa.Column("games", sa.Integer, nullable=False),  # its games the ratings count
-    sa.Column("tables", sa.Integer, nullable=False),  # the tables (units) allocated to it
-    sa.Column("form", sa.String(16), nullable=False),  # its latest counted results, oldest first (W, D, L)
-    sa.Column("changed", sa.Integer, nullable=False),  # the tally's generation when its games last changed
-)
-PAIRS_BY_CHANGE = sa.Index("pair_tally_by_change", pair_tally.c.changed)
-tally_state = sa.Table(  # one row
-    "tally_state", metadata,
-    sa.Column("id", sa.Integer, primary_key=True),
-    sa.Column("generation", sa.Integer, nullable=False),  # one more at every change of the tally
-    sa.Column("recounted", sa.Integer, nullable=False),  # the generation it was last counted again from the games
-    sa.Column("counted", sa.Integer, nullable=False),  # the games the ratings count
-    sa.Column("rated", sa.Integer, nullable=False),  # the generation the stored ratings were fitted at (-1: none)
-    sa.Column("rated_at", sa.Float, nullable=False),  # when they were stored (time.time())
-    sa.Column("history_at", sa.Integer, nullable=False),  # the counted games at the last history point
-)
-standing = sa.Table(  # the stored ratings, every version that played and every entrant's newest
-    "standing", metadata,
-    sa.Column("version_id", sa.Integer, primary_key=True),
-    sa.Column("rating", sa.Float, nullable=False),
-    sa.Column("sigma", sa.Float, nullable=False),
-    sa.Column("games", sa.Integer, nullable=False),
-)
-rating_history = sa.Table(  # the ratings as they were stored, at points along the league's counted games
-    "rating_history", metadata,
-    sa.Column("version_id", sa.Integer, primary_key=True),
-    sa.Column("counted", sa.Integer, primary_key=True),  # the league's counted games then
-    sa.Column("games", sa.Integer, nullable=False),  # the version's
-    sa.Column("rating", sa.Float, nullable=False),
-)
-FORM = 5  # the latest results a version's form keeps
-HISTORY_GROWTH = 1.25  # a history point is stored each time the counted games have grown by this factor (or by 1)
-tokens = sa.Table(  # schema 3
-    "tokens", metadata,
-    sa.Column("hash", sa.String(64), primary_key=True),  # SHA-256 of the token, in hex
-    sa.Column("entrant_id", sa.Integer, sa.ForeignKey("entrants.id"), nullable=True),  # None: the organiser's
-    sa.Column("created", sa.Float, nullable=False),
-)
-builds = sa.Table(  # schema 3
-    "builds", metadata,
-    sa.Column("id", sa.Integer, primary_key=True),
-    sa.Column("entrant_id", sa.Integer, sa.ForeignKey("entrants.id"), nullable=False),
-    sa.Column("status", sa.String(16), nullable=False),  # BUILD_STATUSES
-    sa.Column("message", sa.Text, nullable=False, default=""),  # one line for the entrant: why it failed
-    sa.Column("log", sa.Text, nullable=False, default=""),  # the build's output and the check's report
-    sa.Column("version_id", sa.Integer, sa.ForeignKey("versions.id"), nullable=True),  # once it passed
-    sa.Column("created", sa.Float, nullable=False),
-    sa.Column("finished", sa.Float, nullable=True),
-)
-BUILD_STATUSES = ("receiving", "queued", "building", "failed", "passed")
-sessions = sa.Table(  # schema 5: a login's session lives here, not only in its cookie, so that logging out ends it
-    "sessions", metadata,
-    sa.Column("hash", sa.String(64), primary_key=True),  # SHA-256 of the session's id (the cookie holds the id)
-    sa.Column("token", sa.String(64), nullable=False),  # the hash of the token it was opened with
-    sa.Column("expires", sa.Float, nullable=False),
-)
-voided = sa.Table(  # schema 6: a disqualified version's games are kept and not counted
-    "voided", metadata,
-    sa.Column("version_id", sa.Integer, sa.ForeignKey("versions.id"), primary_key=True),
-    sa.Column("created", sa.Float, nullable=False),
-)
-final_units = sa.Table(  # schema 7: the final phase's units, apart from the ladder's
-    "final_units", metadata,
-    sa.Column("unit_id", sa.Integer, sa.ForeignKey("units.id"), primary_key=True),
-)
+from .tally import add_tables, count_again, count_played, history_point, is_counted, recount
+from .upgrades import UPGRADES
 
 
 # The statements saving a game, made once (building a statement costs more than running it).
@@ -203,134 +61,6 @@ _FINISH_UNIT = (units.update()
                        & (sa.select(sa.func.count()).where(games.c.unit_id == units.c.id).correlate(units)
                           .scalar_subquery() >= units.c.games))
                 .values(finished=sa.bindparam("now")))
-
-
-NEW_TALLY = {"id": 1, "generation": 0, "recounted": 0, "counted": 0, "rated": -1, "rated_at": 0.0, "history_at": 0}
-
-
-@attrs.frozen
-class Version:
-    id: int
-    entrant: str
-    number: int
-    bot: dict  # its [[bot]] table
-    program: str
-
-    @property
-    def command(self) -> str:
-        """Its bot as the organiser gave it: a sample's name or a command line, then its options as NAME=VALUE
-        words (``greedy noise=0.2``), so that two versions that differ only in their options read differently."""
-        program = self.bot.get("sample") or self.bot.get("command", "")
-        return " ".join([program, *(f"{name}={value}" for name, value in self.bot.get("options", {}).items())])
-
-    @property
-    def label(self) -> str:
-        """Its name in records and tables: the entrant's name, and the version from the second on."""
-        return self.entrant if self.number == 1 else f"{self.entrant}.v{self.number}"
-
-
-@attrs.frozen
-class Entrant:
-    name: str
-    status: str
-    note: str
-    version: Version | None  # the newest (None: added for uploads, none built yet)
-
-
-@attrs.frozen
-class Build:
-    id: int
-    entrant: str
-    status: str  # BUILD_STATUSES
-    message: str
-    log: str
-    version: int | None  # its version's number, once it passed
-    created: float
-    finished: float | None
-
-
-@attrs.frozen
-class Holder:
-    """Who holds a token: an entrant (by name) or, with ``entrant`` None, the organiser."""
-
-    entrant: str | None
-
-    @property
-    def organiser(self) -> bool:
-        return self.entrant is None
-
-
-@attrs.frozen
-class Unit:
-    id: int
-    version_ids: tuple[int, ...]
-    seed: int
-    games: int
-    played: frozenset[str]  # game ids with a record
-
-
-@attrs.frozen
-class Standing:
-    """The stored ratings (:mod:`league.standing`) and the tally they may lag behind."""
-
-    generation: int  # the tally's now
-    counted: int  # the games it counts
-    rated: int  # the generation the ratings were fitted at (-1: none stored)
-    rated_at: float  # when they were stored
-    ratings: dict[int, tuple[float, float, int]]  # version -> (rating, sigma, games)
-
-
-def database_url(folder: Path) -> str:
-    """The database of the league in ``folder``: the URL its folder names, else its SQLite file."""
-    named = folder / URL_FILE
-    if named.exists():
-        return named.read_text(encoding="utf-8").strip()
-    return f"sqlite:///{(folder / DEFAULT_FILE).absolute()}"
-
-
-SUPPORTED = ("SQLite (a file: DIR/league.db by default, or sqlite:///PATH) or PostgreSQL (postgresql://USER@HOST/NAME, "
-             "with the postgres extra: pip install 'pinochle-arena[postgres]')")
-
-
-def engine_for(url: str) -> sa.Engine:
-    """An engine for ``url``; SQLite in WAL mode, fully synchronised, writers locking as they begin."""
-    if not url.startswith("sqlite"):
-        if not url.startswith(("postgresql", "postgres://")):
-            raise LeagueError(f"database {_safe(url)} is not supported: a league keeps its games in {SUPPORTED}")
-        if url.startswith(("postgresql://", "postgres://")):  # the driver the postgres extra installs
-            url = "postgresql+psycopg://" + url.split("://", 1)[1]
-        try:
-            return sa.create_engine(url, pool_pre_ping=True)
-        except ImportError as e:
-            raise LeagueError(f"database {_safe(url)}: its driver is missing ({e}); the postgres extra installs it: "
-                              "pip install 'pinochle-arena[postgres]'") from None
-        except (exc.ArgumentError, exc.NoSuchModuleError) as e:
-            raise LeagueError(f"database {_safe(url)}: {e}") from None
-    engine = sa.create_engine(url, connect_args={"timeout": 30})
-
-    @sa.event.listens_for(engine, "connect")
-    def _connect(dbapi_connection, _record) -> None:
-        dbapi_connection.isolation_level = None  # SQLAlchemy says when a transaction begins (below)
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA busy_timeout = 30000")
-        cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute("PRAGMA synchronous = FULL")
-        cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.close()
-
-    @sa.event.listens_for(engine, "begin")
-    def _begin(connection) -> None:
-        connection.exec_driver_sql(connection.get_execution_options().get("sqlite_begin", "BEGIN"))
-
-    return engine
-
-
-def _safe(url: str) -> str:
-    """``url`` without its password, for messages."""
-    try:
-        return sa.engine.make_url(url).render_as_string(hide_password=True)
-    except exc.ArgumentError:
-        return "(an unreadable URL)"
 
 
 @attrs.define
@@ -347,7 +77,7 @@ class LeagueDB:
         try:
             with db._write() as c:
                 if sa.inspect(c).get_table_names():
-                    raise LeagueError(f"database {_safe(url)} is not empty: a league needs a database of its own")
+                    raise LeagueError(f"database {safe_url(url)} is not empty: a league needs a database of its own")
                 metadata.create_all(c)
                 SEATS_BY_VERSION.create(c, checkfirst=True)
                 GAMES_BY_UNIT.create(c, checkfirst=True)
@@ -362,7 +92,7 @@ class LeagueDB:
                     {"key": "created", "value": str(time.time())},
                 ])
         except exc.SQLAlchemyError as e:
-            raise LeagueError(f"database {_safe(url)}: {_reason(e)}") from None
+            raise LeagueError(f"database {safe_url(url)}: {error_line(e)}") from None
         return db
 
     @classmethod
@@ -377,11 +107,11 @@ class LeagueDB:
                 schema = c.execute(sa.select(league_meta.c.value).where(league_meta.c.key == "schema")).scalar() \
                     if kind == KIND else None
         except exc.SQLAlchemyError as e:
-            raise LeagueUnreadable(f"{_safe(url)} is not a league's database ({_reason(e)})") from None
+            raise LeagueUnreadable(f"{safe_url(url)} is not a league's database ({error_line(e)})") from None
         if kind != KIND or schema is None or not schema.isdigit():
-            raise LeagueError(f"{_safe(url)} is not a pinochle-arena league's database")
+            raise LeagueError(f"{safe_url(url)} is not a pinochle-arena league's database")
         if int(schema) > SCHEMA_VERSION:
-            raise LeagueError(f"{_safe(url)} was made by a newer pinochle-arena (league schema {schema}, this one "
+            raise LeagueError(f"{safe_url(url)} was made by a newer pinochle-arena (league schema {schema}, this one "
                               f"reads up to {SCHEMA_VERSION}): upgrade pinochle-arena")
         if int(schema) < SCHEMA_VERSION:
             db._upgrade(int(schema))
@@ -389,7 +119,7 @@ class LeagueDB:
                 tables = set(sa.inspect(c).get_table_names())
         missing = sorted(set(metadata.tables) - tables)  # (a look at the catalogue: cheap at every open)
         if missing:
-            raise LeagueUnreadable(f"{_safe(url)}: the league's table{'s' if len(missing) > 1 else ''} "
+            raise LeagueUnreadable(f"{safe_url(url)}: the league's table{'s' if len(missing) > 1 else ''} "
                                    f"{', '.join(missing)} {'are' if len(missing) > 1 else 'is'} missing")
         return db
 
@@ -510,7 +240,7 @@ class LeagueDB:
             if not undo:
                 c.execute(voided.insert().values(version_id=version.id, created=time.time()))
             if was == undo:  # (voiding a voided version, or restoring a counted one, changes nothing)
-                _count_again(c, version.id, 1 if undo else -1)
+                count_again(c, version.id, 1 if undo else -1)
         return Version(version.id, name, number, json.loads(version.bot), version.program)
 
     def voided(self) -> set[int]:
@@ -650,7 +380,7 @@ class LeagueDB:
             deals = [derive_seed(seed, "league-unit", unit) for unit in ids]
             c.execute(units.update().where(units.c.id == sa.bindparam("unit")).values(seed=sa.bindparam("deal")),
                       [{"unit": unit, "deal": deal} for unit, deal in zip(ids, deals, strict=True)])
-            _add_tables(c, tables)
+            add_tables(c, tables)
         return [Unit(unit, tuple(t), deal, games_per_unit, frozenset())
                 for unit, t, deal in zip(ids, tables, deals, strict=True)]
 
@@ -688,7 +418,7 @@ class LeagueDB:
             c.execute(_INSERT_SEATS, [{"game": game, "seat": s, "version_id": v, "share": share}
                                       for game, (*_, seats) in zip(ids, finished, strict=True)
                                       for s, v, share in seats])
-            _count(c, [[(v, share) for _, v, share in sorted(seats)] for *_, seats in finished])
+            count_played(c, [[(v, share) for _, v, share in sorted(seats)] for *_, seats in finished])
             c.execute(_FINISH_UNIT, [{"unit": unit, "now": now} for unit in {unit for unit, *_ in finished}])
 
     def abandon(self, unit: int) -> None:
@@ -858,7 +588,7 @@ class LeagueDB:
                                               for v, (r, s, g) in ratings.items()])
             values = {"rated": generation, **({"rated_at": time.time()} if running else {})}
             if counted and counted >= max(state.history_at + 1, state.history_at * HISTORY_GROWTH):
-                _history_point(c, counted, ratings)
+                history_point(c, counted, ratings)
                 values["history_at"] = counted
             c.execute(tally_state.update().values(**values))
         return True
@@ -894,7 +624,7 @@ class LeagueDB:
         """The latest ``count`` games the ratings count at which one of the versions ``ids`` sat, newest first:
         (its number, [(version id, share)] by seat)."""
         mine = (sa.select(game_seats.c.game).where(game_seats.c.version_id.in_(list(ids))
-                                                   & _is_counted(game_seats.c.game))
+                                                   & is_counted(game_seats.c.game))
                 .group_by(game_seats.c.game).order_by(game_seats.c.game.desc()).limit(count))
         seats: dict[int, list[tuple[int, float]]] = {}
         with self.engine.connect() as c:
@@ -916,7 +646,7 @@ class LeagueDB:
                            sa.func.sum(sa.case((mine.c.share < theirs.c.share, 1), else_=0)))
                  .select_from(mine.join(theirs, mine.c.game == theirs.c.game))
                  .where(mine.c.version_id.in_(list(ids)) & theirs.c.version_id.not_in(list(ids))
-                        & _is_counted(mine.c.game))
+                        & is_counted(mine.c.game))
                  .group_by(theirs.c.version_id))
         with self.engine.connect() as c:
             return {r[0]: tuple(int(x) for x in r[1:]) for r in c.execute(query)}
@@ -925,228 +655,4 @@ class LeagueDB:
         """Count the tally again from every game (after games were written into the database by other means than
         :meth:`save_games`, as the scale benchmark does)."""
         with self._write() as c:
-            _retally(c, tables=True)
-
-
-def token_hash(token: str) -> str:
-    """What the database keeps of a token. Tokens are 256 random bits, so a plain SHA-256 cannot be searched
-    backwards; a slow password hash would add nothing but a cost to every request."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _reason(error: exc.SQLAlchemyError) -> str:
-    """The database's own words, on one line."""
-    original = getattr(error, "orig", None)
-    return " ".join(str(original or error).split())[:200]
-
-
-def _add(c: sa.Connection, table: sa.Table, keys: list[str], rows: list[dict], added: list[str],
-         replaced: Sequence[str] = ()) -> None:
-    """Insert ``rows`` into ``table``; where a row with the same ``keys`` is there, add the ``added`` columns to
-    its own and replace the ``replaced`` ones."""
-    if not rows:
-        return
-    if c.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
-    statement = insert(table)
-    changes = {**{name: table.c[name] + statement.excluded[name] for name in added},
-               **{name: statement.excluded[name] for name in replaced}}
-    c.execute(statement.on_conflict_do_update(index_elements=keys, set_=changes), rows)
-
-
-def _count(c: sa.Connection, played: list[list[tuple[int, float]]]) -> None:
-    """Games just saved (each [(version, share)] by seat) added to the tally, unless a voided version sat there."""
-    void = set(c.execute(sa.select(voided.c.version_id)).scalars())
-    played = [seats for seats in played if not void & {v for v, _ in seats}]
-    if not played:
-        return
-    batch = Tally()
-    for seats in played:
-        batch.add(seats)
-    forms = dict(c.execute(sa.select(version_tally.c.version_id, version_tally.c.form)
-                           .where(version_tally.c.version_id.in_(list(batch.games)))).all())
-    generation = c.execute(sa.select(tally_state.c.generation)).scalar_one() + 1
-    for seats in played:
-        for v in {v for v, _ in seats}:
-            forms[v] = (forms.get(v, "") + result_letter(seats, v))[-FORM:]
-    _add(c, pair_tally, ["first", "second"], [{"first": a, "second": b, "points": p, "weight": w,
-                                               "changed": generation} for (a, b), (p, w) in batch.pairs.items()],
-         ["points", "weight"], ["changed"])
-    _add(c, version_tally, ["version_id"], [{"version_id": v, "games": n, "tables": 0, "form": forms[v],
-                                             "changed": generation} for v, n in batch.games.items()],
-         ["games"], ["form", "changed"])
-    c.execute(tally_state.update().values(generation=generation, counted=tally_state.c.counted + len(played)))
-
-
-def _count_again(c: sa.Connection, version: int, sign: int) -> None:
-    """The games ``version`` sat at, and no other voided version, taken out of the tally (``sign`` -1: it was
-    just voided) or put back (+1: its void undone); the versions seated there have their latest results read
-    again. A process that kept the tally reads it whole next time (pairs may have gone)."""
-    other = game_seats.alias("other_voided")
-    alone = ~sa.exists().where((other.c.game == game_seats.c.game) & (other.c.version_id != version)
-                               & other.c.version_id.in_(sa.select(voided.c.version_id)))
-    query = (sa.select(game_seats.c.game, game_seats.c.version_id, game_seats.c.share)
-             .where(game_seats.c.game.in_(sa.select(game_seats.c.game).where(game_seats.c.version_id == version))
-                    & alone)
-             .order_by(game_seats.c.game, game_seats.c.seat))
-    games: dict[int, list[tuple[int, float]]] = {}
-    for game, v, share in c.execute(query).all():
-        games.setdefault(game, []).append((v, share))
-    batch = Tally()
-    for seats in games.values():
-        batch.add(seats)
-    generation = c.execute(sa.select(tally_state.c.generation)).scalar_one() + 1
-    _add(c, pair_tally, ["first", "second"], [{"first": a, "second": b, "points": sign * p, "weight": sign * w,
-                                               "changed": generation} for (a, b), (p, w) in batch.pairs.items()],
-         ["points", "weight"], ["changed"])
-    c.execute(pair_tally.delete().where(pair_tally.c.weight < 1e-9))  # (pairs that met only at those games)
-    _add(c, version_tally, ["version_id"], [{"version_id": v, "games": sign * n, "tables": 0, "form": "",
-                                             "changed": generation} for v, n in batch.games.items()],
-         ["games"], ["changed"])
-    for v in batch.games:
-        c.execute(version_tally.update().where(version_tally.c.version_id == v).values(form=_form(c, v)))
-    c.execute(tally_state.update().values(generation=generation, recounted=generation, rated=-1,
-                                          counted=tally_state.c.counted + sign * len(games)))
-
-
-def _add_tables(c: sa.Connection, tables: Sequence[Sequence[int]]) -> None:
-    counts: dict[int, int] = {}
-    for table in tables:
-        for v in set(table):
-            counts[v] = counts.get(v, 0) + 1
-    _add(c, version_tally, ["version_id"], [{"version_id": v, "games": 0, "tables": n, "form": "", "changed": 0}
-                                            for v, n in counts.items()], ["tables"])
-
-
-def _is_counted(game: sa.ColumnElement) -> sa.ColumnElement:
-    """Whether the ratings count the game numbered ``game`` (a column): no voided version sat at it."""
-    seat = game_seats.alias("voided_seat")
-    return ~sa.exists().where((seat.c.game == game) & seat.c.version_id.in_(sa.select(voided.c.version_id)))
-
-
-def _retally(c: sa.Connection, tables: bool = False) -> None:
-    """Count the tally again from every game the ratings count (after a void, an undo, or an upgrade), in SQL: the
-    pairs' points and weights, each version's games (with ``tables``, its tables too) and form; the stored
-    ratings are then out of date."""
-    s1, s2 = game_seats.alias("s1"), game_seats.alias("s2")
-    met = s1.join(s2, (s1.c.game == s2.c.game) & (s1.c.version_id < s2.c.version_id))
-    per_game = (sa.select(s1.c.game.label("game"), sa.cast(sa.func.count(), sa.Float).label("n"))
-                .select_from(met).where(_is_counted(s1.c.game)).group_by(s1.c.game).subquery())
-    score = sa.case((s1.c.share > s2.c.share, 1.0), (s1.c.share < s2.c.share, 0.0), else_=0.5)
-    pairs = (sa.select(s1.c.version_id, s2.c.version_id, sa.func.sum(score / per_game.c.n),
-                       sa.func.sum(1.0 / per_game.c.n))
-             .select_from(met.join(per_game, per_game.c.game == s1.c.game))
-             .group_by(s1.c.version_id, s2.c.version_id))
-    generation = c.execute(sa.select(tally_state.c.generation)).scalar_one() + 1
-    c.execute(pair_tally.delete())
-    c.execute(pair_tally.insert().from_select(["first", "second", "points", "weight", "changed"],
-                                              pairs.add_columns(sa.literal(generation))))
-    played = dict(c.execute(sa.select(game_seats.c.version_id, sa.func.count(sa.distinct(game_seats.c.game)))
-                            .where(_is_counted(game_seats.c.game))
-                            .group_by(game_seats.c.version_id)).all())
-    kept = {} if tables else {r.version_id: r.tables for r in c.execute(sa.select(version_tally))}
-    if tables:
-        for text in c.execute(sa.select(units.c.versions).execution_options(yield_per=10_000)).scalars():
-            for v in set(json.loads(text)):
-                kept[v] = kept.get(v, 0) + 1
-    c.execute(version_tally.delete())
-    rows = [{"version_id": v, "games": played.get(v, 0), "tables": kept.get(v, 0), "form": _form(c, v),
-             "changed": generation} for v in sorted(set(played) | set(kept))]
-    if rows:
-        c.execute(version_tally.insert(), rows)
-    total = c.execute(sa.select(sa.func.count()).select_from(games).where(_is_counted(games.c.id))).scalar_one()
-    c.execute(tally_state.update().values(generation=generation, recounted=generation, counted=total, rated=-1,
-                                          history_at=total))
-
-
-def _form(c: sa.Connection, version: int) -> str:
-    """``version``'s latest ``FORM`` counted results, oldest first."""
-    last = list(c.execute(sa.select(game_seats.c.game).where((game_seats.c.version_id == version)
-                                                             & _is_counted(game_seats.c.game))
-                          .group_by(game_seats.c.game).order_by(game_seats.c.game.desc()).limit(FORM)).scalars())
-    seats: dict[int, list[tuple[int, float]]] = {}
-    for game, v, share in c.execute(sa.select(game_seats.c.game, game_seats.c.version_id, game_seats.c.share)
-                                    .where(game_seats.c.game.in_(last))
-                                    .order_by(game_seats.c.game, game_seats.c.seat)):
-        seats.setdefault(game, []).append((v, share))
-    return "".join(result_letter(seats[game], version) for game in sorted(last))
-
-
-def _history_point(c: sa.Connection, counted: int, ratings: dict[int, tuple[float, float, int]]) -> None:
-    last = dict(c.execute(sa.select(rating_history.c.version_id, sa.func.max(rating_history.c.games))
-                          .group_by(rating_history.c.version_id)).all())
-    rows = [{"version_id": v, "counted": counted, "games": g, "rating": round(r, 1)}
-            for v, (r, _, g) in ratings.items() if g and last.get(v) != g]
-    c.execute(rating_history.delete().where(rating_history.c.counted == counted))
-    if rows:
-        c.execute(rating_history.insert(), rows)
-
-
-def _upgrade_to_2(c: sa.Connection) -> None:
-    """Schema 2: an index of the seats by version (a version's games, asked for by every rating)."""
-    SEATS_BY_VERSION.create(c, checkfirst=True)
-
-
-def _upgrade_to_3(c: sa.Connection) -> None:
-    """Schema 3: entrants' tokens and their uploads' builds."""
-    tokens.create(c, checkfirst=True)
-    builds.create(c, checkfirst=True)
-
-
-def _upgrade_to_4(c: sa.Connection) -> None:
-    """Schema 4: an index of the games by unit (a unit is finished when its games are counted, at every save;
-    without it each save read every game the league had played)."""
-    GAMES_BY_UNIT.create(c, checkfirst=True)
-
-
-def _upgrade_to_5(c: sa.Connection) -> None:
-    """Schema 5: the pages' sessions, kept on the server (before, a session lived in its cookie alone, and a copy of
-    the cookie outlived logging out)."""
-    sessions.create(c, checkfirst=True)
-
-
-def _upgrade_to_6(c: sa.Connection) -> None:
-    """Schema 6: the versions the organiser voided."""
-    voided.create(c, checkfirst=True)
-
-
-def _upgrade_to_7(c: sa.Connection) -> None:
-    """Schema 7: the final phase's units (league final)."""
-    final_units.create(c, checkfirst=True)
-
-
-def _upgrade_to_8(c: sa.Connection) -> None:
-    """Schema 8: the working fit's tally, the stored ratings and their history (a league of millions of games is
-    not read whole by every page and every round), counted once here from every game."""
-    for table in (pair_tally, version_tally, tally_state, standing, rating_history):
-        table.create(c, checkfirst=True)
-    PAIRS_BY_CHANGE.create(c, checkfirst=True)
-    c.execute(tally_state.delete())
-    c.execute(tally_state.insert().values(**NEW_TALLY))
-    _retally(c, tables=True)
-
-
-# schema version -> the step from the one before
-UPGRADES = {2: _upgrade_to_2, 3: _upgrade_to_3, 4: _upgrade_to_4, 5: _upgrade_to_5, 6: _upgrade_to_6,
-            7: _upgrade_to_7, 8: _upgrade_to_8}
-
-
-__all__ = [
-    "BUILD_STATUSES",
-    "DEFAULT_FILE",
-    "PAUSED_BY_ORGANISER",
-    "SCHEMA_VERSION",
-    "URL_FILE",
-    "Build",
-    "Entrant",
-    "Holder",
-    "LeagueDB",
-    "LeagueError",
-    "LeagueUnreadable",
-    "Unit",
-    "Version",
-    "database_url",
-    "engine_for",
-]
+            recount(c, tables=True)

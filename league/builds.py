@@ -155,7 +155,7 @@ def shown_outside(entrant, folder: Path) -> list[Path]:
     command names by name (python3, java): what a script's ``#!`` line or any other way of naming a path would
     open to it. The run command's words are checked at upload; this checks what the built files add."""
     argv = entrant.command.argv
-    allowed = [folder.resolve(), *SYSTEM]
+    allowed: list[str | Path] = [folder.resolve(), *SYSTEM]
     if os.sep not in argv[0]:  # a runtime found on PATH, as the organiser's machine has it
         allowed += [real for _, real in visible_paths(JailSpec((argv[0],)))]
     spec = jails_of([(entrant.name, entrant.command, entrant.sandbox)], ())[entrant.name]
@@ -194,7 +194,7 @@ async def jailed_build(source: Path, manifest: Manifest, tar_path: Path, log: Lo
             raise BuildFailed(f"cannot start the build in the jail: {getattr(e, 'strerror', None) or e}") from None
         raise
     LEADERS.add(process.pid)
-    output, too_much = bytearray(), []
+    output, too_much = bytearray(), list[str]()
     try:
         await process.stdin.aclose()
         with open(tar_path, "wb") as tar, trio.move_on_after(seconds) as timer:

@@ -215,7 +215,7 @@ async def play_final(db: LeagueDB, folder: Path, overrides: dict | None = None,
     """Play the final's games not saved yet; returns how many were saved. The league is held as ``league run``
     holds it (``hold``, if the caller took it, else taken here; given back at the end). FinalError if no final is
     planned, or a finalist's files changed since its version was entered."""
-    hold = hold or await trio.to_thread.run_sync(Hold.take, db)
+    held = hold if hold is not None else await trio.to_thread.run_sync(Hold.take, db)
     try:
         store, specs, config = await trio.to_thread.run_sync(_prepare, db, folder, overrides)
         before = len(db.final_records())
@@ -224,12 +224,12 @@ async def play_final(db: LeagueDB, folder: Path, overrides: dict | None = None,
                 say("another league run took this league over (this one's heartbeat was late): stopping")
                 nursery.cancel_scope.cancel()
 
-            nursery.start_soon(hold.keep, lost)
+            nursery.start_soon(held.keep, lost)
             if specs:
                 await run_games(config, specs, store, on_game, gather=GATHER)
             nursery.cancel_scope.cancel()
     finally:
-        hold.release()
+        held.release()
     if store.changed:
         v = store.changed[0]
         raise FinalError(f"{v.label}'s program files changed while the final played; its games since were not "

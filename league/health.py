@@ -273,7 +273,10 @@ def backup(url: str, path: Path) -> Copy:
     if not path.parent.is_dir():
         raise LeagueRefused(f"{path.parent} is no folder: give a file in an existing folder")
     part = path.with_name(f".{path.name}.{os.getpid()}.part")
-    source = sqlite3.connect(sa.engine.make_url(url).database, timeout=30)
+    database = sa.engine.make_url(url).database
+    if not database:
+        raise LeagueRefused("this league's SQLite URL names no file to back up")
+    source = sqlite3.connect(database, timeout=30)
     try:
         games = _copy(source, part)
         os.link(part, path)  # (never over a file made meanwhile)

@@ -59,18 +59,18 @@ def ladder(db: LeagueDB) -> list[LadderRow]:
     last games are the newest version's latest results, oldest first: W (it scored more than an even share of the
     table), D (an even share) or L."""
     void = db.voided()
-    current = [e for e in db.entrants()
+    current = [(e, e.version) for e in db.entrants()
                if e.status != "removed" and e.version is not None and e.version.id not in void]
-    counted, estimates = standing.ratings(db, {e.version.id for e in current})
+    counted, estimates = standing.ratings(db, {version.id for _, version in current})
     if not counted:
         return []
     tallies = db.version_tallies()
-    ranked = sorted(current, key=lambda e: -estimates[e.version.id].rating)
+    ranked = sorted(current, key=lambda pair: -estimates[pair[1].id].rating)
     rows = []
-    for rank, e in enumerate(ranked, 1):
-        est = estimates[e.version.id]
-        games, tables, form = tallies.get(e.version.id, (0, 0, ""))  # (as the games are saved)
-        rows.append(LadderRow(rank, e.name, e.version.number, e.version.command, round(est.rating),
+    for rank, (e, version) in enumerate(ranked, 1):
+        est = estimates[version.id]
+        games, tables, form = tallies.get(version.id, (0, 0, ""))  # (as the games are saved)
+        rows.append(LadderRow(rank, e.name, version.number, version.command, round(est.rating),
                               round(1.96 * est.sigma), games, tables < PLACEMENT, e.status == "paused",
                               form[-FORM:]))
     return rows
@@ -168,7 +168,8 @@ def history_json(view: EntrantView) -> str:
 def _version_lines(games, versions: list[Version]) -> list[VersionLine]:
     ids = {v.id for v in versions}
     every = max(1, len(games) // HISTORY_POINTS)
-    tally, history = Tally(), {v: [] for v in ids}
+    tally = Tally()
+    history: dict[int, list[tuple[int, float]]] = {v: [] for v in ids}
     for n, (_, seats) in enumerate(games, 1):
         tally.add(seats)
         if (n % every == 0 or n == len(games)) and ids & set(tally.games):  # (once one of them has played)

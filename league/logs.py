@@ -95,11 +95,13 @@ class LogQuota:
     def saved(self, records: Iterable[GameRecord]) -> list[Path]:
         """Games just saved: their seats' logs join their entrants', newest; returns the logs removed to keep
         each of those entrants within the quota."""
-        entrants = set()
+        entrants: set[str] = set()
         for record in records:
             for path in self._logs_of(record):
-                entrants.add(self._add(path))
-        return [path for entrant in sorted(entrants - {None}) for path in self._trim(entrant)]
+                entrant = self._add(path)
+                if entrant is not None:
+                    entrants.add(entrant)
+        return [path for entrant in sorted(entrants) for path in self._trim(entrant)]
 
     def _logs_of(self, record: GameRecord) -> list[Path]:
         """The logs of ``record``'s seats, wherever they were written (here, or back from a cluster's worker)."""

@@ -105,8 +105,13 @@ def _pairs(candidates: Sequence[Candidate], rng: random.Random) -> list[tuple[Ca
         return list(itertools.combinations(candidates, 2))
     ladder = sorted(candidates, key=lambda c: (c.rating, c.id))
     near = [(a, b) for i, a in enumerate(ladder) for b in ladder[i + 1:i + 1 + NEIGHBOURS]]
-    drawn = [tuple(rng.sample(ladder, 2)) for _ in range(len(ladder) // 2)]
+    drawn = [_pair(rng.sample(ladder, 2)) for _ in range(len(ladder) // 2)]
     return near + drawn
+
+
+def _pair(two: list[Candidate]) -> tuple[Candidate, Candidate]:
+    a, b = two
+    return a, b
 
 
 def doubt(a: Candidate, b: Candidate, gap_sigma: float) -> float:

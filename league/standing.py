@@ -42,6 +42,8 @@ def _refit(db: LeagueDB, players: Iterable[int] = (), running: bool = False) -> 
         kept.read(db)
         fitted = fit_pool(kept.tally, wanted, start)
         stamp, counted = kept.stamp, kept.counted
+    if stamp is None:
+        raise ValueError("the tally was read without its stamp")  # (read() sets it)
     db.store_standing(stamp[1], counted, {v: (e.rating, e.sigma, e.games) for v, e in fitted.estimates.items()},
                       running)
     return counted, fitted

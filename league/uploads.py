@@ -36,7 +36,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO
+from typing import IO
 
 import attrs
 
@@ -64,7 +64,7 @@ class _Member:
     name: str
     kind: str  # "file", "folder", "link" or "special"
     executable: bool
-    open: Callable[[], BinaryIO]  # its contents (files only), while the archive is open
+    open: Callable[[], IO[bytes] | None]  # its contents (files only: None for others), while the archive is open
 
 
 # What a damaged or hostile archive raises while it is read: each becomes an UploadError (one line), never a crash.
@@ -129,7 +129,7 @@ def _opened(archive: Path, tar_only: bool) -> Iterator[list[_Member]]:
     except (tarfile.TarError, EOFError, zlib.error, lzma.LZMAError):
         raise UploadError("not a zip or tar archive (.zip, .tar, .tar.gz), or a damaged one") from None
     with tar:
-        members = []
+        members: list[_Member] = []
         for info in tar:
             if len(members) == MAX_FILES:
                 raise UploadError(f"more than {MAX_FILES} files in the archive")
@@ -191,7 +191,10 @@ def _write(member: _Member, target: Path, written: int, max_bytes: int) -> int:
     """Copy one member to ``target`` counting what is really written (not the size the archive claims)."""
     if target.exists() or target.is_symlink():
         raise UploadError(f"{member.name!r} is in the archive twice")
-    with member.open() as source, open(target, "xb") as out:
+    contents = member.open()
+    if contents is None:  # (only a file is copied, and a file has contents)
+        raise UploadError(f"{member.name!r} is not a file")
+    with contents as source, open(target, "xb") as out:
         while chunk := source.read(CHUNK):
             written += len(chunk)
             if written > max_bytes:

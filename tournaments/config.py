@@ -553,7 +553,8 @@ def with_flags(data: dict, tournament: dict | None = None, options: dict | None 
             table(data, "cluster").update(cluster)
     except ConfigError:
         return data
-    tables = data.get("bot") if isinstance(data.get("bot"), list) else []
+    found = data.get("bot")
+    tables = found if isinstance(found, list) else []
     for bot in tables:
         if not isinstance(bot, dict):
             continue

@@ -307,7 +307,8 @@ class LeagueDB:
         with self._write() as c:
             entrant = self._entrant_row(c, name).id
             return c.execute(builds.insert().values(entrant_id=entrant, status="receiving", message="", log="",
-                                                    created=time.time())).inserted_primary_key[0]
+                                                    created=time.time())
+                             .returning(builds.c.id)).scalar_one()
 
     def queue_build(self, build: int) -> None:
         """A received build's files are in place: it may be built. An older upload of the same entrant still
@@ -649,7 +650,7 @@ class LeagueDB:
                         & is_counted(mine.c.game))
                  .group_by(theirs.c.version_id))
         with self.engine.connect() as c:
-            return {r[0]: tuple(int(x) for x in r[1:]) for r in c.execute(query)}
+            return {r[0]: (int(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in c.execute(query)}
 
     def retally(self) -> None:
         """Count the tally again from every game (after games were written into the database by other means than

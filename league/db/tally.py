@@ -19,11 +19,10 @@ def _add(c: sa.Connection, table: sa.Table, keys: list[str], rows: list[dict], a
     its own and replace the ``replaced`` ones."""
     if not rows:
         return
-    if c.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
-    statement = insert(table)
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    dialect = postgresql if c.dialect.name == "postgresql" else sqlite  # (each its own INSERT ... ON CONFLICT)
+    statement = dialect.insert(table)
     changes = {**{name: table.c[name] + statement.excluded[name] for name in added},
                **{name: statement.excluded[name] for name in replaced}}
     c.execute(statement.on_conflict_do_update(index_elements=keys, set_=changes), rows)
@@ -116,9 +115,9 @@ def recount(c: sa.Connection, tables: bool = False) -> None:
     c.execute(pair_tally.delete())
     c.execute(pair_tally.insert().from_select(["first", "second", "points", "weight", "changed"],
                                               pairs.add_columns(sa.literal(generation))))
-    played = dict(c.execute(sa.select(game_seats.c.version_id, sa.func.count(sa.distinct(game_seats.c.game)))
-                            .where(is_counted(game_seats.c.game))
-                            .group_by(game_seats.c.version_id)).all())
+    counted_games = (sa.select(game_seats.c.version_id, sa.func.count(sa.distinct(game_seats.c.game)))
+                     .where(is_counted(game_seats.c.game)).group_by(game_seats.c.version_id))
+    played: dict[int, int] = dict(c.execute(counted_games).all())
     kept = {} if tables else {r.version_id: r.tables for r in c.execute(sa.select(version_tally))}
     if tables:
         for text in c.execute(sa.select(units.c.versions).execution_options(yield_per=10_000)).scalars():

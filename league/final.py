@@ -297,10 +297,11 @@ def final_standings(db: LeagueDB, bootstrap: int = BOOTSTRAP) -> tuple[list[Fina
 
 def standings_of(records: list[GameRecord], versions: dict[int, Version], bootstrap: int) -> list[FinalRow]:
     """The ratings of ``records`` as ``pinochle-arena ratings`` measures them, as rows, best first."""
+    from tournaments.multi import MultiReport
     from tournaments.summary import summarise
 
     report = summarise(records, bootstrap=bootstrap).report
-    pool = getattr(report, "ratings", None) or report.elo  # (a game of three or more: its pairwise Elo)
+    pool = report.elo if isinstance(report, MultiReport) else report.ratings  # (three or more seats: pairwise Elo)
     by_label = {v.label: v for v in versions.values()}
     rows = []
     for rank, name in enumerate(pool.players, 1):

@@ -13,15 +13,15 @@ import attrs
 
 from referee.records.record import GameRecord
 
-from .boards import analyse_boards, board_parts, board_scale, board_units, boards_of, is_board, write_board_files
-from .multi import analyse_multi, is_multi, multi_parts, pairwise_units, play_orders, write_multi_files
-from .report import Part, analyse, report_parts, two_player_games, write_files
+from .boards import BoardReport, analyse_boards, board_parts, board_scale, board_units, boards_of, is_board, write_board_files
+from .multi import MultiReport, analyse_multi, is_multi, multi_parts, pairwise_units, play_orders, write_multi_files
+from .report import Part, Report, analyse, report_parts, two_player_games, write_files
 from .systems import Games, RatingTable, rating_system
 
 
 @attrs.frozen
 class Summary:
-    report: object  # a Report, MultiReport or BoardReport
+    report: Report | MultiReport | BoardReport
     _parts: Callable[..., list[Part]]
     _write: Callable[..., list[Path]]
 

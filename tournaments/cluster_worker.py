@@ -101,7 +101,10 @@ def _with_core() -> list[str]:
 
 
 def _core_folder(sample: str) -> Path:
-    return core_library(SAMPLES[sample].core).parent
+    core = SAMPLES[sample].core
+    if core is None:
+        raise ValueError(f"the sample {sample} has no compiled core")
+    return core_library(core).parent
 
 
 def translate(entrant: Entrant, mapping: dict[str, str]) -> Entrant:
@@ -218,8 +221,9 @@ def play_batch(run: str, config: TournamentConfig, specs: list[GameSpec], retire
     entrants = {name: translate(e, mapping) for name, e in config.seat_entrants().items()}
     if run not in _checked:
         _checked[run] = _problem(entrants, version)
-    if _checked[run] is not None:
-        raise CannotPlayHere(worker.address, _checked[run])
+    problem = _checked[run]
+    if problem is not None:
+        raise CannotPlayHere(worker.address, problem)
     if partner is not None:
         entrants = remote_partners(entrants, config, partner, worker)
     folder = home / "runs" / run / f"{threading.get_ident()}"
@@ -273,19 +277,20 @@ async def _connect(host: str, port: int, ssl_context, checked: bool, token: str,
         stream = await trio.open_tcp_stream(host, port)
     except OSError as e:
         raise SeatHostLost(f"cannot reach the seat host at {host}:{port}: {e}") from None
+    link: trio.abc.Stream = stream
     if ssl_context is not None:
-        stream = trio.SSLStream(stream, ssl_context, server_hostname=host)
+        link = secure = trio.SSLStream(stream, ssl_context, server_hostname=host)
         if checked:
             try:
-                await stream.do_handshake()
+                await secure.do_handshake()
             except trio.BrokenResourceError as e:
                 raise SeatHostLost(f"no TLS link to the seat host at {host}:{port}: {e.__cause__ or e}") from None
-            found = peer_role(stream.getpeercert())
+            found = peer_role(secure.getpeercert())
             if found != "worker":
-                await trio.aclose_forcefully(stream)
+                await trio.aclose_forcefully(secure)
                 shown = "a certificate that names no role" if found is None else f"the {found}'s certificate"
                 raise SeatHostLost(f"the seat host at {host}:{port} showed {shown}, not a worker's")
-    return await RemoteSeat.open(nursery, stream, token, member, member, stderr_path)
+    return await RemoteSeat.open(nursery, link, token, member, member, stderr_path)
 
 
 

@@ -47,10 +47,17 @@ def deal_of(config: TournamentConfig, k: int, *labels: object) -> tuple[int, tup
     if config.deals is not None:
         deals = config.deals
         if config.deals_order is DealsOrder.RANDOM:
-            deals = deals.in_random_order(derive_seed(config.seed, "deal-order"))
+            deals = deals.in_random_order(derive_seed(_seed_of(config), "deal-order"))
         deal = deals.deal(k)
         return deal.seed, deal.decks
-    return derive_seed(config.seed, *(("game", *labels) if labels else ("deal",)), k), ()
+    return derive_seed(_seed_of(config), *(("game", *labels) if labels else ("deal",)), k), ()
+
+
+def _seed_of(config: TournamentConfig) -> int:
+    """The tournament's seed, drawn when it starts (tournaments.store): no deal is made before."""
+    if config.seed is None:
+        raise ValueError("the tournament's seed is drawn when it starts: no deal is made before")
+    return config.seed
 
 
 def table_deal(config: TournamentConfig, k: int, table: int, deals: int) -> tuple[int, tuple]:
@@ -71,8 +78,11 @@ def pairings(config: TournamentConfig) -> list[tuple[str, ...]]:
     names = config.contestants()
     k = table_size(config)
     if config.format is Format.GAUNTLET:
-        others = [n for n in names if n != config.candidate]
-        return [(config.candidate, *rest) for rest in itertools.combinations(others, k - 1)]
+        candidate = config.candidate
+        if candidate is None:
+            raise ValueError("a gauntlet names its candidate (its config is checked for one)")
+        others = [n for n in names if n != candidate]
+        return [(candidate, *rest) for rest in itertools.combinations(others, k - 1)]
     return list(itertools.combinations(names, k))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import pickle
 from collections.abc import AsyncIterator
+from typing import Any
 
 import trio
 
@@ -21,7 +22,7 @@ def encode(obj: object) -> bytes:
     return base64.b64encode(pickle.dumps(obj)) + b"\n"
 
 
-def decode(line: bytes) -> object:
+def decode(line: bytes) -> Any:  # (what the other end encoded: its reader knows the shape)
     return pickle.loads(base64.b64decode(line))  # only ever lines from our own parent process
 
 

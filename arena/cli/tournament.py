@@ -175,6 +175,7 @@ def play(args, opened) -> collections.Counter | None:
             per_worker[record.extra["worker"]] += 1
             workers = "  workers: " + ", ".join(f"{w.split('://')[-1]} {n}" for w, n in sorted(per_worker.items()))
         first = leader.now()
+        assert first is not None, "the leader has just been given a game"
         progress.update(finished, f"leader: {first[0]} {first[1]:.0f}%{workers}  last: {game_line(record)}")
         rating_interval(progress, live, args.ratinginterval)
 

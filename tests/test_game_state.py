@@ -7,8 +7,8 @@ import pytest
 
 from referee.rules import FAMILIES, Game, IllegalActionError, get_variant
 from referee.rules.actions import action_from_text
-from referee.rules.variants import CLASSIC_MELDS
 from referee.rules.state import GameState, known
+from referee.rules.variants import CLASSIC_MELDS
 
 
 def test_every_family_is_a_game_state_and_a_new_one_must_provide_its_methods() -> None:

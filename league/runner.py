@@ -32,6 +32,7 @@ from referee.bots.fingerprint import fingerprint
 from referee.match.client import STARTUP_ALLOWANCE
 from referee.records.record import GameRecord
 from referee.records.seals import seal
+from referee.rules.variants import Partners
 from tournaments.config import TournamentConfig, parse_config
 from tournaments.runner import run_games
 from tournaments.schedule import GameSpec, seatings
@@ -90,7 +91,7 @@ def seats_needed(settings: dict) -> int:
     from referee.rules import get_variant
 
     variant = get_variant(settings.get("tournament", {}).get("variant", "two-handed"))
-    return 2 if variant.partners.value == "opposite" else variant.players
+    return 2 if variant.partners is Partners.OPPOSITE else variant.players
 
 
 class TooFewEntrants(Exception):
@@ -270,7 +271,7 @@ class LeagueRunner:
             return after.specs
 
         await run_games(first.config, first.specs, store, self.on_game,
-                        more=more if first.config.cluster is None else None, gather=GATHER)
+                        more=more if first.config.cluster is None else None, gather=GATHER, say=self.say)
 
     def _next_round(self, left: int | None, resume: bool) -> Round | None:
         """The next round of tables (as many as games are ``left`` for, at most ``TABLES_PER_SLOT`` per slot), or None

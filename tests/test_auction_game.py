@@ -532,10 +532,10 @@ def test_a_stuck_dealer_that_passes_loses_and_its_record_replays_as_it_was_playe
     out = tmp_path / "m"
     command = f"{sys.executable} {bot}"
     run = arena("match", command, command, command, "--variant", "three-handed", "--option",
-                "all-pass=dealer-stuck", "--games", "3", "--isolation", "none", "--out", str(out), "--no-report")
+                "all-pass=dealer-stuck", "--games", "6", "--isolation", "none", "--out", str(out), "--no-report")
     assert run.returncode == 0, run.stderr
     for record in read_records(out / "games.jsonl", key=None):
         assert record.termination.value == "illegal-action" and record.actions[-1].action == "pass"
         assert "the dealer is stuck and must bid" in record.detail
     replay = arena("replay", str(out))
-    assert replay.returncode == 0 and "3 consistent, 0 with mismatches" in replay.stdout, replay.stdout
+    assert replay.returncode == 0 and "6 consistent, 0 with mismatches" in replay.stdout, replay.stdout

@@ -238,20 +238,22 @@ def test_match_refuses_a_game_count_that_splits_a_duplicate_group(tmp_path):
     # the plan is printed before the bots start: a bot that cannot start shows the default count at no cost
     run = arena("match", "greedy", "greedy", "false", "--variant", "three-handed", "--seed", "1",
                 "--out", str(tmp_path / "three"), "--isolation", "none")
-    assert "21 games" in run.stdout  # the default, rounded up to whole groups
+    assert "24 games" in run.stdout  # the default, rounded up to whole groups (of six: every order of three seats)
     assert run.returncode == 2 and "bot false cannot start" in run.stderr
 
 
 def test_match_without_duplicate_deals_gives_every_game_its_own_deal():
-    from referee.match import MatchPlan, match_schedule
+    from referee.bots.transport import BotCommand
+    from referee.match import Entrant, MatchPlan, match_schedule
     from referee.rules import get_variant
 
-    plan = MatchPlan(("a", "b"), get_variant("two-handed"), 4, 7, Path("unused"))
-    assert [s for _, s, _, _ in match_schedule(plan)][::2] == [s for _, s, _, _ in match_schedule(plan)][1::2]
+    a, b = (Entrant(name, BotCommand(("unused",))) for name in "ab")
+    plan = MatchPlan((a, b), get_variant("two-handed"), 4, 7, Path("unused"))
+    assert [g.seed for g in match_schedule(plan)][::2] == [g.seed for g in match_schedule(plan)][1::2]
     single = attrs_evolve(plan, duplicate=False)
-    seeds = [s for _, s, _, _ in match_schedule(single)]
-    assert len(set(seeds)) == 4 and seeds[0] == match_schedule(plan)[0][1]
-    assert [seating for _, _, seating, _ in match_schedule(single)] == [(0, 1), (1, 0), (0, 1), (1, 0)]
+    seeds = [g.seed for g in match_schedule(single)]
+    assert len(set(seeds)) == 4 and seeds[0] == match_schedule(plan)[0].seed
+    assert [g.seating for g in match_schedule(single)] == [("a", "b"), ("b", "a"), ("a", "b"), ("b", "a")]
 
 
 def test_misspelt_commands_and_flags_get_a_suggestion_and_the_version_is_printed():

@@ -241,7 +241,7 @@ def test_a_deal_file_in_random_order_plays_each_of_its_deals_once_a_pass_in_an_o
         run = arena("match", "greedy", "random", "--games", "12", "--deals", deals, "--deals-order", "random",
                     "--seed", seed, *QUICK[2:], "--out", out)
         assert run.returncode == 0, run.stderr
-        seeds = [r.seed for r in sorted(played(out), key=lambda r: r.extra["game"])][::2]  # one game per deal
+        seeds = [r.seed for r in sorted(played(out), key=lambda r: int(r.game_id[1:]))][::2]  # one game per deal
         assert sorted(seeds) == sorted(in_file)  # each deal of the file once
         orders.append(seeds)
     assert orders[0] == orders[2] and orders[0] != orders[1]  # the order is the seed's

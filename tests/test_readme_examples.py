@@ -7,7 +7,7 @@ makes (``./mybot/bot``, also reachable as ``python3 mybot/mybot.py``), with two 
 and ``style``, as the examples that set them assume; and the results of one short match, as
 ``results/match-...`` and ``results/event``. The block that makes ``mybot/`` runs without one.
 
-Runs are made short and nothing else: ``--games`` becomes the fewest a run takes (one game per seat), a
+Runs are made short and nothing else: ``--games`` becomes the fewest a run takes (one game per seating of a deal), a
 game is one hand (``--option max-hands=1``, unless on boards), ``check`` plays one game, ``--boards`` 2,
 ``deals --count`` 3; an SPRT stops after one pair (``--max-pairs 1``, exit status 3,
 undecided, which is what it says then); a match or tournament writes no HTML report (``--no-report``;
@@ -110,8 +110,8 @@ def shortened(command: str) -> str:
     command = re.sub(r"--boards \d+", "--boards 2", command)
     command = re.sub(r"--count \d+", "--count 3", command)
     if kind in ("match", "tournament") and "--boards" not in command:
-        # one game per seat, and a tournament of three seats plays each deal in all six seatings
-        games = seats(command) * (2 if kind == "tournament" and seats(command) == 3 else 1)
+        # one game per seating of a deal: three seats play each deal in all six orders, in a match as in a tournament
+        games = seats(command) * (2 if seats(command) == 3 else 1)
         command, n = re.subn(r"--games \d+", f"--games {games}", command)
         command = re.sub(r"(\s+#.*)?$", lambda m: ("" if n else f" --games {games}") + (m.group(1) or ""),
                          command, count=1)
@@ -202,7 +202,7 @@ def test_shortening_keeps_the_command_and_makes_the_run_small():
     assert shortened("pinochle-arena match greedy random --games 100 --seed 7") == \
         "pinochle-arena match greedy random --games 2 --seed 7 --no-report --option max-hands=1"
     assert shortened("pinochle-arena match a b c --variant three-handed   # three") == \
-        "pinochle-arena match a b c --variant three-handed --games 3 --no-report --option max-hands=1   # three"
+        "pinochle-arena match a b c --variant three-handed --games 6 --no-report --option max-hands=1   # three"
     assert shortened("pinochle-arena tournament --bot a --bot b --bot c --boards 300   # or in TOML") == \
         "pinochle-arena tournament --bot a --bot b --bot c --boards 2 --no-report   # or in TOML"
     assert shortened("pinochle-arena sprt a b") == \

@@ -14,6 +14,7 @@ from referee.bots.samples import SAMPLES
 from referee.bots.transport import BotCommand
 from referee.match import Entrant, MatchPlan, Player, play_game, run_match
 from referee.match.clock import Clock, TimeControl
+from referee.match.client import TimedReply
 from referee.records.record import GameRecord, Termination, read_records
 from referee.records.replay import replay_record
 from referee.records.seals import load_key
@@ -251,7 +252,7 @@ class _LateClient:
 
     async def request(self, message, wait_ms):
         self.asked += 1
-        return message.legal[0], (self.late_ms if self.asked == self.n else 1.0)
+        return TimedReply(message.legal[0], self.late_ms if self.asked == self.n else 1.0)
 
 
 class _StandIn(Player):

@@ -8,7 +8,7 @@ import collections
 import pytest
 from helpers import play_tournament
 
-from tournaments.runner import SeatingsApart
+from referee.match.stream import SeatingsApart
 from tournaments.schedule import GameSpec
 
 

@@ -65,12 +65,14 @@ def test_a_worker_killed_mid_game_is_replaced_and_its_games_are_played_again(tmp
             killed.update(index=index, first=record.game_id, bots=bots_of(pid))
             os.kill(pid, signal.SIGKILL)
 
-    trio.run(functools.partial(run_games, config, games, store, hooks=WorkerHooks(on_record=on_record)))
+    said: list[str] = []
+    trio.run(functools.partial(run_games, config, games, store, hooks=WorkerHooks(on_record=on_record),
+                               say=said.append))
 
     err = capfd.readouterr().err
-    deaths = re.findall(r"pinochle-arena: referee worker (\d) died \(killed by SIGKILL\) with ([12]) games? in flight; "
-                        r"starting a new one and playing (?:them|it) again", err)
-    assert len(deaths) == 1 and deaths[0][0] == str(killed["index"] + 1), err
+    deaths = [re.fullmatch(r"pinochle-arena: referee worker (\d) died \(killed by SIGKILL\) with ([12]) games? in "
+                           r"flight; starting a new one and playing (?:them|it) again", line) for line in said]
+    assert len(deaths) == 1 and deaths[0] and deaths[0][1] == str(killed["index"] + 1), said
     assert "Traceback" not in err
 
     records = list(read_records(store.games_path, store.key))  # sealed by the parent
@@ -92,16 +94,16 @@ def test_a_worker_that_keeps_dying_stops_the_tournament_with_a_clear_error(tmp_p
     before = set(_children())  # only what this test starts is its to check
     hooks = WorkerHooks(command=(sys.executable, "-c", "raise SystemExit(3)"))
 
+    said: list[str] = []
     with pytest.raises(BaseExceptionGroup) as caught:
-        trio.run(functools.partial(run_games, config, games, store, hooks=hooks))
+        trio.run(functools.partial(run_games, config, games, store, hooks=hooks, say=said.append))
 
     failures = _leaves(caught.value)
     assert failures and all(isinstance(e, WorkerFailed) for e in failures), failures
     assert re.fullmatch(rf"referee worker [12] died {CRASH_LOOP} times in a row before finishing a game "
                         r"\(last: exit status 3\); this is a bug in the referee, not a bot's fault",
                         str(failures[0])), str(failures[0])
-    err = capfd.readouterr().err
-    assert "died (exit status 3) with 2 games in flight; starting a new one" in err
+    assert any("died (exit status 3) with 2 games in flight; starting a new one" in line for line in said), said
     assert store.games_path.read_text() == ""
     left = _gone([pid for pid in _children() if pid not in before])  # (a bot forked as its worker was
     # killed ends a moment later, orphaned to us)
@@ -109,10 +111,11 @@ def test_a_worker_that_keeps_dying_stops_the_tournament_with_a_clear_error(tmp_p
 
 
 def test_the_worker_does_not_import_the_runner():
-    """The runner starts workers and uses their wire; a worker plays slots: no import cycle between them."""
-    code = "import sys, tournaments.worker; print(sorted(m for m in sys.modules if m.startswith('tournaments.')))"
+    """The runner starts workers and uses their wire; a worker plays slots (lanes of the one game loop): no import
+    cycle between them."""
+    code = "import sys, tournaments.worker; print(sorted(m for m in sys.modules if m.startswith(('tournaments.', 'referee.match.'))))"
     modules = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    assert "tournaments.runner" not in modules and "tournaments.slot" in modules
+    assert "tournaments.runner" not in modules and "tournaments.slot" in modules and "referee.match.lane" in modules
 
 
 def _leaves(group: BaseException) -> list[BaseException]:

@@ -244,7 +244,7 @@ def play_batch(run: str, config: TournamentConfig, specs: list[GameSpec], retire
 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_watch, stop, nursery.cancel_scope)
-            await play_slot(0, receive, entrants, config, {}, logs, finished, transcripts, set(retired))
+            await play_slot(0, receive, entrants, config, logs, finished, transcripts, set(retired))
             nursery.cancel_scope.cancel()
 
     try:

@@ -1,16 +1,16 @@
 """Run a tournament's games concurrently: in one trio referee, over several referee processes, or on a cluster.
 
-``concurrency`` games run at once, each in a *slot* (:mod:`tournaments.slot`)
-that owns its bot processes (one per entrant it has met, reused from game to
+``concurrency`` games run at once, each in a *slot*, a lane of the referee's one game loop
+(:mod:`referee.match.lane`, set up by :mod:`tournaments.slot`) that owns its bot processes (one per entrant it has met, reused from game to
 game and restarted after a fault), so no process ever serves two games at once.
 
 One Python process can only use one core, and the referee is CPU-bound with
 fast bots, so with ``processes`` > 1 the slots are spread over that many
 worker processes (:mod:`tournaments.worker`), each a trio referee of its
 own. The parent hands out games one at a time as slots free up, and is the
-only writer of the results: finished games are appended and fsynced in
-batches by one writer task, which drains its queue even when the tournament
-is cancelled.
+only writer of the results: finished games are saved by the run's one
+writer (:func:`referee.match.stream.open_writer`), which drains its queue
+even when the tournament is cancelled.
 
 A worker process that dies (the OOM killer, a stray SIGKILL) is replaced:
 the parent knows which games it handed that worker and got no record for,
@@ -28,30 +28,29 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import math
 import os
 import signal
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 
 import attrs
 import trio
 
 from referee.bots import cgroups
-from referee.match import board_runs
+from referee.match import Entrant, board_runs
+from referee.match.lane import note_retirement
+from referee.match.stream import FEED_AHEAD, RecordSink, SeatingsApart, Writer, feed_more, open_writer, play_lanes
 from referee.records.record import GameRecord
 
 from .config import TournamentConfig
 from .schedule import GameSpec, board_and_seating
-from .slot import note_retirement, play_slot
-from .store import ResultStore
+from .slot import lane_settings, slot_stem
 from .worker_wire import END, encode, read_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKER_COMMAND = (sys.executable, "-m", "tournaments.worker")
-FEED_AHEAD = 4  # with ``more``: games kept waiting per slot, so that choosing the next ones never idles a slot
 CRASH_LOOP = 3  # deaths in a row, without a finished game, of one worker's processes before the tournament stops
 
 
@@ -76,14 +75,15 @@ class WorkerHooks:
 async def run_games(
     config: TournamentConfig,
     games: Sequence[GameSpec],
-    store: ResultStore,
+    store: RecordSink,
     on_game: Callable[[GameRecord], None] | None = None,
     transcripts: bool = False,
     hooks: WorkerHooks = WorkerHooks(),
     planned: Sequence[GameSpec] = (),
     played: Sequence[GameRecord] = (),
-    more: Callable[[], Awaitable[list[GameSpec]]] | None = None,
+    more: Callable[[], Awaitable[Sequence[GameSpec]]] | None = None,
     gather: float = 0.0,
+    say: Callable[[str], None] | None = None,
 ) -> None:
     """Play ``games`` (the ones not yet in the store) with ``config.concurrency`` games at once.
 
@@ -99,158 +99,38 @@ async def run_games(
     asked for the next ones, and the run ends once it returns none and the
     games in play are over. The same referee processes play them all.
 
-    ``gather`` (seconds) is how long the writer waits after a game finishes
-    for others to write with it: for a store whose every write has a cost of
-    its own (a database transaction), fewer and larger writes.
+    ``gather``: see :func:`referee.match.stream.open_writer`. ``say`` is
+    told, in one line, of a referee worker process that died and was
+    replaced.
     """
     if config.boards:
         games = board_runs(games, board_and_seating)
         planned = board_runs(planned, board_and_seating) if planned else planned
     slots = config.concurrency if more is not None else min(config.concurrency, max(len(games), 1))
     processes = min(config.referee_processes, slots)
-    apart = SeatingsApart(collections.deque(games), open=more is not None)
+    apart = SeatingsApart(collections.deque(games), open=more is not None, alone=slots == 1)
     logs = store.directory / "logs"
-    send, receive = trio.open_memory_channel(max(len(games), 1) if more is None else math.inf)
-
-    async def finished(record: GameRecord) -> None:
-        await send.send(record)
-
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(_write_results, receive, store, on_game, gather)
-        if more is not None:
-            nursery.start_soon(_feed, apart, more, FEED_AHEAD * slots)
-        async with send:
-            if config.cluster is not None:
-                from .cluster import run_on_cluster
-
-                entrants = config.seat_entrants()
-                await run_on_cluster(config, games, logs, send.send_nowait, transcripts, set(),
-                                     lambda record, retired: note_retirement(record, entrants, retired),
-                                     hooks.on_batch, planned, played)
-            elif processes <= 1:
-                await _run_here(config, apart, slots, logs, finished, transcripts)
-            else:
-                await _run_in_workers(config, apart, slots, processes, logs, finished, transcripts, hooks)
-
-
-async def _feed(apart: SeatingsApart, more: Callable[[], Awaitable[list[GameSpec]]], low: int) -> None:
-    """Keep at least ``low`` games waiting, from ``more()``, until it has no more; then close the queue."""
-    while True:
-        while len(apart.todo) >= low:
-            await apart.freed.wait()
-        found = await more()
-        if not found:
-            apart.close()
-            return
-        apart.add(found)
-
-
-async def _write_results(queue: trio.MemoryReceiveChannel, store: ResultStore,
-                         on_game: Callable[[GameRecord], None] | None, gather: float = 0.0) -> None:
-    """The only writer of the results: every finished game reaches the disk, in batches (group commit).
-
-    Shielded, and it ends only when the games are over and the queue is empty,
-    so even a cancelled tournament (Ctrl-C) loses no game that finished. The
-    games go on while a batch is written (in a thread: the event loop, and so
-    every clock, never waits for the disk).
-    """
-    with trio.CancelScope(shield=True):
-        async with queue:
-            async for first in queue:
-                if gather:
-                    await trio.sleep(gather)
-                batch = [first]
-                while True:
-                    try:
-                        batch.append(queue.receive_nowait())
-                    except (trio.WouldBlock, trio.EndOfChannel):
-                        break
-                await trio.to_thread.run_sync(store.append_many, batch)
-                if on_game is not None:
-                    for record in batch:
-                        on_game(record)
-
-
-@attrs.define
-class SeatingsApart:
-    """The games that may start now: never one that deals the deal of a game in play to one of its bots.
-
-    The two seatings of a duplicate deal (and the same deal in another
-    pairing) give a bot both hands of one deal; played at the same time on
-    one machine, the two copies could pass their hands through what the
-    kernel shares (docs/competition.md, Running a competition). So a game waits while
-    another of its deal with one of its bots is in play, and the next game
-    in the queue that does not clash goes first.
-    """
-
-    todo: collections.deque
-    running: dict[str, GameSpec] = attrs.Factory(dict)
-    freed: trio.Event = attrs.Factory(trio.Event)  # set (and made anew) when a game ends, or games come or stop
-    open: bool = False  # more games may come (run_games's ``more``): an empty queue is not the end
-
-    def take(self) -> GameSpec | None:
-        """The first game of the queue that may start now (None: none may), marked as in play."""
-        for spec in self.todo:
-            if not any(other.seed == spec.seed and set(other.bots) & set(spec.bots)
-                       for other in self.running.values()):
-                self.todo.remove(spec)
-                self.running[spec.game_id] = spec
-                return spec
-        return None
-
-    def done(self, game_id: str) -> None:
-        self.running.pop(game_id, None)
-        self._wake()
-
-    def add(self, games: Sequence[GameSpec]) -> None:
-        self.todo.extend(games)
-        self._wake()
-
-    def close(self) -> None:
-        """No more games will come."""
-        self.open = False
-        self._wake()
-
-    def _wake(self) -> None:
-        self.freed.set()
-        self.freed = trio.Event()
-
-    @property
-    def over(self) -> bool:
-        """Nothing waits and nothing more will come."""
-        return not self.todo and not self.open
-
-    async def next(self) -> GameSpec | None:
-        """The next game that may start, waiting for games in play to end (or for more to come); None when the
-        queue is empty and closed."""
-        while not self.over:
-            spec = self.take()
-            if spec is not None:
-                return spec
-            await self.freed.wait()
-        return None
-
-
-async def _run_here(config, apart: SeatingsApart, slots, logs, finished, transcripts) -> None:
     entrants = config.seat_entrants()
-    send, receive = trio.open_memory_channel(0)  # a game is handed out only when a slot is free
+    async with open_writer(store, on_game, gather) as writer:
+        if config.cluster is not None:
+            from .cluster import run_on_cluster
 
-    async def done(record: GameRecord) -> None:
-        apart.done(record.game_id)
-        await finished(record)
+            await run_on_cluster(config, games, logs, writer.put_nowait, transcripts, set(),
+                                 lambda record, retired: note_retirement(record, entrants, retired),
+                                 hooks.on_batch, planned, played)
+            return
+        async with trio.open_nursery() as nursery:
+            if more is not None:
+                nursery.start_soon(feed_more, apart, more, FEED_AHEAD * slots)
+            if processes <= 1:
+                await play_lanes(apart, entrants, lane_settings(config, logs, transcripts), slots, writer, slot_stem)
+            else:
+                workers = RefereeWorkers(config, entrants, apart, logs, transcripts, hooks, say or _silent)
+                await workers.run(slots, processes, writer)
 
-    async def hand_out() -> None:
-        async with send:
-            while (spec := await apart.next()) is not None:
-                await send.send(spec)
 
-    retired: set[str] = set()
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(hand_out)
-        for slot in range(slots):
-            nursery.start_soon(play_slot, slot, receive.clone(), entrants, config, {}, logs, done, transcripts,
-                               retired)
-    receive.close()
+def _silent(line: str) -> None:
+    pass
 
 
 class WorkerFailed(RuntimeError):
@@ -267,100 +147,132 @@ class _Session:
     exit: str = ""
 
 
-async def _run_in_workers(config, apart: SeatingsApart, slots, processes, logs, finished, transcripts,
-                          hooks: WorkerHooks) -> None:
-    """``apart`` is shared by the workers: a deal's seatings never at once."""
-    shares = [slots // processes + (1 if i < slots % processes else 0) for i in range(processes)]
-    entrants = config.seat_entrants()
-    retired: set[str] = set()  # sent with every game, so a 'never' entrant's fault in one worker retires it in all
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
-    env[cgroups.RUN_ENV] = cgroups.run_name()  # the workers' bots share this run's control group (fair between games)
+@attrs.define
+class RefereeWorkers:
+    """The games of ``apart`` played by referee worker processes, each running some of the slots.
 
-    async def run_worker(index: int) -> _Session:
-        """One worker process, until the games run out (nothing left in flight) or it dies (its output ends)."""
-        session = _Session()
-        process = await trio.lowlevel.open_process(list(hooks.command), env=env,
-                                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        writable = True
+    ``apart`` is shared by the workers: a deal's seatings never at once. A
+    worker that dies is replaced (``say`` is told), and the games it took
+    along are played again first.
+    """
 
-        async def send(line: bytes) -> None:
-            nonlocal writable
-            if writable:
-                try:
-                    await process.stdin.send_all(line)
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    writable = False  # it died: its output ends too, and says which games it took along
+    config: TournamentConfig
+    entrants: Mapping[str, Entrant]
+    apart: SeatingsApart
+    logs: Path
+    transcripts: bool
+    hooks: WorkerHooks
+    say: Callable[[str], None]
+    retired: set[str] = attrs.Factory(set)  # sent with every game: a 'never' entrant's fault in one retires it in all
 
-        async def fill() -> None:  # games for its free slots, as many as may start now
-            while len(session.in_flight) < shares[index] and (spec := apart.take()) is not None:
-                session.in_flight[spec.game_id] = spec  # before sending: if the worker dies now, it is replayed
-                await send(encode((spec, frozenset(retired))))
+    async def run(self, slots: int, processes: int, writer: Writer) -> None:
+        shares = [slots // processes + (1 if i < slots % processes else 0) for i in range(processes)]
+        async with trio.open_nursery() as nursery:
+            for index in range(processes):
+                nursery.start_soon(self._drive, index, sum(shares[:index]), shares[index], writer)
 
-        try:
-            await send(encode({"config": config, "first_slot": sum(shares[:index]), "slots": shares[index],
-                               "logs": logs, "transcripts": transcripts}))
-            await fill()
-            async with contextlib.aclosing(read_lines(process.stdout)) as lines:
-                while session.in_flight or not apart.over:
-                    if not session.in_flight:  # every game left waits for one in play elsewhere (or for more)
-                        await apart.freed.wait()
-                        await fill()
-                        continue
-                    line = await anext(lines, None)
-                    if line is None:
-                        break  # its output ended with games out: it died
-                    record = GameRecord.from_json(line.decode())
-                    if session.in_flight.pop(record.game_id, None) is None:
-                        raise WorkerFailed(f"referee worker {index + 1} returned game {record.game_id!r}, "
-                                           "which it was not given")
-                    apart.done(record.game_id)
-                    session.returned += 1
-                    note_retirement(record, entrants, retired)
-                    await finished(record)
-                    if hooks.on_record is not None:
-                        hooks.on_record(index, process.pid, record)
-                    await fill()
-            if not session.in_flight:
-                await send(END + b"\n")
-            if session.in_flight:  # its output ended with games out: it died
-                with trio.move_on_after(10):
-                    await process.wait()
-            else:
-                await process.wait()
-        finally:
-            with trio.CancelScope(shield=True):
-                if process.returncode is None:
-                    process.send_signal(signal.SIGTERM)  # it closes its bots and exits (so does a dead parent's)
-                    with trio.move_on_after(15):
-                        await process.wait()
-                    if process.returncode is None:
-                        process.kill()
-                        await process.wait()
-        session.exit = _exit_text(process.returncode)
-        return session
-
-    async def drive(index: int) -> None:
+    async def _drive(self, index: int, first_slot: int, slots: int, writer: Writer) -> None:
+        """Worker ``index``'s processes, one after another, until one ends with no game in flight."""
         deaths = 0  # in a row, without a finished game
         while True:
-            session = await run_worker(index)
+            session = await self._run_worker(index, first_slot, slots, writer)
             lost = list(session.in_flight.values())
             if not lost:
                 return
-            apart.todo.extendleft(reversed(lost))  # at the front, in the order they were handed out
-            for spec in lost:
-                apart.done(spec.game_id)  # no longer in play
+            self.apart.put_back(lost)  # at the front, in the order they were handed out
             deaths = 0 if session.returned else deaths + 1
             if deaths >= CRASH_LOOP:
                 raise WorkerFailed(f"referee worker {index + 1} died {deaths} times in a row before finishing a game "
                                    f"(last: {session.exit}); this is a bug in the referee, not a bot's fault")
-            print(f"pinochle-arena: referee worker {index + 1} died ({session.exit}) with {len(lost)} "
-                  f"game{'s' if len(lost) != 1 else ''} in flight; starting a new one and playing "
-                  f"{'them' if len(lost) != 1 else 'it'} again", file=sys.stderr, flush=True)
+            self.say(f"pinochle-arena: referee worker {index + 1} died ({session.exit}) with {len(lost)} "
+                     f"game{'s' if len(lost) != 1 else ''} in flight; starting a new one and playing "
+                     f"{'them' if len(lost) != 1 else 'it'} again")
 
-    async with trio.open_nursery() as nursery:
-        for index in range(processes):
-            nursery.start_soon(drive, index)
+    async def _run_worker(self, index: int, first_slot: int, slots: int, writer: Writer) -> _Session:
+        """One worker process, until the games run out (nothing left in flight) or it dies (its output ends)."""
+        session = _Session()
+        process = await trio.lowlevel.open_process(list(self.hooks.command), env=self._environment(),
+                                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        link = _WorkerLink(process)
+        try:
+            await link.send(encode({"config": self.config, "first_slot": first_slot, "slots": slots,
+                                    "logs": self.logs, "transcripts": self.transcripts}))
+            await self._fill(session, slots, link)
+            async with contextlib.aclosing(read_lines(process.stdout)) as lines:
+                while session.in_flight or not self.apart.over:
+                    if not session.in_flight:  # every game left waits for one in play elsewhere (or for more)
+                        await self.apart.freed.wait()
+                        await self._fill(session, slots, link)
+                        continue
+                    line = await anext(lines, None)
+                    if line is None:
+                        break  # its output ended with games out: it died
+                    await self._returned(index, GameRecord.from_json(line.decode()), session, process.pid, writer)
+                    await self._fill(session, slots, link)
+            await link.finish(session)
+        finally:
+            await _stop(process)
+        session.exit = _exit_text(process.returncode)
+        return session
+
+    async def _fill(self, session: _Session, slots: int, link: _WorkerLink) -> None:
+        """Games for the worker's free slots, as many as may start now."""
+        while len(session.in_flight) < slots and (spec := self.apart.take()) is not None:
+            session.in_flight[spec.game_id] = spec  # before sending: if the worker dies now, it is replayed
+            await link.send(encode((spec, frozenset(self.retired))))
+
+    async def _returned(self, index: int, record: GameRecord, session: _Session, pid: int, writer: Writer) -> None:
+        if session.in_flight.pop(record.game_id, None) is None:
+            raise WorkerFailed(f"referee worker {index + 1} returned game {record.game_id!r}, which it was not given")
+        self.apart.done(record.game_id)
+        session.returned += 1
+        note_retirement(record, self.entrants, self.retired)
+        await writer.put(record)
+        if self.hooks.on_record is not None:
+            self.hooks.on_record(index, pid, record)
+
+    def _environment(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+        env[cgroups.RUN_ENV] = cgroups.run_name()  # the workers' bots share this run's control group (fair between games)
+        return env
+
+
+@attrs.define
+class _WorkerLink:
+    """The parent's end of a worker's input: a send to a worker that died is dropped (its output ends too, and
+    says which games it took along)."""
+
+    process: trio.Process
+    writable: bool = True
+
+    async def send(self, line: bytes) -> None:
+        if self.writable:
+            try:
+                await self.process.stdin.send_all(line)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                self.writable = False
+
+    async def finish(self, session: _Session) -> None:
+        """No games out: tell it there are no more and let it exit; games out: it died, wait a little for it."""
+        if not session.in_flight:
+            await self.send(END + b"\n")
+            await self.process.wait()
+        else:
+            with trio.move_on_after(10):
+                await self.process.wait()
+
+
+async def _stop(process: trio.Process) -> None:
+    """A worker still running is stopped: SIGTERM (it closes its bots and exits), then SIGKILL."""
+    with trio.CancelScope(shield=True):
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+            with trio.move_on_after(15):
+                await process.wait()
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
 
 
 def _exit_text(status: int | None) -> str:

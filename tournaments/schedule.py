@@ -17,23 +17,11 @@ import itertools
 
 import attrs
 
+from referee.match.lane import GameSpec, duplicate_orders
 from referee.records.deals import DealsOrder
 from referee.rules.dealing import derive_seed
 
 from .config import Format, TournamentConfig
-
-
-@attrs.frozen
-class GameSpec:
-    game_id: str
-    seating: tuple[str, ...]  # entrant name per seat (a team member's own name in partnerships)
-    seed: int
-    pairing: tuple[str, ...]  # the contestants at this table (bots, or teams), in configuration order
-    pair: int  # deal number (duplicate) or game number within the pairing
-    sides: tuple[str, ...] = ()  # per seat: the contestant it plays for (the team, or the bot itself)
-    bots: tuple[str, ...] = ()  # per seat: the configuration's bot (differs from seating for team members)
-    decks: tuple = ()  # a deal file's decks for the first deals (the rest come from the seed)
-    turn: int = 0  # which of its deal's seatings this game is (duplicate deals and boards)
 
 
 def board_and_seating(spec: GameSpec) -> tuple[int, tuple]:
@@ -96,13 +84,7 @@ def seatings(config: TournamentConfig, table: tuple[str, ...]) -> list[tuple[tup
         a, b = (teams[n].members() for n in table)
         return [((a[0], b[0], a[1], b[1]), (table[0], table[1], table[0], table[1])),
                 ((b[0], a[0], b[1], a[1]), (table[1], table[0], table[1], table[0]))]
-    n = len(table)
-    if n <= 3:
-        orders = list(itertools.permutations(table))
-        orders.sort(key=lambda o: [table.index(x) for x in o])
-    else:
-        orders = [tuple(table[(i + r) % n] for i in range(n)) for r in range(n)]
-    return [(o, o) for o in orders]
+    return [(order, order) for order in duplicate_orders(table)]
 
 
 def schedule(config: TournamentConfig) -> list[GameSpec]:

@@ -1,9 +1,10 @@
 """Regression testing: play duplicate pairs NEW vs OLD until the GSPRT decides.
 
-Workers play whole deal pairs (the same deal twice, seats swapped); after
-every finished pair the pentanomial counts are updated and the
-log-likelihood ratio compared with the bounds. When it crosses one, the
-games in flight are cancelled and their bots stopped. The verdict is final
+The referee's one game loop plays deal pairs (the same deal twice, seats
+swapped; never both at once); after every finished pair the pentanomial
+counts are updated and the log-likelihood ratio compared with the bounds.
+When it crosses one, the games in flight are cancelled and their bots
+stopped. The verdict is final
 at that first crossing: a pair that another worker finishes afterwards (its
 record was still being saved, say) is kept and reported, but not counted,
 so it cannot undo the verdict.
@@ -21,7 +22,9 @@ from pathlib import Path
 import attrs
 import trio
 
-from referee.match import Entrant, Player, close_players, play_game
+from referee.match import Entrant
+from referee.match.lane import GameSpec, LaneSettings
+from referee.match.stream import play_games
 from referee.records.audit import Schedule
 from referee.records.deals import DealFile
 from referee.records.record import GameRecord
@@ -83,12 +86,15 @@ async def run_sprt(new: Entrant, old: Entrant, variant: Variant, test: Sprt, see
     """Play pairs until the test decides. ``played`` are the records of a resumed test: its whole pairs count at
     once, and the missing game of a half-played pair is played before anything else. With ``deals``, pair k
     plays the deal file's k-th deal (in turn). With ``boards`` each pair is a board (``variant`` has
-    max-hands=1) and the test runs on the board scores."""
+    max-hands=1) and the test runs on the board scores.
+
+    The games are played by the referee's one game loop
+    (:func:`referee.match.stream.play_games`), ``concurrency`` at a time,
+    never the two seatings of a deal at once."""
     if store is None:
         store = ResultStore(out_dir, "sprt.json")
         store.start({}, sprt_games(variant, new, old, max_pairs))
     state = SprtState(test, board_scale=scale_of(variant) if boards else None)
-    logs = out_dir / "logs"
     halves = _pairs_of(played)
     for k in sorted(halves):
         if len(halves[k]) == 2:
@@ -96,53 +102,51 @@ async def run_sprt(new: Entrant, old: Entrant, variant: Variant, test: Sprt, see
             state.add_pair(halves[k]["a"], halves[k]["b"], new.name)
     if state.verdict is not None:
         return state
+    for k in sorted(halves):
+        if len(halves[k]) == 1:
+            state.records.extend(halves[k].values())
     to_play = sorted(range(max_pairs), key=lambda k: (k + 1 not in halves, k))  # half-played pairs first
-    counter = iter([k for k in to_play if len(halves.get(k + 1, {})) < 2])
+    pairs = iter([k for k in to_play if len(halves.get(k + 1, {})) < 2])
+    settings = LaneSettings(variant, out_dir / "logs", duplicate=True, boards=boards)
 
-    async def worker(w: int, cancel: trio.CancelScope) -> None:
-        # whole games: one player per bot; boards: one per bot and seating, so that a process that plays on
-        # from board to board (see Player) plays each deal once
-        pool = {(e.name, suffix): Player.logged(e, logs, f"{e.name}.w{w}", one_seating=boards)
-                for e in (new, old) for suffix in ("ab" if boards else "a")}
-        async with trio.open_nursery() as bots:
-            try:
-                for k in counter:
-                    deal, decks = (deals.deal(k).seed, deals.deal(k).decks) if deals else (derive_seed(seed, "deal", k), ())
-                    pair = dict(halves.get(k + 1, {}))
-                    for suffix, seating in (("a", (new, old)), ("b", (old, new))):
-                        if suffix in pair:
-                            state.records.append(pair[suffix])
-                            continue
-                        players = [pool[e.name, suffix if boards else "a"] for e in seating]
-                        record = await play_game(bots, players, variant, deal,
-                                                 f"sprt-{k + 1}{suffix}", extra={"pairing": [new.name, old.name],
-                                                                                 "pair": k + 1, "duplicate": True,
-                                                                                 **({"board": k + 1} if boards else {})},
-                                                 decks=decks, upcoming=players)
-                        for player in players:
-                            await player.game_over(bots)
-                        await trio.to_thread.run_sync(store.append, record)
-                        state.records.append(record)
-                        pair[suffix] = record
-                    if state.add_pair(pair["a"], pair["b"], new.name) and on_pair is not None:
-                        on_pair(state)
-                    if state.verdict is not None:
-                        cancel.cancel()
-                        return
-            finally:
-                await close_players(pool.values())
-                bots.cancel_scope.cancel()
+    async def more() -> list[GameSpec]:
+        k = next(pairs, None)
+        if k is None or state.verdict is not None:
+            return []
+        deal, decks = (deals.deal(k).seed, deals.deal(k).decks) if deals else (derive_seed(seed, "deal", k), ())
+        return [_half(new, old, k, half, deal, decks) for half in "ab" if half not in halves.get(k + 1, {})]
 
-    async with trio.open_nursery() as nursery:
-        for w in range(concurrency):
-            nursery.start_soon(worker, w, nursery.cancel_scope)
+    with trio.CancelScope() as decided:
+        def saved(record: GameRecord) -> None:
+            state.records.append(record)
+            number, half = _pair_and_half(record.game_id)
+            pair = halves.setdefault(number, {})
+            pair[half] = record
+            if len(pair) == 2 and state.add_pair(pair["a"], pair["b"], new.name) and on_pair is not None:
+                on_pair(state)
+            if state.verdict is not None:
+                decided.cancel()
+
+        await play_games([], {e.name: e for e in (new, old)}, settings, store, concurrency, saved, more=more)
     return state
+
+
+def _half(new: Entrant, old: Entrant, k: int, half: str, deal: int, decks: tuple) -> GameSpec:
+    """Pair ``k``'s game ``half``: "a" with NEW in seat 0, "b" with OLD."""
+    seating = (new.name, old.name) if half == "a" else (old.name, new.name)
+    return GameSpec(f"sprt-{k + 1}{half}", seating, deal, (new.name, old.name), k + 1, seating, seating, decks,
+                    turn="ab".index(half))
+
+
+def _pair_and_half(game_id: str) -> tuple[int, str]:
+    """``sprt-3b`` is pair 3's "b"."""
+    return int(game_id.removeprefix("sprt-")[:-1]), game_id[-1]
 
 
 def _pairs_of(records: Sequence[GameRecord]) -> dict[int, dict[str, GameRecord]]:
     """The records of a resumed test by pair number and half (``sprt-3b`` is pair 3's "b")."""
     pairs: dict[int, dict[str, GameRecord]] = {}
     for r in records:
-        number, half = r.game_id.removeprefix("sprt-")[:-1], r.game_id[-1]
-        pairs.setdefault(int(number), {})[half] = r
+        number, half = _pair_and_half(r.game_id)
+        pairs.setdefault(number, {})[half] = r
     return pairs

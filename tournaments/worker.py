@@ -22,8 +22,6 @@ import signal
 
 import trio
 
-from referee.match import Player
-
 from .slot import play_slot
 from .worker_wire import END, decode, read_lines
 
@@ -67,8 +65,7 @@ async def serve() -> None:
             async with trio.open_nursery() as games:
                 games.start_soon(feed, everything)
                 for slot in range(first_slot, first_slot + slots):
-                    pool: dict[str, Player] = {}
-                    games.start_soon(play_slot, slot, receive.clone(), entrants, config, pool, logs, publish,
+                    games.start_soon(play_slot, slot, receive.clone(), entrants, config, logs, publish,
                                      transcripts, retired)
                 receive.close()
             nursery.cancel_scope.cancel()

@@ -1,6 +1,6 @@
 """`pinochle-arena play`: people at some seats, in their browsers, and bots at the others.
 
-Each game is played by :func:`referee.match.play_game`, as in a match: the
+Each game is played by the referee's one game loop, as in a match: the
 person's seat is an entrant whose player is a :class:`~viewer.seat.SeatLink`
 instead of a process, so the same clock, legality checks, faults and sealed
 records apply. Everyone keeps their seat from game to game (deals are new
@@ -13,11 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import attrs
 import trio
 
 from referee.bots.transport import BotCommand
-from referee.match import Entrant, Player, close_players, play_game
+from referee.match import Entrant
 from referee.match.clock import TimeControl
+from referee.match.lane import GameSpec, LaneSettings
+from referee.match.stream import play_games
 from referee.records.audit import Schedule
 from referee.records.record import GameRecord
 from referee.records.store import ResultStore
@@ -46,22 +49,27 @@ async def run_play(seated: Sequence[Entrant], links: dict[int, SeatLink], varian
     store = ResultStore(out, "play.json")
     store.start({}, play_schedule(variant, seated, games))
     server = SeatServer(links, [e.name for e in seated])
-    records = []
+    if startup_timeout is not None:
+        seated = [attrs.evolve(e, startup_timeout=startup_timeout) for e in seated]
+    records: list[GameRecord] = []
+
+    def saved(record: GameRecord) -> None:
+        records.append(record)
+        on_game(record)
+
     async with trio.open_nursery() as nursery:
         chosen = await nursery.start(serve, server, port)
         on_address([server.address(chosen, seat) for seat in sorted(links)])
-        players = [Player.logged(e, out / "logs", startup_timeout=startup_timeout) for e in seated]
-        try:
-            for n in range(1, games + 1):
-                record = await play_game(nursery, players, variant, derive_seed(seed, "play", n), f"g{n}",
-                                         extra={"game": n})
-                store.append(record)
-                records.append(record)
-                on_game(record)
-        finally:
-            await close_players(players)
-            nursery.cancel_scope.cancel()
+        await play_games(play_specs(seated, games, seed), {e.name: e for e in seated},
+                         LaneSettings(variant, out / "logs", duplicate=False), store, on_game=saved, stem=lambda _: "")
+        nursery.cancel_scope.cancel()
     return records
+
+
+def play_specs(seated: Sequence[Entrant], games: int, seed: int) -> list[GameSpec]:
+    """Game n: everyone in their seat, a deal of its own."""
+    names = tuple(e.name for e in seated)
+    return [GameSpec(f"g{n}", names, derive_seed(seed, "play", n), names, n) for n in range(1, games + 1)]
 
 
 def seat_entrants(bots: Sequence[Entrant], human_seats: Sequence[int], players: int,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from referee.bots.samples import SAMPLES
 from referee.bots.sandbox import isolation_summary
-from referee.match import MatchPlan, match_games, run_match
+from referee.match import MatchPlan, match_games, match_group, run_match
 from referee.records.record import GameRecord
 
 from .args import (
@@ -46,8 +46,9 @@ def add_parser(sub) -> None:
     p = sub.add_parser("match", help="play games between bots", description=(
         "Play games between bots. BOT is a sample bot's name (" + ", ".join(SAMPLES) + ") or any command line "
         "that starts a bot, e.g. './mybot --fast' or 'node bot.js'. Give one bot per seat, seat 0 first "
-        "(partners sit opposite: seats 0 and 2, the first and third BOT, against 1 and 3). Games go in groups of one per seat with the same cards and "
-        "the seating rotated, so every bot holds every hand."))
+        "(partners sit opposite: seats 0 and 2, the first and third BOT, against 1 and 3). Games go in groups with the "
+        "same cards, one game per seating (two bots: both ways; three: all six orders; more: each rotation), so every "
+        "bot holds every hand."))
     p.add_argument("bots", nargs="*", metavar="BOT", help="one bot per seat, in seat order; a bot's options "
                    "(protocol 3) follow it as option.NAME=VALUE, e.g. './mybot option.depth=4 greedy'")
     add_resume_argument(p, "match")
@@ -56,8 +57,8 @@ def add_parser(sub) -> None:
     add_cutechess_arguments(p)
     add_variant_arguments(p)
     p.add_argument("--games", type=positive_int, default=None,
-                   help="games to play: a multiple of the seats, one game per seating of each deal (default 20, or "
-                        "the next multiple: 21 for three seats)")
+                   help="games to play: one game per seating of each deal, so a multiple of the seatings (2 for two "
+                        "seats, 6 for three, 4 for four; default 20, or the next multiple: 24 for three seats)")
     p.add_argument("--no-duplicate", action="store_true",
                    help="a new deal for every game (any number of games) instead of each deal once per seating")
     p.add_argument("--seed", type=int, default=None,
@@ -84,13 +85,13 @@ def run(args) -> int:
         raise UsageError(f"variant {variant.name} seats {variant.players} players; got {len(bots)} bots "
                          f"({' '.join(bots)})")
     entrants = entrants_from_args(args, args.bots)
-    games = games_to_play(args, variant.players)
+    games = games_to_play(args, match_group(variant.players))
     deals = deals_from_args(args, variant)
     seed, out = seed_and_out(args, "match")
     deals = deals_in_order(args, deals, seed)
     if args.pgn is not None:
         check_new_file(args.pgn, "--pgn")
-    what = f"{games // variant.players} boards ({games} one-hand games)" if args.boards else f"{games} games"
+    what = f"{games // match_group(variant.players)} boards ({games} one-hand games)" if args.boards else f"{games} games"
     print(f"match: {' vs '.join(e.name for e in entrants)}, {variant.name}, {what}, {deals_text(args, deals)}, "
           f"records in {out}/games.jsonl")  # before the bots start, so that a bot that cannot start shows the plan
     print(isolation_summary(entrants[0].sandbox))
@@ -137,16 +138,18 @@ def named(entrants: tuple, before: tuple) -> tuple:
     return entrants
 
 
-def games_to_play(args, seats: int) -> int:
-    """The games of --games or --boards (a board is one game per seating), checked against duplicate deals."""
+def games_to_play(args, seatings: int) -> int:
+    """The games of --games or --boards (a board is one game per seating: ``seatings`` games), checked against
+    duplicate deals."""
     if args.boards is not None and (args.games is not None or args.no_duplicate):
         raise UsageError("--boards N plays N deals as one hand in every seating: it takes no --games or "
                          "--no-duplicate")
-    games = args.boards * seats if args.boards else args.games if args.games is not None else -(-20 // seats) * seats
+    games = (args.boards * seatings if args.boards else args.games if args.games is not None
+             else -(-20 // seatings) * seatings)
     games *= args.rounds or 1  # cutechess's -rounds: the games (or boards) played that many times over
-    if games % seats and not args.no_duplicate:
-        raise UsageError(f"--games {games}: each deal is played once per seating ({seats} games), so give a "
-                         f"multiple of {seats}, or --no-duplicate for a new deal every game")
+    if games % seatings and not args.no_duplicate:
+        raise UsageError(f"--games {games}: each deal is played once per seating ({seatings} games), so give a "
+                         f"multiple of {seatings}, or --no-duplicate for a new deal every game")
     return games
 
 

@@ -184,7 +184,8 @@ def play(args, opened) -> collections.Counter | None:
             todo = opened.todo()
             while todo:  # a knockout's next games follow from the last ones' results
                 progress.grow(opened.total(live))
-                play_these = functools.partial(run_games, planned=opened.planned(live), played=list(live))
+                play_these = functools.partial(run_games, planned=opened.planned(live), played=list(live),
+                                              say=functools.partial(print, file=sys.stderr, flush=True))
                 run_on_cluster_or_here(play_these, config, todo, store, on_game, args.transcripts)
                 todo = opened.todo(live) if config.format is Format.KNOCKOUT else []
     except KeyboardInterrupt:

@@ -31,10 +31,10 @@ from .player import (
     named_by_bots,
     preflight,
 )
-from .runner import MatchPlan, board_run_groups, board_runs, match_games, match_schedule, run_match
+from .runner import MatchPlan, board_run_groups, board_runs, match_games, match_group, match_schedule, run_match
 
 __all__ = [
     "BOARDS_PER_PROCESS", "BotClient", "Clock", "Entrant", "MatchPlan", "Player", "Preflight", "Restart", "TimeControl",
     "board_run_groups", "board_runs", "close_players", "file_safe", "game_log_name", "game_wire_id", "match_games",
-    "named_by_bots", "match_schedule", "play_game", "preflight", "run_match",
+    "match_group", "match_schedule", "named_by_bots", "play_game", "preflight", "run_match",
 ]

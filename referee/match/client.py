@@ -8,7 +8,6 @@ requests with timing, ping, quit. Every failure is a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
@@ -60,10 +59,6 @@ class TimedReply:
 
     action: str
     used_ms: float
-
-    def __iter__(self) -> Iterator[str | float]:
-        """The old shape, ``action, used_ms = await client.request(...)``, until every caller reads the fields."""
-        return iter((self.action, self.used_ms))
 
 
 @attrs.define(eq=False)

@@ -37,7 +37,7 @@ from ..rules.melds import count_hand_meld
 from ..rules.variants import Variant, apply_option
 from .client import printable
 from .clock import TimeControl
-from .game import play_game
+from .lane import GameSpec, Lane, LaneSettings, open_lane
 from .player import Entrant, Player
 
 REFERENCE = "greedy"
@@ -94,18 +94,21 @@ CHECKS = ("starts", "handshake", "answers ping", "stays up for every game", "leg
 async def run_check(entrant: Entrant, variant: Variant, games: int, seed: int, out: Path,
                     startup_timeout: float | None = None) -> CheckReport:
     """Play ``games`` games (the bot in every seat in turn) and check each step; never raises for the bot's faults."""
-    strict = attrs.evolve(entrant, time_control=attrs.evolve(entrant.time_control, grace_ms=0))
+    # one process for every game (persist), so that "stays up for every game" and the clean exit are its own
+    strict = attrs.evolve(entrant, time_control=attrs.evolve(entrant.time_control, grace_ms=0), persist=True)
     checks = {name: Check(name) for name in CHECKS}
     logs = out / "logs"
     player = Player.logged(strict, logs, "bot", transcripts=True, startup_timeout=startup_timeout)
     report = CheckReport(entrant.name, variant.name, list(checks.values()), transcript=player.transcript_path)
     reference = SAMPLES[REFERENCE]
-    others = [Player.logged(Entrant(f"{REFERENCE}-{i}", reference.command(), TimeControl()), logs, f"reference-{i}")
-              for i in range(1, variant.players)]
-    async with trio.open_nursery() as nursery:
+    others = [Player.logged(Entrant(f"{REFERENCE}-{i}", reference.command(), TimeControl(), persist=True), logs,
+                            f"reference-{i}") for i in range(1, variant.players)]
+    players = {p.entrant.name: p for p in (player, *others)}
+    entrants = {name: p.entrant for name, p in players.items()}
+    async with open_lane(entrants, LaneSettings(variant, logs, duplicate=False), players=players) as lane:
         try:
-            await _start(player, nursery, checks)
-            steps = [_ping(player, checks), _play(player, others, variant, games, seed, nursery, report, checks),
+            await _start(player, lane.nursery, checks)
+            steps = [_ping(player, checks), _play(lane, player, others, variant, games, seed, report, checks),
                      _quit(player, checks)]
             for step in steps:
                 if all(c.status in (PASS, WARN) for c in checks.values() if c.status != SKIP) and player.client:
@@ -115,9 +118,6 @@ async def run_check(entrant: Entrant, variant: Variant, games: int, seed: int, o
         finally:
             with trio.CancelScope(shield=True):
                 await player.retire()
-                for p in others:
-                    await p.close()
-            nursery.cancel_scope.cancel()
     for c in checks.values():
         if c.status == SKIP:
             c.detail = "not judged: the check stopped at the failure above"
@@ -175,8 +175,8 @@ async def _ping(player: Player, checks: dict[str, Check]) -> None:
     checks["answers ping"].detail = f"in {ms:.1f} ms"
 
 
-async def _play(player: Player, others: list[Player], variant: Variant, games: int, seed: int,
-                nursery: trio.Nursery, report: CheckReport, checks: dict[str, Check]) -> None:
+async def _play(lane: Lane, player: Player, others: list[Player], variant: Variant, games: int, seed: int,
+                report: CheckReport, checks: dict[str, Check]) -> None:
     seats = variant.players
     asked: dict[str, int] = {}
     times: list[float] = []
@@ -191,9 +191,10 @@ async def _play(player: Player, others: list[Player], variant: Variant, games: i
                 break
             plan.append((apply_option(variant, "claim", "no"), 0, derive_seed(seed, "check-no-claim", 0)))
         rules, seat, game_seed = plan[g]
-        seated = list(others)
-        seated.insert(seat, player)
-        record = await play_game(nursery, seated, rules, game_seed, f"check{g + 1}")
+        seated = [p.entrant.name for p in others]
+        seated.insert(seat, player.entrant.name)
+        record = await lane.play(GameSpec(f"check{g + 1}", tuple(seated), game_seed, tuple(lane.entrants), g + 1,
+                                          rules=rules))
         report.games.append(record)
         report.seats.append(seat)
         for entry in record.actions:

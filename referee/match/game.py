@@ -138,9 +138,10 @@ async def play_game(
             if seat in observers:
                 client.post(state_message(observers[seat].observation()))
             try:
-                text, used = await client.request(request, wait)
+                reply = await client.request(request, wait)
             except BotError as e:
                 raise _SeatFault(seat, _termination_of(e), str(e)) from None
+            text, used = reply.action, reply.used_ms
             if not clock.charge(used):
                 raise _SeatFault(seat, Termination.TIMEOUT, f"replied after {used:.0f} ms; allowed {wait:.0f}")
             try:

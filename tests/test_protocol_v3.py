@@ -95,6 +95,14 @@ def test_a_meld_reply_may_leave_its_points_off_but_not_change_them(tmp_path, how
         assert "scores" in record.detail and "now, not" in record.detail
 
 
+def test_points_on_a_meld_requests_pass_are_an_illegal_action_not_a_referee_crash(tmp_path):
+    """``pass=0``: a legal pass carrying points only a meld has. The referee once asked the rules what the pass
+    would score as a meld, and its game loop died of the AttributeError."""
+    record, _ = play(tmp_path, v3bot("--points", "pass", "protocol 3"))
+    assert record.termination is Termination.ILLEGAL_ACTION and record.culprit == 0
+    assert "only a meld may carry =POINTS" in record.detail
+
+
 @pytest.mark.parametrize("handshake, options, reason", [
     (("protocol 3",), (("depth", "5"),), "declares no option depth (its options: none)"),
     ((), (("depth", "5"),), "it speaks protocol 2, which has no options"),

@@ -21,7 +21,10 @@ from ..bots.transport import BotError
 from ..records.record import ActionEntry, GameRecord, Termination
 from ..rules import Card, IllegalActionError, action_from_text, fault_returns, new_game
 from ..rules import events as ev
+from ..rules.actions import Action, Meld
+from ..rules.events import Decision
 from ..rules.observation import Observer
+from ..rules.state import GameState
 from ..rules.variants import Variant
 from .client import BotClient
 from .clock import Clock
@@ -126,40 +129,9 @@ async def play_game(
                 observers[seat] = Observer(variant, seat)
         game, notices = new_game(variant, seed, decks)
         _deliver(clients, notices, record, observers)
-        while not game.is_terminal():
-            decision = game.decision()
-            seat = decision.seat
-            client = clients[seat]
-            clock = clocks[seat]
-            wait = clock.deadline_ms()  # before the charge changes it: the message below gives this one
-            v3_melds = client.version >= 3 and decision.kind is ev.DecisionKind.MELD
-            request = request_message(decision, clock.allowance_ms(), int(clock.bank_ms),
-                                      game.meld_value if v3_melds else None)
-            if seat in observers:
-                client.post(state_message(observers[seat].observation()))
-            try:
-                reply = await client.request(request, wait)
-            except BotError as e:
-                raise _SeatFault(seat, _termination_of(e), str(e)) from None
-            text, used = reply.action, reply.used_ms
-            if not clock.charge(used):
-                raise _SeatFault(seat, Termination.TIMEOUT, f"replied after {used:.0f} ms; allowed {wait:.0f}")
-            try:
-                action_text, points = split_points(text) if client.version >= 3 else (text, None)
-                action = action_from_text(action_text)
-                game.check(action)
-                if points is not None:
-                    if not v3_melds:
-                        raise IllegalActionError("only a meld may carry =POINTS")
-                    scored = game.meld_value(action)
-                    if points != scored:
-                        raise IllegalActionError(f"{action_text} scores {scored} now, not {points}")
-            except IllegalActionError as e:
-                shown = cut(text, MAX_ACTION_KEPT)
-                record.actions.append(ActionEntry(seat, shown, used))
-                await _tell_error(clients[seat], f"illegal action {shown}: {e}")
-                raise _SeatFault(seat, Termination.ILLEGAL_ACTION, f"{shown}: {e}") from None
-            record.actions.append(ActionEntry(seat, action.to_text(), used))
+        while (decision := game.decision()) is not None:
+            action = await _take_turn(game, decision, clients[decision.seat], clocks[decision.seat],
+                                      observers.get(decision.seat), record)
             _deliver(clients, game.apply(action), record, observers)
         record.termination = Termination.COMPLETED
         record.result = game.returns()
@@ -180,6 +152,49 @@ async def play_game(
     record.seconds = time.monotonic() - wall
     await _announce_end(players, record)
     return record
+
+
+async def _take_turn(game: GameState, decision: Decision, client: BotClient, clock: Clock,
+                     observer: Observer | None, record: GameRecord) -> Action:
+    """Ask the seat to act, charge its clock and check its reply: the legal action, recorded; any fault of the
+    seat's raises :class:`_SeatFault`."""
+    seat = decision.seat
+    wait = clock.deadline_ms()  # before the charge changes it: the message below gives this one
+    v3_melds = client.version >= 3 and decision.kind is ev.DecisionKind.MELD
+    request = request_message(decision, clock.allowance_ms(), int(clock.bank_ms),
+                              game.meld_value if v3_melds else None)
+    if observer is not None:
+        client.post(state_message(observer.observation()))
+    try:
+        reply = await client.request(request, wait)
+    except BotError as e:
+        raise _SeatFault(seat, _termination_of(e), str(e)) from None
+    text, used = reply.action, reply.used_ms
+    if not clock.charge(used):
+        raise _SeatFault(seat, Termination.TIMEOUT, f"replied after {used:.0f} ms; allowed {wait:.0f}")
+    try:
+        action = _checked_action(game, text, client.version >= 3, v3_melds)
+    except IllegalActionError as e:
+        shown = cut(text, MAX_ACTION_KEPT)
+        record.actions.append(ActionEntry(seat, shown, used))
+        await _tell_error(client, f"illegal action {shown}: {e}")
+        raise _SeatFault(seat, Termination.ILLEGAL_ACTION, f"{shown}: {e}") from None
+    record.actions.append(ActionEntry(seat, action.to_text(), used))
+    return action
+
+
+def _checked_action(game: GameState, text: str, version_3: bool, melds_scored: bool) -> Action:
+    """The legal action ``text`` names; a version 3 meld may carry ``=POINTS``, which must be what it scores."""
+    action_text, points = split_points(text) if version_3 else (text, None)
+    action = action_from_text(action_text)
+    game.check(action)
+    if points is not None:
+        if not melds_scored or not isinstance(action, Meld):
+            raise IllegalActionError("only a meld may carry =POINTS")
+        scored = game.meld_value(action)
+        if points != scored:
+            raise IllegalActionError(f"{action_text} scores {scored} now, not {points}")
+    return action
 
 
 def _deliver(clients: Sequence[BotClient], notices: Sequence[ev.Notice], record: GameRecord,

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """A protocol 3 test bot: sends the handshake lines it is given, then plays the first legal action.
 
-Usage: v3bot.py [--points keep|strip|wrong] [LINE ...]
+Usage: v3bot.py [--points keep|strip|wrong|pass] [LINE ...]
   LINE    a handshake line to send before 'ready' ('protocol 3', 'option depth int 3 1 9', 'want state')
   --points what to do with a meld token's '=POINTS': send it as listed (keep), without it (strip), or with
-           one point too many (wrong)
+           one point too many (wrong); pass: answer the first meld request 'pass=0' (points on what is no meld)
 Every line it receives goes to stderr, so a test can read what the referee sent.
 """
 
@@ -41,7 +41,9 @@ for line in sys.stdin:
         choice = melds[0] if melds else legal[0]
         if ".." in choice:
             choice = choice.split("..")[0]
-        if "=" in choice and points != "keep":
+        if "=" in choice and points == "pass":
+            choice = "pass=0"
+        elif "=" in choice and points != "keep":
             action, value = choice.rsplit("=", 1)
             choice = action if points == "strip" else f"{action}={int(value) + 1}"
         say(choice)

@@ -208,7 +208,7 @@ class LeagueRunner:
         One call of :func:`tournaments.runner.run_games` plays round after round, its referee processes kept,
         until the entrants that can play change; then it ends once the games in play are over, and the next
         call plays under the new configuration. (On a cluster, each round is a call of its own.)"""
-        hold = hold or await trio.to_thread.run_sync(Hold.take, self.db)
+        held = hold if hold is not None else await trio.to_thread.run_sync(Hold.take, self.db)
         self._played = 0
         try:
             await trio.to_thread.run_sync(self.check_enough)
@@ -217,12 +217,24 @@ class LeagueRunner:
                     self.say("another league run took this league over (this one's heartbeat was late): stopping")
                     nursery.cancel_scope.cancel()
 
-                nursery.start_soon(hold.keep, lost)
+                nursery.start_soon(held.keep, lost)
                 await self._run(games, until)
                 nursery.cancel_scope.cancel()
         finally:
-            hold.release()
+            held.release()
         return self._played
+
+    def _history_read(self) -> _History:
+        """Who met whom, read when the run began (:meth:`_run`)."""
+        if self._history is None:
+            raise RuntimeError("the league's history is read when a run begins")
+        return self._history
+
+    def _logs_read(self) -> LogQuota:
+        """The logs' quota, read when the run began (:meth:`_run`)."""
+        if self._logs is None:
+            raise RuntimeError("the league's logs are counted when a run begins")
+        return self._logs
 
     def check_enough(self) -> None:
         """:class:`TooFewEntrants` if too few entrants are active to fill one table."""
@@ -255,7 +267,7 @@ class LeagueRunner:
         change, ``left`` games have been handed out or the clock passes ``until``; the games saved are counted
         in ``_played`` as they are saved."""
         store = _LeagueStore(games_folder(self.folder), self.db, self.db.key(), dict(first.unit_of), dict(first.version_of),
-                             self.say, self._history, self._read_again, self._logs, self._count)
+                             self.say, self._history_read(), self._read_again, self._logs_read(), self._count)
         handed = len(first.specs)
 
         async def more() -> list[GameSpec]:
@@ -286,7 +298,8 @@ class LeagueRunner:
             return None
         playing = sorted({v.id for v in active} | {vid for unit in units for vid in unit.version_ids})
         config = self._config([versions[v] for v in playing])
-        specs, unit_of = [], {}
+        specs: list[GameSpec] = []
+        unit_of: dict[str, int] = {}
         for unit in units:
             labels = tuple(versions[v].label for v in unit.version_ids)
             for spec in unit_games(config, unit, labels):
@@ -355,15 +368,18 @@ class LeagueRunner:
         per_unit = games_per_unit(self.db.settings())
         count = TABLES_PER_SLOT * config.concurrency
         count = count if left is None else min(count, -(-left // per_unit))
-        history = self._history
+        history = self._history_read()
         ratings = standing.refit(self.db, [v.id for v in active], running=True)  # (and stored, for the pages)
         estimates = ratings.estimates
         tables = []
         for _ in range(count):
             candidates = [Candidate(v.id, estimates[v.id].rating, estimates[v.id].sigma, history.tables[v.id])
                           for v in active]
-            tables.append(next_table(candidates, history.meetings, seats, self.rng, gap_sigma=ratings.gap_sigma))
-            history.seat(tables[-1])  # the round's later tables see this one as played
+            table = next_table(candidates, history.meetings, seats, self.rng, gap_sigma=ratings.gap_sigma)
+            if table is None:  # (not while as many are active as a table seats)
+                break
+            tables.append(table)
+            history.seat(table)  # the round's later tables see this one as played
         return self.db.new_units(tables, per_unit)
 
 

@@ -193,12 +193,12 @@ class RefereeWorkers:
         session = _Session()
         process = await trio.lowlevel.open_process(list(self.hooks.command), env=self._environment(),
                                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        link = _WorkerLink(process)
+        link = _WorkerLink.to(process)
         try:
             await link.send(encode({"config": self.config, "first_slot": first_slot, "slots": slots,
                                     "logs": self.logs, "transcripts": self.transcripts}))
             await self._fill(session, slots, link)
-            async with contextlib.aclosing(read_lines(process.stdout)) as lines:
+            async with contextlib.aclosing(read_lines(link.output)) as lines:
                 while session.in_flight or not self.apart.over:
                     if not session.in_flight:  # every game left waits for one in play elsewhere (or for more)
                         await self.apart.freed.wait()
@@ -240,16 +240,25 @@ class RefereeWorkers:
 
 @attrs.define
 class _WorkerLink:
-    """The parent's end of a worker's input: a send to a worker that died is dropped (its output ends too, and
+    """The parent's ends of a worker's pipes: a send to a worker that died is dropped (its output ends too, and
     says which games it took along)."""
 
     process: trio.Process
+    input: trio.abc.SendStream
+    output: trio.abc.ReceiveStream
     writable: bool = True
+
+    @classmethod
+    def to(cls, process: trio.Process) -> _WorkerLink:
+        """The link to a worker started with pipes for its stdin and stdout."""
+        if process.stdin is None or process.stdout is None:
+            raise WorkerFailed("a referee worker was started without pipes to it")
+        return cls(process, process.stdin, process.stdout)
 
     async def send(self, line: bytes) -> None:
         if self.writable:
             try:
-                await self.process.stdin.send_all(line)
+                await self.input.send_all(line)
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 self.writable = False
 

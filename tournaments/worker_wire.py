@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import base64
 import pickle
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 import trio
@@ -26,7 +26,7 @@ def decode(line: bytes) -> Any:  # (what the other end encoded: its reader knows
     return pickle.loads(base64.b64decode(line))  # only ever lines from our own parent process
 
 
-async def read_lines(stream: trio.abc.ReceiveStream) -> AsyncIterator[bytes]:
+async def read_lines(stream: trio.abc.ReceiveStream) -> AsyncGenerator[bytes, None]:
     """The lines of a stream (without their newlines), until it ends; a last line cut short is dropped."""
     buffer = bytearray()
     while True:

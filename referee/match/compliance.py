@@ -164,6 +164,8 @@ def _version_text(client) -> str:
 
 
 async def _ping(player: Player, checks: dict[str, Check]) -> None:
+    if player.client is None:  # (its start failed: the check stopped there)
+        return
     try:
         ms = await player.client.ping(2.0, "check")
     except BotError as e:

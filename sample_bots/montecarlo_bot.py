@@ -714,7 +714,7 @@ def utility(scores, seat, side) -> float:
 
 # ------------------------------------------------------------------ the bot
 class MonteCarlo:
-    def __init__(self, think_ms=THINK_MS, worlds=0, seed=0, core="native"):
+    def __init__(self, think_ms: int = THINK_MS, worlds: int = 0, seed: int = 0, core: str = "native") -> None:
         self.think_ms, self.worlds, self.seed = think_ms, worlds, seed
         self.use_core = core == "native"  # "python": the pure-Python search only (the baseline for measuring)
         self.greedy = Greedy()

@@ -29,9 +29,10 @@ ALLOWED = {
     "referee.match": {"referee.rules", "referee.bots", "referee.records", "protocol"},
     "referee": {"referee.rules", "referee.bots", "referee.records", "referee.match", "protocol"},
     "tournaments": {"referee", "protocol"},
+    "analysis": {"referee", "protocol", "sample_bots"},  # borrows the montecarlo bot's search (by its folder)
     "league": {"tournaments", "referee", "protocol"},
     "viewer": {"league", "tournaments", "referee", "protocol"},
-    "arena": {"viewer", "league", "tournaments", "referee", "protocol"},
+    "arena": {"viewer", "league", "tournaments", "analysis", "referee", "protocol"},
     "sample_bots": {"referee.rules", "protocol"},
 }
 # The entry point of version 0.1, kept for one release (referee/_moved.py names the module paths it kept).

@@ -33,7 +33,7 @@ from referee.bots import jail, samples
 from referee.bots.samples import SAMPLE_DIR, SampleBot, build_core, core_library
 
 CHECKOUT = Path(__file__).resolve().parents[1]
-PACKAGES = ("arena", "referee", "protocol", "tournaments", "league", "sample_bots", "viewer")
+PACKAGES = ("arena", "referee", "protocol", "tournaments", "league", "sample_bots", "viewer", "analysis")
 BUILT = ("target", "build", "__pycache__")  # folders a build leaves in the tree: never shipped
 CRATE = ("Cargo.toml", "Cargo.lock", "README.md", "native.py", "src/lib.rs")
 NO_CORE = "playing without its compiled core"  # what montecarlo says when it plays without it

@@ -1,0 +1,17 @@
+"""Where a bot lost its points: every decision of a recorded game weighed by the house bot's search.
+
+``analyse_record(record, seats, budget)`` replays a record and values each
+decision of ``seats`` from that seat's observation only (values.py: the
+montecarlo bot's sampled worlds and compiled core, exact in the two-handed
+second phase). docs/analysis.md is the page for bot authors.
+
+It stands below the command line and the viewer, beside ``tournaments``:
+it reads records (``referee.records``), plays the rules
+(``referee.rules``) and borrows the montecarlo sample bot's search.
+"""
+
+from .house import AnalysisError
+from .values import Budget, Searcher, Valuation
+from .walk import PHASES, Weighed, analyse_record, mark
+
+__all__ = ["AnalysisError", "Budget", "PHASES", "Searcher", "Valuation", "Weighed", "analyse_record", "mark"]

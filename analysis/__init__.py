@@ -3,7 +3,9 @@
 ``analyse_record(record, seats, budget)`` replays a record and values each
 decision of ``seats`` from that seat's observation only (values.py: the
 montecarlo bot's sampled worlds and compiled core, exact in the two-handed
-second phase). docs/analysis.md is the page for bot authors.
+second phase); ``summary`` sums the losses per bot and phase and keeps
+them in ``analysis.jsonl`` beside the records. docs/analysis.md is the
+page for bot authors.
 
 It stands below the command line and the viewer, beside ``tournaments``:
 it reads records (``referee.records``), plays the rules
@@ -11,7 +13,9 @@ it reads records (``referee.records``), plays the rules
 """
 
 from .house import AnalysisError
+from .summary import ANALYSIS_FILE, SeatAnalysis, analyse, losses_by_bot, table_rows
 from .values import Budget, Searcher, Valuation
 from .walk import PHASES, Weighed, analyse_record, mark
 
-__all__ = ["AnalysisError", "Budget", "PHASES", "Searcher", "Valuation", "Weighed", "analyse_record", "mark"]
+__all__ = ["ANALYSIS_FILE", "AnalysisError", "Budget", "PHASES", "Searcher", "SeatAnalysis", "Valuation", "Weighed",
+           "analyse", "analyse_record", "losses_by_bot", "mark", "table_rows"]

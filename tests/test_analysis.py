@@ -7,13 +7,16 @@ analysis replays like any results folder's.
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 
 import pytest
 
-from analysis import Budget, analyse_record, mark
+from analysis import ANALYSIS_FILE, Budget, SeatAnalysis, Weighed, analyse, analyse_record, losses_by_bot, mark
 from analysis.values import Searcher, _from_rows
+from analysis.walk import PHASES
+from arena.cli import main
 from protocol import split_points
 from referee.bots.samples import SAMPLE_DIR
 from referee.match import wire
@@ -140,6 +143,81 @@ def test_actions_of_equal_worth_lose_nothing_whatever_the_luck_of_the_worlds():
     valuation = _from_rows(actions, rows)
     assert valuation.loss("TS")[0] == pytest.approx(5)
     assert valuation.loss("AS") == (0.0, 0.0)
+
+
+# ------------------------------------------------------------------ part 2: per bot and phase, kept on disk
+def test_losses_are_summed_per_bot_phase_and_hand():
+    decisions = (Weighed(1, 1, 0, "lead", "AS", "AS", {"AS": 1.0}, 0.0), Weighed(3, 1, 0, "follow", "9S", "TS",
+                 {"9S": 0.0, "TS": 6.0}, 6.0, 1.0, False, "mistake"), Weighed(5, 2, 0, "bid", "pass"),
+                 Weighed(7, 2, 0, "trump", "trump:S", "trump:S", {"trump:S": 3.0}, 2.0))
+    one = SeatAnalysis("g1", 0, "bot", SMALL, decisions)
+    (hands, phases), = losses_by_bot([one]).values()
+    assert hands == 2
+    assert phases["trick play"].mean == 3.0 and phases["trick play"].marks["mistake"] == 1
+    assert phases["trump and passing"].mean == 1.0
+    assert phases["bidding"].decisions == 1 and phases["bidding"].valued == 0
+    assert set(phases) == set(PHASES)
+    assert SeatAnalysis.from_json(one.to_json()) == one
+
+
+def test_a_second_run_reads_the_analysis_kept_beside_the_records(tmp_path, monkeypatch):
+    record = record_of("two-handed", 5, [RandomPlayer(1), Greedy()], ["random", "greedy"], actions=30)
+    path = tmp_path / ANALYSIS_FILE
+    first = analyse([record], lambda r: {0, 1}, SMALL, path)
+    assert len(path.read_text().splitlines()) == 2
+
+    def searched(*args):
+        raise AssertionError("analysed again")
+
+    monkeypatch.setattr("analysis.summary.analyse_record", searched)
+    assert analyse([record], lambda r: {0, 1}, SMALL, path) == first
+    assert analyse([record], lambda r: {1}, SMALL, path) == first[1:]
+    monkeypatch.undo()
+    other = analyse([record], lambda r: {1}, Budget(worlds=64, batches=8, seed=9), path)  # another budget: anew
+    assert len(path.read_text().splitlines()) == 3 and other != first[1:]
+
+
+@pytest.fixture
+def results(tmp_path):
+    """A results folder of two short games (unsealed: read with --no-verify)."""
+    records = [record_of("two-handed", s, [RandomPlayer(s), Greedy()], ["random", "greedy"], actions=24)
+               for s in (1, 2)]
+    (tmp_path / "games.jsonl").write_text("".join(r.to_json() + "\n" for r in records))
+    return tmp_path
+
+
+def test_the_command_prints_the_table_and_lists_a_games_marks(results, capsys):
+    assert main(["analyse", str(results), "--no-verify", "--worlds", "64", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "points lost a hand" in out and "random" in out and "greedy" in out and "trick play" in out
+    lines = [json.loads(x) for x in (results / ANALYSIS_FILE).read_text().splitlines()]
+    assert {(x["game_id"], x["seat"]) for x in lines} == {("two-handed-1", 0), ("two-handed-1", 1),
+                                                          ("two-handed-2", 0), ("two-handed-2", 1)}
+    assert main(["analyse", str(results), "--no-verify", "--worlds", "64", "--seed", "3", "--game", "two-handed-1",
+                 "--bot", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy" not in out.split("points lost")[1] and "random" in out
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--game", "nope"], "no game 'nope'"),
+    (["--bot", "nobody"], "no bot 'nobody'"),
+    (["--worlds", "8"], "--worlds 8: at least"),
+])
+def test_bad_input_gets_one_line(results, capsys, args, says):
+    assert main(["analyse", str(results), "--no-verify", *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert says in err[-1] and err[-1].startswith("pinochle-arena: error:") and "Traceback" not in "".join(err)
+
+
+def test_a_missing_folder_and_a_variant_without_search_get_one_line(tmp_path, capsys, monkeypatch):
+    assert main(["analyse", str(tmp_path / "nowhere")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
+    record = record_of("two-handed", 1, [Greedy(), Greedy()], ["a", "b"], actions=4)
+    (tmp_path / "games.jsonl").write_text(record.to_json() + "\n")
+    monkeypatch.setattr("analysis.walk.FAMILIES", ("auction",))
+    assert main(["analyse", str(tmp_path), "--no-verify"]) == 2
+    assert "the search does not analyse the stock family of two-handed" in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------ helpers shared with the trust tests below

@@ -1,6 +1,6 @@
 """The ``pinochle-arena`` command line: argument parsing and printing only.
 
-One module per command (``match``, ``tournament``, ``sprt``, ``check``,
+One module per command (``match``, ``tournament``, ``sprt``, ``check``, ``analyse``,
 ``replay``, ``ratings``, ``report``, ``play``, ``variants``, ``deals``),
 each with ``add_parser(sub)`` and ``run(args)``; ``league``, with its many
 sub-commands, is a package of one module per family of them. ``parser``

@@ -8,10 +8,10 @@ import re
 
 from referee import installed_version
 
-from . import check, cluster, deals, league, match, play, ratings, replay, report, sprt, tournament, variants
+from . import analyse, check, cluster, deals, league, match, play, ratings, replay, report, sprt, tournament, variants
 
 # In the order ``--help`` lists them. Each module has ``add_parser(sub)``, which sets ``handler`` to its ``run``.
-COMMANDS = (match, check, tournament, league, ratings, sprt, variants, deals, replay, report, play, cluster)
+COMMANDS = (match, check, tournament, league, ratings, sprt, variants, deals, replay, report, analyse, play, cluster)
 
 
 class Parser(argparse.ArgumentParser):

@@ -122,7 +122,7 @@ def test_config_file_that_is_not_toml(tmp_path):
 
 
 def test_duplicate_schedule_pairs_deals_and_swaps_seats():
-    config = default_config()
+    config = attrs.evolve(default_config(), seed=1)  # (as drawn when a run starts)
     games = schedule(config)
     assert len(games) == 3 * config.games_per_pairing
     assert len({g.game_id for g in games}) == len(games)
@@ -134,13 +134,18 @@ def test_duplicate_schedule_pairs_deals_and_swaps_seats():
     assert by_id["random-greedy-2a"].seed != a.seed
 
 
-def test_independent_schedule_and_gauntlet():
-    import attrs
+def test_no_deal_is_made_before_the_seed_is_drawn():
+    """A configuration without a seed (one is drawn when the run starts) deals nothing: deals derived from no seed
+    would be the same for every such run, and so known in advance."""
+    with pytest.raises(ValueError, match="seed is drawn when it starts"):
+        schedule(default_config())
 
-    config = attrs.evolve(default_config(), duplicate=False, games_per_pairing=4)
+
+def test_independent_schedule_and_gauntlet():
+    config = attrs.evolve(default_config(), duplicate=False, games_per_pairing=4, seed=1)
     seeds = [g.seed for g in schedule(config)]
     assert len(set(seeds)) == len(seeds)
-    gauntlet = attrs.evolve(default_config(), format="gauntlet", candidate="greedy")
+    gauntlet = attrs.evolve(default_config(), format="gauntlet", candidate="greedy", seed=1)
     assert {g.pairing for g in schedule(gauntlet)} == {("greedy", "random"), ("greedy", "tactician")}
 
 

@@ -8,12 +8,14 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import film_reference
 import pytest
 from helpers import arena, sensible
 from hypothesis import example, given
@@ -22,10 +24,17 @@ from hypothesis import strategies as st
 from referee.records.record import ActionEntry, GameRecord, SeatInfo, Termination
 from referee.rules import PRESETS, action_from_text, get_variant, new_game
 from referee.rules import events as ev
-from viewer.film import film, film_script, seat_view
+from viewer.film import film, film_script
 from viewer.report import FilmsAhead, script_json, write_films
 
 ROOT = Path(__file__).resolve().parent.parent
+NODE = shutil.which("node")
+# each film's states, as the viewer's script keeps them (viewer/static/film.js), for a JSON list of films on stdin
+STATES_IN_NODE = f"""const {{ filmStates }} = require({json.dumps(str(ROOT / "viewer" / "static" / "film.js"))});
+let text = "";
+process.stdin.on("data", (chunk) => {{ text += chunk; }});
+process.stdin.on("end", () => process.stdout.write(JSON.stringify(JSON.parse(text).map(filmStates))));
+"""
 
 
 def record_of(name: str, seed: int, limit: int = 150) -> GameRecord:
@@ -47,7 +56,7 @@ def record_of(name: str, seed: int, limit: int = 150) -> GameRecord:
 
 
 def unfolded(steps: list[dict], seats: int) -> list[list[dict]]:
-    """Every step's full view per seat, as the viewer builds it from the changed fields."""
+    """Every step's full view per seat of a reference film, which keeps only the fields that changed."""
     states, before = [], [{} for _ in range(seats)]
     for step in steps:
         before = [{**before[s], **step["views"][s]} for s in range(seats)]
@@ -55,30 +64,69 @@ def unfolded(steps: list[dict], seats: int) -> list[list[dict]]:
     return states
 
 
+def shown_states(*records: GameRecord) -> list[list[list[dict]]]:
+    """Per record, every step's view per seat as the viewer's script keeps it from the film's events, under node."""
+    if NODE is None:
+        pytest.skip("no node: the viewer's script is run by node (apt-get install nodejs)")
+    films = json.dumps([film(r) for r in records])
+    run = subprocess.run([NODE, "-e", STATES_IN_NODE], input=films, capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+def faulted(record: GameRecord, kind: str) -> GameRecord:
+    """``record`` cut short by a fault of ``kind``: an illegal bid where the rules refuse it, or a timeout."""
+    if kind == "illegal":
+        seat = record.actions[10].seat
+        record.actions = record.actions[:10] + [ActionEntry(seat, "bid:999", 2.0)]
+        record.termination, record.culprit, record.detail = Termination.ILLEGAL_ACTION, seat, "bid:999"
+    else:
+        record.actions = record.actions[:5]
+        record.termination, record.culprit, record.detail = Termination.TIMEOUT, 1, "no reply within 400 ms"
+    return record
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_viewer_shows_each_seat_at_each_step_what_the_old_film_showed(name):
+    """The viewer's script keeps each seat's table from the events it was shown; step by step, seat by seat, it
+    is the view the report showed when the film replayed the rules and took every seat's observation (kept in
+    tests/film_reference.py), over whole games, games cut short by a fault, and a game that never started."""
+    records = [record_of(name, seed, limit=10_000) for seed in (1, 2)] + [record_of(name, 7)]
+    records += [faulted(record_of(name, 3), "illegal"), faulted(record_of(name, 4), "timeout")]
+    never = record_of(name, 5)
+    never.actions, never.termination, never.culprit, never.detail = [], Termination.CRASH, 0, "failed to start"
+    records.append(never)
+    players = get_variant(name).players
+    for record, states in zip(records, shown_states(*records), strict=True):
+        reference = film_reference.film(record)
+        assert states == unfolded(reference["steps"], players), record.game_id
+        new = film(record)
+        assert [(s["seat"], s["text"], s["ms"], s.get("fault", False)) for s in new["steps"]] == \
+            [(s["seat"], s["text"], s["ms"], s.get("fault", False)) for s in reference["steps"]]
+        assert {k: v for k, v in new.items() if k not in ("steps", "table")} == \
+            {k: v for k, v in reference.items() if k != "steps"}
+        assert [step[0]["hand_no"] for step in states] == [s["hand"] for s in reference["steps"]]
+
+
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_each_step_of_a_film_shows_each_seat_what_the_rules_say_it_sees(name):
     record = record_of(name, 7)
     variant = get_variant(name)
-    shown = unfolded(film(record)["steps"], variant.players)
+    (shown,) = shown_states(record)
     game, _ = new_game(variant, record.seed)  # the rules' own account of each seat's knowledge, step by step
-    expected = [[seat_view(game.observation(s)) for s in range(variant.players)]]
+    view = film_reference.seat_view
+    expected = [[view(game.observation(s)) for s in range(variant.players)]]
     for entry in record.actions:
         game.apply(action_from_text(entry.action))
-        expected.append([seat_view(game.observation(s)) for s in range(variant.players)])
+        expected.append([view(game.observation(s)) for s in range(variant.players)])
     assert shown == expected
     assert len(shown) == len(record.actions) + 1
 
 
 def test_a_fault_is_the_films_last_step_and_says_why():
-    record = record_of("two-handed", 3)
-    record.actions = record.actions[:10] + [ActionEntry(record.actions[10].seat, "bid:999", 2.0)]
-    record.termination, record.culprit, record.detail = Termination.ILLEGAL_ACTION, record.actions[10].seat, "bid:999"
-    steps = film(record)["steps"]
+    steps = film(faulted(record_of("two-handed", 3), "illegal"))["steps"]
     assert len(steps) == 11 + 1 and steps[-1]["fault"] and "illegal" in steps[-1]["text"]
-    timed_out = record_of("two-handed", 3)
-    timed_out.actions = timed_out.actions[:5]
-    timed_out.termination, timed_out.culprit, timed_out.detail = Termination.TIMEOUT, 1, "no reply within 400 ms"
-    last = film(timed_out)["steps"][-1]
+    last = film(faulted(record_of("two-handed", 3), "timeout"))["steps"][-1]
     assert last["fault"] and "timeout: no reply within 400 ms" in last["text"] and last["seat"] == 1
 
 
@@ -105,7 +153,7 @@ def test_a_match_writes_its_report_and_the_report_command_rewrites_it(tmp_path):
     games = json.loads(re.search(r"window.REPORT_GAMES = (.*);</script>", page).group(1))
     assert [g["id"] for g in games] == ["g1", "g2", "g3", "g4"]
     assert "<h2>Standings</h2>" in page and "<table>" in page and "No game ended on a fault." in page
-    for name in ("cards.js", "report.js", "report.css"):
+    for name in ("cards.js", "film.js", "report.js", "report.css"):
         assert (out / "report" / name).read_bytes() == (Path("viewer/static") / name).read_bytes()
     text = (out / "report" / "films" / "0.js").read_text()
     packed = re.fullmatch(r'pinochleFilm\(0, "([A-Za-z0-9+/=]+)"\);\n', text).group(1)
@@ -140,7 +188,7 @@ def test_report_refuses_a_folder_without_results_or_with_a_forged_record(tmp_pat
 def test_the_trick_just_taken_is_the_cards_of_the_last_trick_won(name):
     record = record_of(name, 11)
     variant = get_variant(name)
-    shown = unfolded(film(record)["steps"], variant.players)
+    (shown,) = shown_states(record)
     game, _ = new_game(variant, record.seed)
     trick, taken = [], []
     for entry, views in zip(record.actions, shown[1:], strict=True):

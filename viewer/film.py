@@ -1,22 +1,30 @@
-"""A game record as a film: what every seat could see after each step, for the replay viewer.
+"""A game record as a film for the replay viewer: each step's events, each with the seats that saw it.
 
 The record is played again through the rules (as ``replay`` does), and
-after the deal and after every action each seat's
-:class:`~referee.rules.observation.Observation` is taken: exactly what that
-seat could know at that moment, as a bot learns it from the protocol. The
-viewer shows one seat's view as it is, and the face-up view by putting
-every seat's own hand beside the public part. Nothing here knows a rule:
-the rules engine decides what each seat sees.
+the notices each step makes, every event with the seats the rules show it
+to, are written down as they come. The viewer's script
+(``viewer/static/film.js``) then keeps each seat's table from the events
+it was shown, as a bot keeps its model from the lines the referee sends
+it: its hand, what lies on the table, the auction, the scores. Nothing
+here knows a rule (the rules engine decides what each seat sees), and
+nothing here takes a view: a film costs the replay and little more, where
+a view of every seat after every step cost four times the replay.
 
-A film is JSON. Each seat's view is a flat dict of short fields; a step
-keeps only the fields that changed since the step before (``views[s]``),
-so a film is a few tens of kilobytes a game::
+A film is JSON::
 
-    {"id", "variant", "players", "names", "result", "termination", "culprit",
-     "detail", "steps": [{"seat", "text", "ms", "hand", "views": [{...}, ...]}]}
+    {"id", "variant", "players", "names", "result", "totals", "termination", "culprit", "detail",
+     "table": {"hand_size", "piles", "stock", "target"},
+     "steps": [{"seat", "text", "ms", "events": [[SEATS, KIND, ...], ...]}, ...]}
 
-A step's ``text`` says what happened in words ("greedy plays AS"), and the
-last step of a game that ended on a fault says the fault.
+``table`` is what the script needs of the variant: each seat's cards and
+the face-down piles at a deal, whether it is the stock game (a turn-up,
+melds laid on the table) and the score that wins. An event is a list: a
+bit mask of the seats that saw it, a short kind (``"play"``, ``"deal"``,
+...: :data:`KINDS` lists them with their fields) and its fields, cards in
+the protocol's text (``null`` for a card a seat saw face down). Events that
+change nothing the viewer shows (a claim, a redeal, a contract's result)
+are left out. A step's ``text`` says what happened in words ("greedy: play:AS"),
+and the last step of a game that ended on a fault says the fault (``"fault": true``).
 
 The viewer loads game N's film as a script, ``films/N.js``
 (:func:`film_script`), that hands it over gzipped, in base64.
@@ -27,58 +35,90 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from referee.records.deals import record_decks
 from referee.records.record import GameRecord, Termination
 from referee.rules import IllegalActionError, get_variant, new_game, recorded_action
-from referee.rules.cards import cards_to_text, sort_cards
-from referee.rules.observation import Observation, Observer
+from referee.rules import events as e
+from referee.rules.cards import Card
+from referee.rules.variants import Variant
 
-FORMAT = 1  # a film's layout, as the viewer reads it: raise it when it changes (films made ahead are named by it)
-
-
-def seat_view(obs: Observation | Observer) -> dict:
-    """One seat's view as flat JSON fields: its hand and what lies on the table, in the protocol's card text.
-    From an :class:`Observation`, or straight from the :class:`Observer` that would make it (the film takes a
-    view after every step, and making the whole observation each time, with what the viewer does not show,
-    was most of a report's cost)."""
-    cards = cards_to_text
-    return {
-        "hand_no": obs.hand_number,
-        "dealer": obs.dealer,
-        "phase": obs.phase,
-        "trump": obs.trump.value if obs.trump is not None else "",
-        "turnup": obs.turnup.to_text() if obs.turnup is not None else "",
-        "cards": cards(sort_cards(obs.hand)),
-        "tables": [cards(sort_cards(t)) for t in obs.tables],
-        "trick": [[seat, card.to_text()] for seat, card in obs.trick],
-        # the trick just taken, until the next lead: the cards played this hand, the last round of them
-        "last_trick": [] if obs.trick or not obs.played else [[seat, card.to_text()]
-                                                              for seat, card in obs.played[-len(obs.held):]],
-        "held": [len(obs.hand) if s == obs.seat else n for s, n in enumerate(obs.held)],
-        "piles": dict(obs.piles),
-        "kitty": cards(obs.kitty),
-        "dummy": cards(obs.dummy),
-        "gave": cards(obs.gave),
-        "received": cards(obs.received),
-        "buried": cards(obs.buried),
-        "melds": [[f"{m.name} {m.points}: {cards(m.cards)}" for m in seat] for seat in obs.melds],
-        "bids": [[seat, amount] for seat, amount in obs.bids],
-        "bidder": obs.bidder,
-        "bid": obs.bid,
-        "called": obs.called.to_text() if obs.called is not None else "",
-        "partner": obs.partner,
-        "meld_points": list(obs.meld_points),
-        "trick_points": list(obs.trick_points),
-        "totals": list(obs.totals),
-        "target": obs.target,
-    }
+FORMAT = 2  # a film's layout, as the viewer reads it: raise it when it changes (films made ahead are named by it)
 
 
-def _changed(view: dict, before: dict | None) -> dict:
-    if before is None:
-        return view
-    return {key: value for key, value in view.items() if before[key] != value}  # (every view has every key)
+def _card(c: Card | None) -> str | None:
+    return None if c is None else c.to_text()
+
+
+def _cards(cards: Sequence[Card | None]) -> list[str | None]:
+    return [None if c is None else c.to_text() for c in cards]
+
+
+# Each kind of event the viewer keeps, as a list after its seats: the kind, then its fields (film.js reads them in
+# this order). A table keyed by type, which the type checker cannot pair with each function's event: hence Any.
+KINDS: dict[type, Callable[[Any], list]] = {
+    e.HandDealt: lambda ev: ["deal", ev.hand, ev.dealer, _card(ev.turnup), _cards(ev.cards)],
+    e.Scored: lambda ev: ["score", ev.seat, ev.points],
+    e.Played: lambda ev: ["play", ev.seat, ev.action.card.to_text(), ev.action.from_table],
+    e.TrickWon: lambda ev: ["trick", ev.seat, ev.points],
+    e.Drew: lambda ev: ["draw", ev.seat, _card(ev.card)],
+    e.Melded: lambda ev: ["meld", ev.seat, ev.name, ev.points, _cards(ev.cards)],
+    e.Exchanged: lambda ev: ["exchange", ev.seat, ev.dix.to_text(), ev.taken.to_text()],
+    e.PhaseTwo: lambda ev: ["phase2"],
+    e.PlayBegins: lambda ev: ["playbegins"],
+    e.HandEnded: lambda ev: ["totals", list(ev.totals)],
+    e.GameEnded: lambda ev: ["totals", list(ev.totals)],
+    e.TargetRaised: lambda ev: ["target", ev.target],
+    e.BidMade: lambda ev: ["bid", ev.seat, ev.amount],
+    e.AuctionWon: lambda ev: ["bidwon", ev.seat, ev.amount],
+    e.KittyCardTurned: lambda ev: ["kittycard", ev.card.to_text()],
+    e.KittyShown: lambda ev: ["kitty", _cards(ev.cards)],
+    e.TrumpDeclared: lambda ev: ["trump", ev.suit],
+    e.CardCalled: lambda ev: ["call", ev.card.to_text()],
+    e.PartnerKnown: lambda ev: ["partner", ev.partner],
+    e.SetAside: lambda ev: ["aside", ev.card.to_text()],
+    e.Given: lambda ev: ["give", ev.giver, ev.receiver, _cards(ev.cards)],
+    e.Buried: lambda ev: ["bury", ev.seat, _cards(ev.cards)],
+    e.DummyTaken: lambda ev: ["dummy", ev.seat, ev.card.to_text()],
+}
+_KEPT = (e.Played, e.TrickWon, e.Drew)  # the commonest events, few distinct values: each written once (_WRITTEN)
+_WRITTEN: dict[e.Event, list] = {}
+
+
+def event_fields(event: e.Event) -> list | None:
+    """An event as the film writes it, after its seats; None for an event the viewer does not keep. The same
+    list each time for the commonest (a film is written out before the next is made)."""
+    if type(event) in _KEPT:
+        fields = _WRITTEN.get(event)
+        if fields is None:
+            fields = _WRITTEN[event] = KINDS[type(event)](event)
+        return fields
+    make = KINDS.get(type(event))
+    return None if make is None else make(event)
+
+
+def _events(notices: Sequence[e.Notice]) -> list[list]:
+    out = []
+    for notice in notices:
+        fields = event_fields(notice.event)
+        if fields is not None:
+            mask = 0
+            for seat in notice.seats:
+                mask |= 1 << seat
+            out.append([mask, *fields])
+    return out
+
+
+def table_rules(variant: Variant) -> dict:
+    """What film.js needs of the variant to keep a seat's table (see the module's docstring)."""
+    stock = variant.family == "stock"
+    if stock:
+        piles = {"stock": variant.deck_size - variant.players * variant.hand_size - 1}
+    else:
+        piles = {name: n for name, n in (("kitty", variant.kitty), ("dummy", variant.dummy)) if n}
+    return {"hand_size": variant.hand_size, "piles": piles, "stock": stock, "target": variant.target}
 
 
 def film(record: GameRecord) -> dict:
@@ -87,37 +127,27 @@ def film(record: GameRecord) -> dict:
     variant = get_variant(record.variant, record.options)
     names = [s.entrant for s in record.seats] or [f"seat {i}" for i in range(variant.players)]
     game, notices = new_game(variant, record.seed, record_decks(record, variant))
-    observers = [Observer(variant, s, infer=False) for s in range(variant.players)]
-    steps: list[dict] = []
-    last: list[dict | None] = [None] * variant.players
-
-    def snap(notices: list, seat: int | None, text: str, ms: float | None = None) -> None:
-        for notice in notices:  # each seat follows what it was shown, as its bot does
-            for s in notice.seats:
-                observers[s].see(notice.event)
-        views = [seat_view(o) for o in observers]
-        steps.append({"seat": seat, "text": text, "ms": ms, "hand": views[0]["hand_no"],
-                      "views": [_changed(v, b) for v, b in zip(views, last, strict=True)]})
-        last[:] = views
-
-    snap(notices, None, "the cards are dealt" if record.actions or record.deals else "the game did not start")
+    steps: list[dict] = [{"seat": None, "text": "the cards are dealt" if record.actions or record.deals
+                          else "the game did not start", "ms": None, "events": _events(notices)}]
+    faulted = False
     for entry in record.actions:
         who = names[entry.seat] if entry.seat < len(names) else f"seat {entry.seat}"
         try:
             action = recorded_action(game, entry.action, last=entry is record.actions[-1])
             game.check(action)
-        except IllegalActionError as e:
-            steps.append({"seat": entry.seat, "text": f"{who}: {entry.action} (illegal: {e})", "ms": entry.ms,
-                          "hand": steps[-1]["hand"], "views": [{} for _ in range(variant.players)], "fault": True})
+        except IllegalActionError as error:
+            steps.append({"seat": entry.seat, "text": f"{who}: {entry.action} (illegal: {error})", "ms": entry.ms,
+                          "events": [], "fault": True})
+            faulted = True
             break
-        snap(game.apply(action), entry.seat, f"{who}: {entry.action}", entry.ms)
+        steps.append({"seat": entry.seat, "text": f"{who}: {entry.action}", "ms": entry.ms,
+                      "events": _events(game.apply(action))})
         if game.is_terminal():
             break
-    if record.termination is not Termination.COMPLETED and not steps[-1].get("fault"):
+    if record.termination is not Termination.COMPLETED and not faulted:
         culprit = names[record.culprit] if record.culprit is not None and record.culprit < len(names) else "?"
         steps.append({"seat": record.culprit, "text": f"{culprit}: {record.termination.value}: {record.detail}",
-                      "ms": None, "hand": steps[-1]["hand"], "views": [{} for _ in range(variant.players)],
-                      "fault": True})
+                      "ms": None, "events": [], "fault": True})
     return {
         "id": record.game_id,
         "variant": record.variant,
@@ -128,6 +158,7 @@ def film(record: GameRecord) -> dict:
         "termination": record.termination.value,
         "culprit": record.culprit,
         "detail": record.detail,
+        "table": table_rules(variant),
         "steps": steps,
     }
 
@@ -138,9 +169,10 @@ def film_script(number: int, record: GameRecord) -> str:
 
 
 def packed_film(record: GameRecord) -> str:
-    """A record's film, gzipped (zlib's default level: half the time of the most, a film 4% larger), in base64."""
+    """A record's film, gzipped (the fastest level: a film of events is small, and a third of the cost of the
+    default level's packing), in base64."""
     data = json.dumps(film(record), separators=(",", ":")).encode()
-    return base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)).decode()
+    return base64.b64encode(gzip.compress(data, compresslevel=1, mtime=0)).decode()
 
 
 def film_script_of(number: int, packed: str) -> str:

@@ -7,17 +7,19 @@ writes ``out/report/``:
   tables of the terminal's summary (the same parts, :mod:`tournaments.summary`),
   the faults by kind with their detail, two plots, and the game list with
   its filters and the replay viewer;
-* ``cards.js``, ``report.js`` and ``report.css`` (copied from this package: no server,
-  no CDN, nothing fetched);
-* ``films/N.js``: game N's film (:mod:`viewer.film`), gzipped and loaded
-  by the viewer only when the game is opened (a browser may load a script
-  from ``file://`` but not fetch a file), so a report of thousands of
-  games opens at once. Films are most of a report's cost (each replays its
-  game and takes every seat's view after every step), so a tournament or
-  match makes them while its games are played (:class:`FilmsAhead`: one
-  process in the kernel's idle class, which uses a core the games leave
-  idle and yields to them at once), and the films still missing at the end
-  are written by a process per core.
+* ``cards.js``, ``film.js``, ``report.js`` and ``report.css`` (copied from this package:
+  no server, no CDN, nothing fetched);
+* ``films/N.js``: game N's film (:mod:`viewer.film`: its replay's events,
+  each with the seats that saw it, from which ``film.js`` keeps every
+  seat's table in the page), gzipped and loaded by the viewer only when
+  the game is opened (a browser may load a script from ``file://`` but not
+  fetch a file), so a report of thousands of games opens at once. Films
+  are most of a report's cost (each replays its game: about a tenth of
+  the CPU of a game between two instant bots), so a tournament or match
+  makes them while its games are played (:class:`FilmsAhead`: one process
+  in the kernel's idle class, which uses a core the games leave idle and
+  yields to them at once), and the films still missing at the end are
+  written here, or by a process per core when there are many.
 
 The plots are small hand-written SVG: two line charts do not justify
 shipping and auditing a charting library.
@@ -50,6 +52,7 @@ from .film_maker import AHEAD, READY, ahead_name
 
 STATIC = Path(__file__).resolve().parent / "static"
 ROOT = Path(__file__).resolve().parent.parent  # on the film makers' PYTHONPATH
+VIEWER_FILES = ("cards.js", "film.js", "report.js", "report.css")  # copied into each report
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"]
 
 
@@ -59,7 +62,7 @@ def write_report(records: Sequence[GameRecord], directory: Path, title: str, sum
     ``summary``: the records' tables if the caller has them already (else made with ``bootstrap``)."""
     films = directory / "films"
     films.mkdir(parents=True, exist_ok=True)
-    for name in ("cards.js", "report.js", "report.css"):
+    for name in VIEWER_FILES:
         shutil.copyfile(STATIC / name, directory / name)
     write_films(records, films)
     games = [game_row(number, record) for number, record in enumerate(records)]
@@ -77,7 +80,7 @@ def write_report(records: Sequence[GameRecord], directory: Path, title: str, sum
     return index
 
 
-GAMES_PER_PROCESS = 20  # films worth a process of their own (starting one costs about as much as 10 films)
+GAMES_PER_PROCESS = 50  # films worth a process of their own (starting one costs about as much as 30 films)
 FILM_MAKER = (sys.executable, "-m", "viewer.film_maker")
 
 
@@ -367,6 +370,7 @@ PAGE = """<!DOCTYPE html>
 {body}
 <script>window.REPORT_GAMES = {games};</script>
 <script src="cards.js"></script>
+<script src="film.js"></script>
 <script src="report.js"></script>
 </body></html>
 """

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+import film_reference
 import pytest
 from helpers import HOSTILE, arena, hostile
 
@@ -84,6 +85,36 @@ def test_a_game_is_stepped_through_to_its_end_with_every_trick(page, tournament)
     page.select_option("#hand-select", hands[0])
     assert re.fullmatch(rf"step \d+ of {steps}, hand {hands[0]}", page.inner_text("#step-count"))
     page.screenshot(path=str(page.shots / "viewer.png"))
+
+
+def test_every_step_shows_the_hands_and_the_trick_of_the_film_that_replayed_every_seats_view(page, tournament):
+    """The page keeps each seat's table from the film's events; at every step of a whole game, every hand face up
+    and the trick are those of the film as it was made before (each seat's view from the rules after each step,
+    tests/film_reference.py)."""
+    out, records = tournament
+    record = records[-1]
+    players = get_variant(record.variant, record.options).players
+    views: list[dict] = [{} for _ in range(players)]
+    expected = []
+    for step in film_reference.film(record)["steps"]:
+        views = [{**views[s], **step["views"][s]} for s in range(players)]
+        expected.append({"hands": [views[s]["cards"].split() for s in range(players)],
+                         "trick": [card for _, card in views[0]["trick"]]})
+    page.goto((out / "report" / "index.html").as_uri() + f"#game-{record.game_id}")
+    page.wait_for_selector("#viewer:not([hidden]) .seat")
+    shown = page.evaluate("""(players) => {
+        const shown = [];
+        const cardsIn = (selector) => [...document.querySelectorAll(selector)].map((c) => c.dataset.card);
+        do {
+            shown.push({ hands: Array.from({ length: players },
+                                           (_, s) => cardsIn(`.seat[data-seat='${s}'] .hand .card`)),
+                         trick: cardsIn(".middle .trick .card") });
+            document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight" }));
+        } while (shown.length < 5000 && !document.getElementById("step-count").innerText.startsWith(
+            `step ${shown.length} of ${shown.length},`));
+        return shown;
+    }""", players)
+    assert shown == expected
 
 
 def test_a_seats_view_shows_its_own_hand_and_only_the_backs_of_the_others(page, tournament):

@@ -1,6 +1,7 @@
 // pinochle-arena report: the game list with its filters, and the replay viewer.
-// Everything a game shows comes from its film (viewer/film.py): what each seat could see after each step,
-// as the rules engine says. This file knows no rule of the game; it only draws.
+// Everything a game shows comes from its film (viewer/film.py): each step's events, with the seats the rules
+// engine showed them to, from which film.js keeps each seat's table. This file knows no rule of the game; it only
+// draws.
 "use strict";
 
 const films = {};      // game number -> film, once loaded
@@ -24,17 +25,6 @@ function loadFilm(number, done) {
   const script = document.createElement("script");
   script.src = `films/${number}.js`;
   document.body.appendChild(script);
-}
-
-// every step's full view for every seat: a step keeps only the fields that changed
-function unfold(film) {
-  const states = [];
-  let before = film.steps[0].views.map(() => ({}));
-  for (const step of film.steps) {
-    before = step.views.map((changed, seat) => Object.assign({}, before[seat], changed));
-    states.push(before);
-  }
-  return states;
 }
 
 // ------------------------------------------------------------------ drawing (el, card, backs, cards, labelled: cards.js)
@@ -101,8 +91,8 @@ function show() {
   const text = document.getElementById("step-text");
   text.textContent = inWords(info.text);
   text.className = info.fault ? "fault" : "";
-  document.getElementById("step-count").textContent = `step ${step + 1} of ${film.steps.length}, hand ${info.hand}`;
-  document.getElementById("hand-select").value = String(info.hand);
+  document.getElementById("step-count").textContent = `step ${step + 1} of ${film.steps.length}, hand ${now[0].hand_no}`;
+  document.getElementById("hand-select").value = String(now[0].hand_no);
 }
 
 function go(step) {
@@ -113,12 +103,12 @@ function go(step) {
 
 function openGame(number) {
   loadFilm(number, (film) => {
-    current = { film, states: unfold(film), step: 0, view: "all" };
+    current = { film, states: filmStates(film), step: 0, view: "all" };  // (film.js)
     const viewer = document.getElementById("viewer");
     viewer.hidden = false;
     document.getElementById("viewer-title").textContent =
       `${film.id}: ${film.names.join(" vs ")} (${film.variant}), ${film.termination}`;
-    const hands = [...new Set(film.steps.map((s) => s.hand))];
+    const hands = [...new Set(current.states.map((seats) => seats[0].hand_no))];
     document.getElementById("hand-select").replaceChildren(...hands.map((h) => el("option", { value: h }, `hand ${h}`)));
     document.getElementById("view-select").replaceChildren(el("option", { value: "all" }, "every hand face up"),
       ...film.names.map((name, seat) => el("option", { value: seat }, `${name}'s view (seat ${seat})`)));
@@ -179,7 +169,7 @@ function start() {
   document.getElementById("last").onclick = () => go(Infinity);
   document.getElementById("close-viewer").onclick = () => { document.getElementById("viewer").hidden = true; current = null; };
   document.getElementById("hand-select").onchange = (event) =>
-    go(current.film.steps.findIndex((s) => String(s.hand) === event.target.value));
+    go(current.states.findIndex((seats) => String(seats[0].hand_no) === event.target.value));
   document.getElementById("view-select").onchange = (event) => {
     current.view = event.target.value === "all" ? "all" : Number(event.target.value);
     show();

@@ -57,7 +57,7 @@ class Budget:
 @attrs.frozen
 class Valuation:
     """Each legal action's value for the seat's side (points, the mean over every world), its shortfall against
-    the best action (see ``_from_rows``) and the noise of that shortfall (a standard error; 0 where exact)."""
+    the best action and the noise of that shortfall (a standard error; 0 where exact)."""
 
     actions: tuple[str, ...]
     values: tuple[float, ...]
@@ -193,26 +193,14 @@ def _without(cards: list, card: Any) -> list:
 
 def _from_rows(actions: Sequence[Action], rows: Sequence[Sequence[float]]) -> Valuation:
     """Each action's mean over ``rows`` (one per batch or world; the same worlds serve every action), its
-    shortfall against the best action, and the standard error of that shortfall.
-
-    The shortfall is cross-fitted: the best action is picked on the even rows and the shortfall measured on the
-    odd ones, and the other way round, the two averaged. Measured on the rows that picked it, the best action's
-    lead would include the luck that made it look best, and a decision whose actions are all equal would show a
-    loss; cross-fitted, such a decision's loss is 0 give or take its noise.
-    """
+    shortfall against the best mean, and the standard error of that shortfall, from the spread of the rows'
+    differences (paired: the luck of a world that every action shares cancels out)."""
     k = len(actions)
     means = _means(rows, k)
     best = max(range(k), key=lambda i: means[i])
-    halves = rows[0::2], rows[1::2]
-    shortfalls = [0.0] * k
-    for picking, measuring in (halves, halves[::-1]):
-        picked = _means(picking, k)
-        top = max(range(k), key=lambda i: picked[i])
-        measured = _means(measuring, k)
-        for i in range(k):
-            shortfalls[i] += (measured[top] - measured[i]) / 2
     noise = [_standard_error([row[best] - row[i] for row in rows]) for i in range(k)]
-    return Valuation(tuple(a.to_text() for a in actions), tuple(means), tuple(shortfalls), tuple(noise), False)
+    return Valuation(tuple(a.to_text() for a in actions), tuple(means), tuple(means[best] - m for m in means),
+                     tuple(noise), False)
 
 
 def _means(rows: Sequence[Sequence[float]], k: int) -> list[float]:

@@ -84,31 +84,33 @@ KINDS: dict[type, Callable[[Any], list]] = {
     e.DummyTaken: lambda ev: ["dummy", ev.seat, ev.card.to_text()],
 }
 _KEPT = (e.Played, e.TrickWon, e.Drew)  # the commonest events, few distinct values: each written once (_WRITTEN)
-_WRITTEN: dict[e.Event, list] = {}
+_WRITTEN: dict[tuple[tuple[int, ...], e.Event], list] = {}
 
 
-def event_fields(event: e.Event) -> list | None:
-    """An event as the film writes it, after its seats; None for an event the viewer does not keep. The same
-    list each time for the commonest (a film is written out before the next is made)."""
-    if type(event) in _KEPT:
-        fields = _WRITTEN.get(event)
-        if fields is None:
-            fields = _WRITTEN[event] = KINDS[type(event)](event)
-        return fields
+def notice_fields(notice: e.Notice) -> list | None:
+    """A notice as the film writes it: its seats as a bit mask, then its event's kind and fields; None for an
+    event the viewer does not keep. The same list each time for the commonest (a film is written out before
+    the next is made, and never changed)."""
+    event = notice.event
+    kept = type(event) in _KEPT
+    if kept:
+        fields = _WRITTEN.get((notice.seats, event))
+        if fields is not None:
+            return fields
     make = KINDS.get(type(event))
-    return None if make is None else make(event)
+    if make is None:
+        return None
+    mask = 0
+    for seat in notice.seats:
+        mask |= 1 << seat
+    fields = [mask, *make(event)]
+    if kept:
+        _WRITTEN[(notice.seats, event)] = fields
+    return fields
 
 
 def _events(notices: Sequence[e.Notice]) -> list[list]:
-    out = []
-    for notice in notices:
-        fields = event_fields(notice.event)
-        if fields is not None:
-            mask = 0
-            for seat in notice.seats:
-                mask |= 1 << seat
-            out.append([mask, *fields])
-    return out
+    return [fields for fields in map(notice_fields, notices) if fields is not None]
 
 
 def table_rules(variant: Variant) -> dict:

@@ -24,6 +24,7 @@ from referee.records.deals import record_decks
 from referee.records.record import GameRecord, Termination
 from referee.rules import IllegalActionError, Rank, Variant, VariantError, get_variant, new_game, recorded_action
 from referee.rules.events import DecisionKind
+from referee.rules.state import GameState
 from referee.rules.variants import rules_of_version
 
 from .house import AnalysisError
@@ -118,10 +119,22 @@ def analyse_record(record: GameRecord, seats: set[int], budget: Budget) -> list[
         except IllegalActionError as error:
             raise AnalysisError(f"{record.game_id}: action {number} does not replay ({error})") from None
         if d.seat in seats:
-            valuation = searcher.value(game, f"{record.game_id}:{number}")
+            valuation = _valued(searcher, game, record, number)
             weighed.append(_weigh(number, game.hand_number, d.seat, d.kind, action.to_text(), valuation, ace))
         game.apply(action)
     return weighed
+
+
+def _valued(searcher: Searcher, game: GameState, record: GameRecord, number: int) -> Valuation | None:
+    """The decision before action ``number`` valued; AnalysisError where the search cannot read it (a rule of the
+    variant its compiled core does not model)."""
+    try:
+        return searcher.value(game, f"{record.game_id}:{number}")
+    except AnalysisError:
+        raise
+    except ValueError as error:
+        raise AnalysisError(f"{record.game_id}: action {number}: the search does not support this decision of "
+                            f"{record.variant} ({error})") from None
 
 
 def _weigh(number: int, hand: int, seat: int, kind: DecisionKind, chosen: str, valuation: Valuation | None,

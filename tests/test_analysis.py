@@ -217,6 +217,16 @@ def test_a_missing_folder_and_a_variant_without_search_get_one_line(tmp_path, ca
     monkeypatch.setattr("analysis.walk.FAMILIES", ("auction",))
     assert main(["analyse", str(tmp_path), "--no-verify"]) == 2
     assert "the search does not analyse the stock family of two-handed" in capsys.readouterr().err
+    monkeypatch.undo()
+
+    def unreadable(*args):
+        raise ValueError("the core could not read the decision")
+
+    monkeypatch.setattr("analysis.values.Searcher.value", unreadable)
+    assert main(["analyse", str(tmp_path), "--no-verify"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].endswith("action 1: the search does not support this decision of two-handed (the core could "
+                            "not read the decision)") and "Traceback" not in "".join(err)
 
 
 # ------------------------------------------------------------------ helpers shared with the trust tests below

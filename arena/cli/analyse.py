@@ -28,7 +28,8 @@ def add_parser(sub) -> None:
     p.add_argument("--game", default=None, metavar="ID", help="only this game, with its marked decisions listed")
     p.add_argument("--bot", default=None, metavar="NAME", help="only the seats this entrant played")
     p.add_argument("--worlds", type=positive_int, default=DEFAULT_WORLDS, metavar="N",
-                   help=f"sampled worlds a decision (default {DEFAULT_WORLDS}, in {DEFAULT_BATCHES} batches)")
+                   help=f"sampled worlds a decision (default {DEFAULT_WORLDS}), in {DEFAULT_BATCHES} equal batches "
+                        f"(N rounded down to a multiple of {DEFAULT_BATCHES})")
     p.add_argument("--seed", type=nonneg_int, default=0, metavar="S", help="the search's seed (default 0)")
     add_no_verify_argument(p)
     add_partial_argument(p, "analyse")
@@ -74,10 +75,11 @@ def seats_of(record: GameRecord, bot: str | None) -> set[int]:
 
 
 def print_marks(analyses: list[SeatAnalysis]) -> None:
-    """Each marked decision of one game: where, who, the chosen action and the best, with both values."""
-    for a in analyses:
-        for w in a.decisions:
-            if w.mark and w.values is not None and w.best is not None:
-                noise = "exact" if w.exact else f"+-{w.noise:.1f}"
-                print(f"hand {w.hand}, action {w.number}: {a.entrant} ({w.kind}) {w.mark}: {w.chosen} "
-                      f"{w.values[w.chosen]:.1f}, best {w.best} {w.values[w.best]:.1f} (lost {w.loss:.1f} {noise})")
+    """Each marked decision of one game, in the order played: where, who, the chosen action and the best, with
+    both values."""
+    marked = sorted(((w, a.entrant) for a in analyses for w in a.decisions if w.mark), key=lambda x: x[0].number)
+    for w, entrant in marked:
+        if w.values is not None and w.best is not None:
+            noise = "exact" if w.exact else f"+-{w.noise:.1f}"
+            print(f"hand {w.hand}, action {w.number}: {entrant} ({w.kind}) {w.mark}: {w.chosen} "
+                  f"{w.values[w.chosen]:.1f}, best {w.best} {w.values[w.best]:.1f} (lost {w.loss:.1f} {noise})")

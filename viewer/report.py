@@ -80,7 +80,7 @@ def write_report(records: Sequence[GameRecord], directory: Path, title: str, sum
     return index
 
 
-GAMES_PER_PROCESS = 50  # films worth a process of their own (starting one costs about as much as 30 films)
+GAMES_PER_PROCESS = 200  # films worth a process of their own (starting one costs about as much as 50 films)
 FILM_MAKER = (sys.executable, "-m", "viewer.film_maker")
 
 

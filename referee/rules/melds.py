@@ -96,6 +96,18 @@ def _meld_taking(kind: str, mult: int, pattern: tuple[Card, ...], counts: tuple[
     return Meld(kind, mult, tuple(c for c, k in zip(pattern, counts) for _ in range(k)))
 
 
+@functools.cache  # asked for every meld a request offers (its points), of a few thousand melds in all
+def _from_table(option: Meld, trump: Suit) -> tuple[tuple[Card, int], ...]:
+    """The cards ``option`` takes from the table, and how many of each: those of its pattern (under ``trump``)
+    that the hand does not give ``multiplicity`` times; none when the hand gives them all."""
+    mult = option.multiplicity
+    taken = _counts(option.from_hand)
+    for pattern in kind_patterns(option.kind, trump):
+        if all(c in pattern and n <= mult for c, n in taken.items()):
+            return tuple((c, mult - taken.get(c, 0)) for c in pattern if taken.get(c, 0) < mult)
+    return ()
+
+
 _FIRST = operator.itemgetter(0)
 
 
@@ -262,13 +274,19 @@ class Meld:
     kind: str
     multiplicity: int
     from_hand: tuple[Card, ...]
+    # its text, made once: a meld offered in a request is the same object at every turn it is offered (see
+    # _meld_taking), and is written into every request that offers it
+    _text: str = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_text", self.name + ":" + ",".join(c.to_text() for c in self.from_hand))
 
     @property
     def name(self) -> str:
         return type_name(self.kind, self.multiplicity)
 
     def to_text(self) -> str:
-        return self.name + ":" + ",".join(c.to_text() for c in self.from_hand)
+        return self._text
 
 
 @attrs.define
@@ -370,29 +388,42 @@ class MeldBoard:
         slots that complete it, the intact smaller melds it absorbs, whose points it is not paid again)."""
         name = option.name
         mult = option.multiplicity
-        taken = _counts(option.from_hand)
-        from_table: dict[Card, int] = {}
-        for pattern in kind_patterns(option.kind, trump):
-            if all(c in pattern and n <= mult for c, n in taken.items()):
-                from_table = {c: mult - taken.get(c, 0) for c in pattern if taken.get(c, 0) < mult}
-                break
-        inner = contained_types(option.kind, option.multiplicity)
+        from_table = _from_table(option, trump)
+        chosen = self._completing(name, from_table, contained_types(option.kind, mult)) if from_table else []
+        full = table.value(option.kind, mult)
+        if full is None:
+            raise ValueError(f"{name} is not a meld in this variant")
+        absorbed = self._absorbed(chosen, contained_types(option.kind, mult)) if chosen else []
+        return max(full - sum(m.points for m in absorbed), 0), full, chosen, absorbed
+
+    def _completing(self, name: str, from_table: tuple[tuple[Card, int], ...], inner: frozenset[str]) -> list[int]:
+        """The table slots that complete a meld of type ``name`` (``from_table``: how many of each card it takes
+        there), those in no intact meld of the ``inner`` types first, then the earliest."""
         in_inner = {i for m in self.melds if m.intact and m.name in inner for i in m.cards}
+        eligible = self.eligible(name)
         chosen: list[int] = []
-        for c, n in from_table.items():
-            slots = sorted((i for i in self.eligible(name) if self.slots[i].card == c), key=lambda i: (i in in_inner, i))
+        for c, n in from_table:
+            slots = sorted((i for i in eligible if self.slots[i].card == c), key=lambda i: (i in in_inner, i))
             if len(slots) < n:
                 raise ValueError(f"{name} needs {n} x {c} on the table")
             chosen.extend(slots[:n])
-        full = table.value(option.kind, option.multiplicity)
-        if full is None:
-            raise ValueError(f"{name} is not a meld in this variant")
-        absorbed = [m for m in self.melds if m.intact and m.name in inner and set(m.cards) & set(chosen)]
-        return max(full - sum(m.points for m in absorbed), 0), full, chosen, absorbed
+        return chosen
+
+    def _absorbed(self, chosen: list[int], inner: frozenset[str]) -> list[MeldRecord]:
+        """The intact melds of the ``inner`` types that share a slot with ``chosen``: the new meld absorbs them."""
+        used = set(chosen)
+        return [m for m in self.melds if m.intact and m.name in inner and not used.isdisjoint(m.cards)]
 
     def histories(self, c: Card) -> list[str]:
         """The different histories of the copies of ``c`` on the table (one entry when they are alike)."""
         return list(dict.fromkeys(s.history for s in self.slots.values() if s.card is c))
+
+    def copies(self) -> dict[Card, list[str]]:
+        """Every card on the table, with the :meth:`histories` of its copies: one pass over the table for all."""
+        found: dict[Card, dict[str, None]] = {}
+        for s in self.slots.values():
+            found.setdefault(s.card, {})[s.history] = None
+        return {c: list(histories) for c, histories in found.items()}
 
     def remove(self, c: Card, history: str | None = None) -> str:
         """A table card was played to a trick: it leaves, breaking its melds.

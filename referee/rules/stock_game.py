@@ -194,9 +194,10 @@ class StockGame(GameState):
     def _table_plays(board: MeldBoard) -> list[PlayCard]:
         """``table:KS`` for every melded card, and ``table:KS@HISTORY`` for each copy where copies differ."""
         plays = []
-        for play in _play_actions(dict.fromkeys(board.cards()), True):
+        copies = board.copies()
+        for play in _play_actions(copies, True):
             plays.append(play)
-            histories = board.histories(play.card)
+            histories = copies[play.card]
             if len(histories) > 1:
                 plays.extend(PlayCard(play.card, True, h) for h in histories)
         return plays

@@ -38,6 +38,7 @@ from tabulate import tabulate
 
 from referee.bots.transport import BotCommand
 from referee.match import Entrant, Player, play_game
+from referee.match.client import TimedReply
 from referee.records.record import read_records
 from referee.rules import get_variant
 from tournaments.config import parse_config
@@ -106,8 +107,8 @@ class _InstantClient:
     async def send(self, message) -> None:
         pass
 
-    async def request(self, message, wait_ms: float) -> tuple[str, float]:
-        return message.legal[0], 0.0
+    async def request(self, message, wait_ms: float) -> TimedReply:
+        return TimedReply(message.legal[0], 0.0)
 
 
 class _InProcess(Player):

@@ -12,6 +12,7 @@ from pathlib import Path
 import trio
 
 from referee.records.record import read_records
+from tournaments.cluster import cluster_workers
 from tournaments.config import parse_config
 from tournaments.runner import WorkerHooks, run_games
 from tournaments.schedule import schedule
@@ -54,7 +55,7 @@ def _joined(client, name: str, worker: subprocess.Popen) -> str:
     fooled by one of the fixture's own coming back from a restart at the same moment)."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and worker.poll() is None:
-        found = [a for a, w in client.scheduler_info()["workers"].items() if w["name"] == name]
+        found = [a for a, w in cluster_workers(client).items() if w["name"] == name]
         if found:
             return found[0]
         time.sleep(0.05)

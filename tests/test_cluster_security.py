@@ -193,6 +193,22 @@ def test_a_worker_with_another_program_under_the_bots_name_has_none_of_its_games
     assert "for bot 'mine'" in refusals[0] and "its games are not counted" in refusals[0]
 
 
+def test_every_look_at_the_cluster_finds_all_its_workers_while_dask_refreshes_its_own_view():
+    """Dask's client refreshes its cached view of the cluster every couple of seconds with one that lists no
+    workers; a tournament that read that cache once stopped with 'no worker of the cluster can play the games'
+    while two workers that had the bot were there. Refreshed every 5 ms here, so that a look at the cache would
+    soon come back short."""
+    import dask
+
+    with dask.config.set({"distributed.client.scheduler-info-interval": "5ms"}), \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None,
+                         silence_logs=logging.ERROR) as local, \
+            Client(local.scheduler_address, set_as_default=False) as dask_client:
+        dask_client.wait_for_workers(2)
+        looks = [sorted(tournaments.cluster.cluster_workers(dask_client)) for _ in range(1000)]
+    assert len(looks[0]) == 2 and all(look == looks[0] for look in looks)
+
+
 def test_workers_joining_and_leaving_are_printed(tmp_path, cluster, client, capfd, monkeypatch):
     monkeypatch.setattr(tournaments.cluster, "MEMBERS_EVERY", 0)  # look at every turn of the loop
     events = {}
@@ -206,7 +222,7 @@ def test_workers_joining_and_leaving_are_printed(tmp_path, cluster, client, capf
         elif "left" not in events:  # the next: it leaves
             events["left"] = events["joined"]
             stack.pop().__exit__(None, None, None)
-            while events["left"] in dask_client.scheduler_info()["workers"]:
+            while events["left"] in tournaments.cluster.cluster_workers(dask_client):
                 time.sleep(0.05)
 
     games, records = play(tournament_data(cluster.scheduler_address, games=24), tmp_path / "out",

@@ -180,6 +180,14 @@ def _connect(cluster: Cluster):
                            f"'dask scheduler' running there, and its port open to this machine?)") from None
 
 
+def cluster_workers(client) -> dict[str, dict]:
+    """The workers the scheduler has now (address -> what each says of itself: name, threads), asked afresh.
+    Not ``client.scheduler_info()``: that hands back the client's cached copy, which Dask's own refresh (every
+    couple of seconds, on the client's loop) replaces with one that lists no workers, so a read of it can find the
+    cluster empty at any moment, the more so on a busy machine."""
+    return client.sync(client.scheduler.identity)["workers"]  # (every worker: the scheduler's default)
+
+
 def plain_from_elsewhere(workers) -> list[str]:
     """The workers of ``workers`` (addresses) that speak plain tcp from another machine."""
     return [w for w in workers if w.startswith("tcp://")
@@ -216,7 +224,7 @@ class _Members:
         if self.seen is not None and time.monotonic() - self.seen < MEMBERS_EVERY:
             return False
         first, self.seen = self.seen is None, time.monotonic()
-        now = {w: info.get("nthreads", 1) for w, info in client.scheduler_info()["workers"].items()}
+        now = {w: info.get("nthreads", 1) for w, info in cluster_workers(client).items()}
         joined, left = sorted(set(now) - set(self.workers)), sorted(set(self.workers) - set(now))
         unknown = [w for w in now if w not in self.machines]
         if unknown:
@@ -487,7 +495,7 @@ class _Drive:
 
     def _refuse(self, worker: str, reason: str) -> None:
         """``worker`` plays no more of this tournament's games; said once; with no worker left, stop."""
-        usable = [w for w in self.client.scheduler_info()["workers"] if w not in self.refused and w != worker]
+        usable = [w for w in cluster_workers(self.client) if w not in self.refused and w != worker]
         if worker not in self.refused:
             self.refused[worker] = reason
             _say(f"cluster worker {worker} {reason}{'; its games go to the other workers' if usable else ''}")

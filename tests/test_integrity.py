@@ -134,6 +134,17 @@ def test_any_flipped_byte_in_a_sealed_record_is_caught(where, flip, match_dir, t
         list(read_records(path, load_key(match_dir)))
 
 
+def test_a_number_too_large_for_an_integer_is_a_damaged_record_not_a_crash(match_dir, tmp_path):
+    """A flipped byte can make a seed's digits read as 1e999 (infinity as a float): the record is not valid, said
+    in one line; int() of it raised OverflowError, which no reader expected (found by the test above)."""
+    line = (match_dir / "games.jsonl").read_text().split("\n")[1]
+    seed = json.loads(line)["seed"]
+    path = tmp_path / "games.jsonl"
+    path.write_text(line.replace(f'"seed":{seed}', '"seed":1e999', 1) + "\n")
+    with pytest.raises(RecordError, match=r"games\.jsonl:1: not a valid game record"):
+        list(read_records(path, load_key(match_dir)))
+
+
 def test_records_read_without_a_key_only_when_asked(match_dir):
     path = match_dir / "games.jsonl"
     assert list(read_records(path, None)) == list(read_records(path, load_key(match_dir)))

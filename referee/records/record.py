@@ -139,7 +139,7 @@ class GameRecord:
             )
         except KeyError as e:
             raise ValueError(f"missing field {e.args[0]!r}") from None
-        except (TypeError, ValueError, AttributeError) as e:
+        except (TypeError, ValueError, AttributeError, OverflowError) as e:  # (int() of 1e999 overflows)
             raise ValueError(f"malformed field: {e}") from None
 
 

@@ -169,6 +169,21 @@ def limits_from_args(args) -> dict[str, int]:
     return values
 
 
+def fence_keys_from_args(args) -> dict:
+    """What the fence flags set in a configuration's [tournament] table (persist, clean_env, read_only, runtimes):
+    only the flags given, so that a configuration's own keys stand otherwise."""
+    keys: dict = {}
+    if args.persist:
+        keys["persist"] = True
+    if args.inherit_env:
+        keys["clean_env"] = False
+    if args.read_only:
+        keys["read_only"] = read_only_from_args(args)
+    if args.runtime:
+        keys["runtimes"] = runtimes_from_args(args)
+    return keys
+
+
 def read_only_from_args(args) -> list[str]:
     return _paths_from_args(args.read_only, "--read-only")
 

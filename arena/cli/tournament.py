@@ -27,10 +27,9 @@ from .args import (
     add_time_arguments,
     add_variant_arguments,
     bots_with_options,
+    fence_keys_from_args,
     limits_from_args,
     positive_int,
-    read_only_from_args,
-    runtimes_from_args,
     with_startup_timeout,
 )
 from .printing import (
@@ -325,14 +324,7 @@ def tournament_flags(args) -> dict:
         t["boards"], t["games_per_pairing"] = args.boards, None
     elif args.games is not None:
         t["boards"] = None
-    if args.persist:
-        t["persist"] = True
-    if args.inherit_env:
-        t["clean_env"] = False
-    if args.read_only:
-        t["read_only"] = read_only_from_args(args)
-    if args.runtime:
-        t["runtimes"] = runtimes_from_args(args)
+    t.update(fence_keys_from_args(args))
     if args.deals is not None:
         t["deals"] = str(args.deals.absolute())
     for key, value in (("deals_order", args.deals_order), ("rounds", args.rounds), ("wait", args.wait)):

@@ -12,10 +12,9 @@ from ..args import (
     UsageError,
     add_time_arguments,
     add_variant_arguments,
+    fence_keys_from_args,
     limits_from_args,
     positive_int,
-    read_only_from_args,
-    runtimes_from_args,
 )
 from ..running import check_out
 from .common import when_arg
@@ -86,14 +85,7 @@ def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
         options["max-hands"] = "1"
     tournament: dict[str, Any] = {"variant": args.variant, "options": options, "isolation": args.isolation,
                                   "restart": args.restart}
-    if args.persist:
-        tournament["persist"] = True
-    if args.inherit_env:
-        tournament["clean_env"] = False
-    if args.read_only:
-        tournament["read_only"] = read_only_from_args(args)
-    if args.runtime:
-        tournament["runtimes"] = runtimes_from_args(args)
+    tournament.update(fence_keys_from_args(args))
     time_table = {"move": args.time_per_move, "bank": args.time_bank, "increment": args.increment,
                   "grace": args.grace}
     settings: dict[str, Any] = {"tournament": tournament, "time": time_table,

@@ -56,7 +56,7 @@ ROLES = ["tournaments.cluster_roles"]  # loaded as 'cluster scheduler' and 'clus
 @pytest.fixture(scope="module")
 def tls_cluster(certs):
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", protocol="tls",
-                      security=role_security(certs), dashboard_address=None, silence_logs=logging.ERROR,
+                      security=role_security(certs), dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
                       scheduler_kwargs={"preload": ROLES},
                       preload=ROLES, preload_nanny=ROLES) as local:  # (the workers' and their nannies')
         yield local
@@ -201,7 +201,7 @@ def test_every_look_at_the_cluster_finds_all_its_workers_while_dask_refreshes_it
     import dask
 
     with dask.config.set({"distributed.client.scheduler-info-interval": "5ms"}), \
-            LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None,
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address="127.0.0.1:0",
                          silence_logs=logging.ERROR) as local, \
             Client(local.scheduler_address, set_as_default=False) as dask_client:
         dask_client.wait_for_workers(2)

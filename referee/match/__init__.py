@@ -1,11 +1,13 @@
-"""The match loop: one game between bot processes, and a match of many.
+"""The match loop: one game between bot processes, and the one loop every command plays its games through.
 
 Owns: an entrant and its running player with the restart policy
 (``player``), the protocol client that speaks to one bot (``client``), the
 translation of rules events into protocol lines (``wire``), the clock
-(``clock``), one game (``game``: ask, validate, apply, inform, record), a
-match's schedule and run (``runner``), and the compliance check for bot
-authors (``compliance``).
+(``clock``), one game (``game``: ask, validate, apply, inform, record), the
+one game loop (``lane``: a game's spec and a lane of games one after
+another; ``stream``: lanes side by side, seatings apart, the one writer of
+the records), a match's schedule and run (``runner``), and the compliance
+check for bot authors (``compliance``).
 
 May import: ``referee.rules``, ``referee.bots``, ``referee.records``,
 ``protocol`` and ``referee.match``. Never the command line, tournaments or

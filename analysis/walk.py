@@ -18,6 +18,8 @@ search (an exact value has none):
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import attrs
 
 from referee.records.deals import record_decks
@@ -96,9 +98,11 @@ def variant_of(record: GameRecord) -> Variant:
     return variant
 
 
-def analyse_record(record: GameRecord, seats: set[int], budget: Budget) -> list[Weighed]:
-    """Every decision of ``seats`` in ``record``, in order, weighed (see the module's docstring). Raises
-    AnalysisError when the record does not replay."""
+def analyse_record(record: GameRecord, seats: set[int], budget: Budget,
+                   only: Collection[int] | None = None) -> list[Weighed]:
+    """Every decision of ``seats`` in ``record``, in order, weighed (see the module's docstring); with ``only``,
+    those before these action numbers alone (each decision's search is seeded by its own key, so its values are
+    the same either way). Raises AnalysisError when the record does not replay."""
     variant = variant_of(record)
     ace = variant.counter_values[Rank.ACE]
     searcher = Searcher(variant, budget)
@@ -118,7 +122,7 @@ def analyse_record(record: GameRecord, seats: set[int], budget: Budget) -> list[
             game.check(action)
         except IllegalActionError as error:
             raise AnalysisError(f"{record.game_id}: action {number} does not replay ({error})") from None
-        if d.seat in seats:
+        if d.seat in seats and (only is None or number in only):
             valuation = _valued(searcher, game, record, number)
             weighed.append(_weigh(number, game.hand_number, d.seat, d.kind, action.to_text(), valuation, ace))
         game.apply(action)

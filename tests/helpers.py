@@ -254,3 +254,23 @@ def league_serving(folder):
         process.wait(timeout=60)
         said = process.stderr.read()
         assert "Traceback" not in said, said
+
+
+def lines_for(seat: int, notices) -> list[str]:
+    """The protocol lines the referee would send ``seat`` for ``notices`` (those it may see that have a line)."""
+    from referee.match import wire
+
+    return [text for n in notices if seat in n.seats for text in [wire.event_text(n.event)] if text is not None]
+
+
+def tell_the_game(bots, variant, notices) -> None:
+    """Start bot objects (``on_line``) as the referee starts version 3 bots, each told the game so far."""
+    from referee.match import wire
+
+    for seat, bot in enumerate(bots):
+        bot.on_line("pinochle 3")
+        bot.on_line(wire.new_game_message("t1", variant, seat).to_text())
+        for rule in wire.rule_messages(variant):
+            bot.on_line(rule.to_text())
+        for line in lines_for(seat, notices):
+            bot.on_line(line)

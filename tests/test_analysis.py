@@ -13,6 +13,7 @@ import sys
 
 import attrs
 import pytest
+from helpers import lines_for, tell_the_game
 
 from analysis import ANALYSIS_FILE, Budget, SeatAnalysis, Weighed, analyse, analyse_record, losses_by_bot, mark
 from analysis.values import Searcher, _from_rows
@@ -49,22 +50,12 @@ class RandomPlayer:
         return None
 
 
-def lines_for(seat, notices):
-    return [text for n in notices if seat in n.seats for text in [wire.event_text(n.event)] if text is not None]
-
-
 def record_of(name: str, seed: int, players: list, names: list[str], actions: int | None = None) -> GameRecord:
     """A game of preset ``name`` between bot objects (``on_line``), fed the referee's lines, as a record (cut
     after ``actions`` actions, if given)."""
     variant = PRESETS[name]
     game, notices = new_game(variant, seed=seed)
-    for seat, bot in enumerate(players):
-        bot.on_line("pinochle 3")
-        bot.on_line(wire.new_game_message("t1", variant, seat).to_text())
-        for rule in wire.rule_messages(variant):
-            bot.on_line(rule.to_text())
-        for line in lines_for(seat, notices):
-            bot.on_line(line)
+    tell_the_game(players, variant, notices)
     entries = []
     while not game.is_terminal() and (actions is None or len(entries) < actions):
         d = game.decision()

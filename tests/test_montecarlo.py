@@ -10,7 +10,7 @@ import sys
 import attrs
 import pytest
 import trio
-from helpers import arena, play
+from helpers import arena, lines_for, play, tell_the_game
 
 from protocol import split_points
 from referee.bots.samples import SAMPLE_DIR, SAMPLES
@@ -29,21 +29,11 @@ def comparable(obs):
     return attrs.evolve(obs, melds=tuple(tuple((x.seat, x.name, x.points, x.cards) for x in seat) for seat in obs.melds))
 
 
-def lines_for(seat, notices):
-    return [text for n in notices if seat in n.seats for text in [wire.event_text(n.event)] if text is not None]
-
-
 def start(variant, seed=7, worlds=1):
     """A game of ``variant`` and a montecarlo bot in every seat, each told the game so far."""
     game, notices = new_game(variant, seed=seed)
     bots = [montecarlo_bot.MonteCarlo(worlds=worlds, seed=s) for s in range(variant.players)]
-    for seat, bot in enumerate(bots):
-        bot.on_line("pinochle 3")
-        bot.on_line(wire.new_game_message("t1", variant, seat).to_text())
-        for rule in wire.rule_messages(variant):
-            bot.on_line(rule.to_text())
-        for line in lines_for(seat, notices):
-            bot.on_line(line)
+    tell_the_game(bots, variant, notices)
     return game, bots
 
 

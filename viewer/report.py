@@ -19,7 +19,12 @@ writes ``out/report/``:
   makes them while its games are played (:class:`FilmsAhead`: one process
   in the kernel's idle class, which uses a core the games leave idle and
   yields to them at once), and the films still missing at the end are
-  written here, or by a process per core when there are many.
+  written here, or by a process per core when there are many;
+* where the results folder has an ``analysis.jsonl`` (``pinochle-arena
+  analyse``, docs/analysis.md), ``analysis.js`` and ``analysis/N.js``:
+  game N's weighed decisions (:mod:`viewer.marks`), loaded with its film,
+  from which the viewer marks the inaccuracies, mistakes and blunders,
+  goes to the next and previous mark, and draws the side's evaluation.
 
 The plots are small hand-written SVG: two line charts do not justify
 shipping and auditing a charting library.
@@ -49,6 +54,7 @@ from tournaments.summary import Summary, summarise
 
 from .film import film_script, film_script_of
 from .film_maker import AHEAD, READY, ahead_name
+from .marks import read_marks
 
 STATIC = Path(__file__).resolve().parent / "static"
 ROOT = Path(__file__).resolve().parent.parent  # on the film makers' PYTHONPATH
@@ -57,15 +63,17 @@ COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8
 
 
 def write_report(records: Sequence[GameRecord], directory: Path, title: str, summary: Summary | None = None,
-                 bootstrap: int = 300) -> Path:
+                 bootstrap: int = 300, analysis: Path | None = None) -> Path:
     """Write the report of ``records`` into ``directory`` (made if missing); returns its index.html.
-    ``summary``: the records' tables if the caller has them already (else made with ``bootstrap``)."""
+    ``summary``: the records' tables if the caller has them already (else made with ``bootstrap``). ``analysis``:
+    an ``analysis.jsonl`` (``pinochle-arena analyse``), whose marks the viewer shows on the games it analysed."""
     films = directory / "films"
     films.mkdir(parents=True, exist_ok=True)
     for name in VIEWER_FILES:
         shutil.copyfile(STATIC / name, directory / name)
     write_films(records, films)
     games = [game_row(number, record) for number, record in enumerate(records)]
+    analysed = write_marks(records, games, directory, analysis)
     sections = [f"<h1>{html.escape(title)}</h1>"]
     if records:
         summary = summary or summarise(records, bootstrap=bootstrap)
@@ -74,10 +82,33 @@ def write_report(records: Sequence[GameRecord], directory: Path, title: str, sum
     sections.append(_plots_html(records))
     sections.append(GAMES_HTML)
     page = PAGE.format(title=html.escape(title), body="\n".join(sections),
-                       games=script_json(games))
+                       games=script_json(games), analysis=ANALYSIS_SCRIPT if analysed else "")
     index = directory / "index.html"
     index.write_text(page)
     return index
+
+
+ANALYSIS_SCRIPT = '<script src="analysis.js"></script>\n'  # before report.js, which shows its part of a step
+
+
+def write_marks(records: Sequence[GameRecord], games: list[dict], directory: Path, analysis: Path | None) -> bool:
+    """``analysis/N.js`` for each game that ``analysis`` has lines for (:func:`viewer.marks.read_marks`), loaded by
+    ``analysis.js`` when the game is opened (its row says ``"analysis": true``); whether any game has some. An
+    earlier report's analysis in ``directory`` goes first: without lines, the page is the one without analysis."""
+    folder = directory / "analysis"
+    shutil.rmtree(folder, ignore_errors=True)
+    (directory / "analysis.js").unlink(missing_ok=True)
+    found = read_marks(analysis, records) if analysis is not None else {}
+    if not found:
+        return False
+    folder.mkdir()
+    shutil.copyfile(STATIC / "analysis.js", directory / "analysis.js")
+    for row, record in zip(games, records, strict=True):
+        data = found.get(record.game_id)
+        if data is not None:
+            (folder / f"{row['n']}.js").write_text(f"pinochleAnalysis({row['n']}, {script_json(data)});\n")
+            row["analysis"] = True
+    return True
 
 
 GAMES_PER_PROCESS = 200  # films worth a process of their own (starting one costs about as much as 50 films)
@@ -371,6 +402,6 @@ PAGE = """<!DOCTYPE html>
 <script>window.REPORT_GAMES = {games};</script>
 <script src="cards.js"></script>
 <script src="film.js"></script>
-<script src="report.js"></script>
+{analysis}<script src="report.js"></script>
 </body></html>
 """

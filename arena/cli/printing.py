@@ -111,10 +111,12 @@ def films_ahead(out: Path, report: bool) -> Iterator[Callable[[GameRecord], None
 
 
 def write_html_report(records: list[GameRecord], out: Path, title: str, summary=None, bootstrap: int = 300) -> Path:
-    """OUT/report/index.html (viewer.report), with its path printed."""
+    """OUT/report/index.html (viewer.report), with its path printed; the marks of OUT/analysis.jsonl, if there."""
+    from analysis.summary import ANALYSIS_FILE
     from viewer.report import write_report
 
-    index = write_report(records, out / "report", title, summary=summary, bootstrap=bootstrap)
+    index = write_report(records, out / "report", title, summary=summary, bootstrap=bootstrap,
+                         analysis=out / ANALYSIS_FILE)
     print(f"report: {index}")
     return index
 

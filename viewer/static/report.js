@@ -6,7 +6,9 @@
 
 const films = {};      // game number -> film, once loaded
 const waiting = {};    // game number -> callbacks waiting for its film
-let current = null;    // { film, states, step, view }
+let current = null;    // { film, states, step, view, number }
+// parts of the viewer in scripts loaded before this one (analysis.js): each has open(current) and show(current)
+const viewerParts = window.VIEWER_PARTS || [];
 
 // ------------------------------------------------------------------ loading films
 // films/N.js calls pinochleFilm(N, base64 of the gzipped JSON); a script can be loaded from file://, a fetch cannot
@@ -93,6 +95,7 @@ function show() {
   text.className = info.fault ? "fault" : "";
   document.getElementById("step-count").textContent = `step ${step + 1} of ${film.steps.length}, hand ${now[0].hand_no}`;
   document.getElementById("hand-select").value = String(now[0].hand_no);
+  viewerParts.forEach((part) => part.show(current));
 }
 
 function go(step) {
@@ -103,7 +106,8 @@ function go(step) {
 
 function openGame(number) {
   loadFilm(number, (film) => {
-    current = { film, states: filmStates(film), step: 0, view: "all" };  // (film.js)
+    current = { film, states: filmStates(film), step: 0, view: "all", number };  // (film.js)
+    viewerParts.forEach((part) => part.open(current));
     const viewer = document.getElementById("viewer");
     viewer.hidden = false;
     document.getElementById("viewer-title").textContent =

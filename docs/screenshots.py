@@ -1,8 +1,9 @@
-"""Take the screenshots README and docs/league.md show (docs/images/): a league's front page with its ladder, an
-entrant's page, a game's page, the replay viewer and the play page, from real runs on this machine. Needs Debian's
-chromium (as the browser tests do).
+"""Take the screenshots README, docs/league.md and docs/analysis.md show (docs/images/): a league's front page with
+its ladder, an entrant's page, a game's page, the replay viewer, the play page, and the viewer's analysis marks,
+from real runs on this machine. Needs Debian's chromium (as the browser tests do).
 
-    .venv/bin/python docs/screenshots.py        # about a minute; rewrites docs/images/*.png
+    .venv/bin/python docs/screenshots.py            # about a minute; rewrites docs/images/*.png
+    .venv/bin/python docs/screenshots.py analysis   # only those named: league, play, analysis
 """
 
 from __future__ import annotations
@@ -86,15 +87,40 @@ def play_page(browser, work: Path) -> None:
         process.wait(timeout=60)
 
 
+def analysis_marks(browser, work: Path) -> None:
+    """A two-handed game of random against montecarlo, analysed, in the report's viewer at a marked decision."""
+    out = work / "analysed"
+    arena("match", "random", "montecarlo", "--games", "1", "--no-duplicate", "--seed", "7", "--isolation", "none",
+          "--option", "target=300", "--no-report", "--out", out)
+    arena("analyse", out)
+    arena("report", out, "--bootstrap", "0")
+    page = browser.new_page(viewport=SIZE)
+    page.goto((out / "report" / "index.html").as_uri() + "#game-g1")
+    page.wait_for_selector("#mark-nav:not([hidden])")
+    page.focus("body")
+    for _ in range(3):  # a few tricks into the hand, then on to a blunder
+        page.keyboard.press("n")
+    while not page.locator("#analysis-step .mark-blunder").count() and page.locator("#next-mark").is_enabled():
+        page.keyboard.press("n")
+    page.locator("#viewer").screenshot(path=IMAGES / "analysis.png")
+
+
+SHOTS = {"league": league_pages, "play": play_page, "analysis": analysis_marks}
+
+
 def main() -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         raise SystemExit("no chromium: apt-get install chromium")
+    names = sys.argv[1:] or list(SHOTS)
+    unknown = [name for name in names if name not in SHOTS]
+    if unknown:
+        raise SystemExit(f"no such screenshots: {', '.join(unknown)} (there are {', '.join(SHOTS)})")
     IMAGES.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as work, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
-        league_pages(browser, Path(work))
-        play_page(browser, Path(work))
+        for name in names:
+            SHOTS[name](browser, Path(work))
         browser.close()
     print(f"screenshots in {IMAGES.relative_to(ROOT)}/")
 

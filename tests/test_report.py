@@ -307,3 +307,64 @@ def test_films_ahead_takes_its_maker_out_of_the_idle_class_before_killing_it(tmp
         maker = films._maker.pid
     assert calls == [(maker, os.SCHED_IDLE), (maker, os.SCHED_OTHER)]  # (idle once set up, by the run)
     assert films._maker.returncode is not None  # and it is gone
+
+
+def notices_in_play(record: GameRecord) -> list[list[ev.Notice]]:
+    """The notices the game loop keeps while it plays ``record`` (play_game's ``seen``): the deal's, then each
+    legal action's."""
+    game, dealt = new_game(get_variant(record.variant, record.options), record.seed)
+    seen = [dealt]
+    for entry in record.actions:
+        try:
+            seen.append(game.apply(action_from_text(entry.action)))
+        except ValueError:  # the illegal action that ended the game: the loop applies none
+            break
+    return seen
+
+
+def no_replay(*_):
+    raise AssertionError("a game played here was filmed by playing its record through the rules again")
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_film_made_from_the_notices_of_play_is_the_film_of_the_replay(name, monkeypatch):
+    """The film of a game played here is made from the notices it made (no replay), and is the replay's film, so
+    the viewer shows what it shows of a record read back later; a game whose last action the rules refused, or
+    that never started, has no notices for every step, and is replayed."""
+    whole = [record_of(name, 1, limit=10_000), record_of(name, 7), faulted(record_of(name, 4), "timeout")]
+    refused = faulted(record_of(name, 3), "illegal")
+    never = record_of(name, 5)
+    never.actions, never.termination, never.culprit, never.detail = [], Termination.CRASH, 0, "failed to start"
+    expected = {r.game_id: film(r) for r in [*whole, refused, never]}
+    assert film(refused, notices_in_play(refused)) == expected[refused.game_id]
+    assert film(never, []) == expected[never.game_id]
+    monkeypatch.setattr("viewer.film._steps_replayed", no_replay)
+    for record in whole:
+        assert film(record, notices_in_play(record)) == expected[record.game_id], record.game_id
+
+
+def films_of_run(out: Path) -> tuple[list[str], list[str]]:
+    """A run's report films as written, and as the report makes them from its records read back (a replay)."""
+    from referee.records.record import read_records
+    from referee.records.store import ResultStore
+
+    store = ResultStore(out)
+    records = list(read_records(store.games_path, store.key))
+    made = [(out / "report" / "films" / f"{n}.js").read_text() for n in range(len(records))]
+    return made, [film_script(n, r) for n, r in enumerate(records)]
+
+
+@pytest.mark.parametrize("command", [
+    ("match", "first-legal", "first-legal", "--games", "4"),
+    ("tournament", "--bot", "first-legal", "--bot", "first-legal", "--games", "4", "--concurrency", "2",
+     "--processes", "2"),
+], ids=["match", "tournament in two referee processes"])
+def test_the_films_of_a_run_are_made_from_its_games_notices_where_they_were_played(command, tmp_path, monkeypatch):
+    """A match (in this process) and a tournament's referee worker processes hand each game's notices to the
+    report's films: the report replays no record, and its films are those of the records replayed."""
+    monkeypatch.setattr("viewer.film._steps_replayed", no_replay)  # (in this process: the report at the end)
+    run = arena(*command, "--seed", "3", "--isolation", "none", "--out", tmp_path / "out")
+    assert run.returncode == 0, run.stderr
+    monkeypatch.undo()
+    made, replayed = films_of_run(tmp_path / "out")
+    assert len(made) == 4 and made == replayed

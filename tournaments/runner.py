@@ -40,7 +40,7 @@ import trio
 
 from referee.bots import cgroups
 from referee.match import Entrant, board_runs
-from referee.match.lane import note_retirement
+from referee.match.lane import Seen, note_retirement
 from referee.match.stream import FEED_AHEAD, RecordSink, SeatingsApart, Writer, feed_more, open_writer, play_lanes
 from referee.records.record import GameRecord
 
@@ -84,6 +84,7 @@ async def run_games(
     more: Callable[[], Awaitable[Sequence[GameSpec]]] | None = None,
     gather: float = 0.0,
     say: Callable[[str], None] | None = None,
+    seen: Seen | None = None,
 ) -> None:
     """Play ``games`` (the ones not yet in the store) with ``config.concurrency`` games at once.
 
@@ -101,7 +102,9 @@ async def run_games(
 
     ``gather``: see :func:`referee.match.stream.open_writer`. ``say`` is
     told, in one line, of a referee worker process that died and was
-    replaced.
+    replaced. ``seen`` is given each game's record and notices in the
+    process that played it (see :data:`~referee.match.lane.Seen`; not on a
+    cluster).
     """
     if config.boards:
         games = board_runs(games, board_and_seating)
@@ -123,9 +126,10 @@ async def run_games(
             if more is not None:
                 nursery.start_soon(feed_more, apart, more, FEED_AHEAD * slots)
             if processes <= 1:
-                await play_lanes(apart, entrants, lane_settings(config, logs, transcripts), slots, writer, slot_stem)
+                await play_lanes(apart, entrants, lane_settings(config, logs, transcripts, seen), slots, writer,
+                                 slot_stem)
             else:
-                workers = RefereeWorkers(config, entrants, apart, logs, transcripts, hooks, say or _silent)
+                workers = RefereeWorkers(config, entrants, apart, logs, transcripts, hooks, say or _silent, seen)
                 await workers.run(slots, processes, writer)
 
 
@@ -163,6 +167,7 @@ class RefereeWorkers:
     transcripts: bool
     hooks: WorkerHooks
     say: Callable[[str], None]
+    seen: Seen | None = None  # pickled into each worker: given each game's record and notices there
     retired: set[str] = attrs.Factory(set)  # sent with every game: a 'never' entrant's fault in one retires it in all
 
     async def run(self, slots: int, processes: int, writer: Writer) -> None:
@@ -196,7 +201,7 @@ class RefereeWorkers:
         link = _WorkerLink.to(process)
         try:
             await link.send(encode({"config": self.config, "first_slot": first_slot, "slots": slots,
-                                    "logs": self.logs, "transcripts": self.transcripts}))
+                                    "logs": self.logs, "transcripts": self.transcripts, "seen": self.seen}))
             await self._fill(session, slots, link)
             async with contextlib.aclosing(read_lines(link.output)) as lines:
                 while session.in_flight or not self.apart.over:

@@ -14,16 +14,17 @@ from pathlib import Path
 import trio
 
 from referee.match import Entrant
-from referee.match.lane import GameSpec, LaneSettings, open_lane, play_stream
+from referee.match.lane import GameSpec, LaneSettings, Seen, open_lane, play_stream
 from referee.records.record import GameRecord
 
 from .config import TournamentConfig
 
 
-def lane_settings(config: TournamentConfig, logs: Path, transcripts: bool) -> LaneSettings:
-    """What every game of the tournament shares."""
+def lane_settings(config: TournamentConfig, logs: Path, transcripts: bool, seen: Seen | None = None) -> LaneSettings:
+    """What every game of the tournament shares; ``seen`` is given each game's record and notices (the report's
+    films: see :data:`~referee.match.lane.Seen`)."""
     return LaneSettings(config.variant, logs, duplicate=config.duplicate, boards=bool(config.boards),
-                        wait_ms=config.wait_ms, transcripts=transcripts, game_logs=config.game_logs)
+                        wait_ms=config.wait_ms, transcripts=transcripts, game_logs=config.game_logs, seen=seen)
 
 
 def slot_stem(slot: int) -> str:
@@ -33,12 +34,12 @@ def slot_stem(slot: int) -> str:
 
 async def play_slot(slot: int, queue: trio.MemoryReceiveChannel[GameSpec], entrants: Mapping[str, Entrant],
                     config: TournamentConfig, logs: Path, finished: Callable[[GameRecord], Awaitable[None]],
-                    transcripts: bool, retired: set[str]) -> None:
+                    transcripts: bool, retired: set[str], seen: Seen | None = None) -> None:
     """Play the games of ``queue`` one after another with this slot's bots; close them at the end.
 
     ``retired`` is shared by every slot (and, through the parent, every
     process): entrants with ``restart = "never"`` that faulted anywhere, which
     are not started again for later games.
     """
-    async with open_lane(entrants, lane_settings(config, logs, transcripts), slot_stem(slot), retired) as lane:
+    async with open_lane(entrants, lane_settings(config, logs, transcripts, seen), slot_stem(slot), retired) as lane:
         await play_stream(lane, queue, finished)

@@ -5,7 +5,8 @@ when a tournament uses more than one referee process, so the referee's own
 work spreads over the cores. It speaks a private line protocol with its
 parent on stdin/stdout (:mod:`tournaments.worker_wire`):
 
-* in: one ``setup`` line (the configuration, pickled and base64-encoded),
+* in: one ``setup`` line (the configuration, and the function given each
+  game's record and notices, if any: the report's films; pickled and base64-encoded),
   then one (game spec, entrants retired so far) per line (the same), then ``end`` when there are no
   more games; end of input without ``end`` means the parent died;
 * out: one game record per line (its JSON), as each game ends.
@@ -31,8 +32,8 @@ async def serve() -> None:
     stdout = trio.lowlevel.FdStream(os.dup(1))
     lines = read_lines(stdin)
     setup = decode(await anext(lines))
-    config, first_slot, slots, logs, transcripts = (setup[k] for k in ("config", "first_slot", "slots", "logs",
-                                                                      "transcripts"))
+    config, first_slot, slots, logs, transcripts, seen = (
+        setup[k] for k in ("config", "first_slot", "slots", "logs", "transcripts", "seen"))
     entrants = config.seat_entrants()
     send, receive = trio.open_memory_channel(slots)
     write_lock = trio.Lock()
@@ -66,7 +67,7 @@ async def serve() -> None:
                 games.start_soon(feed, everything)
                 for slot in range(first_slot, first_slot + slots):
                     games.start_soon(play_slot, slot, receive.clone(), entrants, config, logs, publish,
-                                     transcripts, retired)
+                                     transcripts, retired, seen)
                 receive.close()
             nursery.cancel_scope.cancel()
 

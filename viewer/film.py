@@ -1,14 +1,18 @@
 """A game record as a film for the replay viewer: each step's events, each with the seats that saw it.
 
-The record is played again through the rules (as ``replay`` does), and
-the notices each step makes, every event with the seats the rules show it
-to, are written down as they come. The viewer's script
-(``viewer/static/film.js``) then keeps each seat's table from the events
-it was shown, as a bot keeps its model from the lines the referee sends
-it: its hand, what lies on the table, the auction, the scores. Nothing
-here knows a rule (the rules engine decides what each seat sees), and
-nothing here takes a view: a film costs the replay and little more, where
-a view of every seat after every step cost four times the replay.
+A film is the notices each step made, every event with the seats the
+rules showed it to, written down as they come. A game played on this
+machine hands them over as it is played (the game loop keeps them for
+its lane's ``seen``: see :class:`viewer.film_maker.FilmsSeen`), so its
+film costs their writing and no rules at all; a record made elsewhere, or read back
+later, is played again through the rules (as ``replay`` does) for the
+same notices. The viewer's script (``viewer/static/film.js``) then keeps
+each seat's table from the events it was shown, as a bot keeps its model
+from the lines the referee sends it: its hand, what lies on the table,
+the auction, the scores. Nothing here knows a rule (the rules engine
+decides what each seat sees), and nothing here takes a view: a view of
+every seat after every step cost four times the replay, and the replay
+four times the writing of what play showed.
 
 A film is JSON::
 
@@ -34,16 +38,19 @@ from __future__ import annotations
 
 import base64
 import gzip
+import itertools
 import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from referee.records.deals import record_decks
-from referee.records.record import GameRecord, Termination
+from referee.records.record import ActionEntry, GameRecord, Termination
 from referee.rules import IllegalActionError, get_variant, new_game, recorded_action
 from referee.rules import events as e
 from referee.rules.cards import Card
 from referee.rules.variants import Variant
+
+Steps = Sequence[Sequence[e.Notice]]  # a game's notices, step by step: the deal's, then each action's
 
 FORMAT = 2  # a film's layout, as the viewer reads it: raise it when it changes (films made ahead are named by it)
 
@@ -123,29 +130,21 @@ def table_rules(variant: Variant) -> dict:
     return {"hand_size": variant.hand_size, "piles": piles, "stock": stock, "target": variant.target}
 
 
-def film(record: GameRecord) -> dict:
+def film(record: GameRecord, seen: Steps | None = None) -> dict:
     """The film of one record (see the module's docstring). A record that does not replay ends where it
-    stops agreeing with the rules, with a step that says so."""
+    stops agreeing with the rules, with a step that says so.
+
+    ``seen``: the notices the game made, step by step, as the game loop kept them while it was played (the
+    deal's, then each action's: :data:`referee.match.lane.Seen`). A film is made from them, without playing
+    the record through the rules again, when there is one for the deal and one for each recorded action; a
+    record without them (one made elsewhere, or read back later) or whose last action the rules refused is
+    replayed. Either way it is the same film: the notices are the ones a replay makes."""
     variant = get_variant(record.variant, record.options)
     names = [s.entrant for s in record.seats] or [f"seat {i}" for i in range(variant.players)]
-    game, notices = new_game(variant, record.seed, record_decks(record, variant))
-    steps: list[dict] = [{"seat": None, "text": "the cards are dealt" if record.actions or record.deals
-                          else "the game did not start", "ms": None, "events": _events(notices)}]
-    faulted = False
-    for entry in record.actions:
-        who = names[entry.seat] if entry.seat < len(names) else f"seat {entry.seat}"
-        try:
-            action = recorded_action(game, entry.action, last=entry is record.actions[-1])
-            game.check(action)
-        except IllegalActionError as error:
-            steps.append({"seat": entry.seat, "text": f"{who}: {entry.action} (illegal: {error})", "ms": entry.ms,
-                          "events": [], "fault": True})
-            faulted = True
-            break
-        steps.append({"seat": entry.seat, "text": f"{who}: {entry.action}", "ms": entry.ms,
-                      "events": _events(game.apply(action))})
-        if game.is_terminal():
-            break
+    if seen is not None and len(seen) == len(record.actions) + 1:
+        steps, faulted = _steps_seen(record, names, seen), False
+    else:
+        steps, faulted = _steps_replayed(record, variant, names)
     if record.termination is not Termination.COMPLETED and not faulted:
         culprit = names[record.culprit] if record.culprit is not None and record.culprit < len(names) else "?"
         steps.append({"seat": record.culprit, "text": f"{culprit}: {record.termination.value}: {record.detail}",
@@ -165,15 +164,55 @@ def film(record: GameRecord) -> dict:
     }
 
 
+def _opening(record: GameRecord, notices: Sequence[e.Notice]) -> dict:
+    """The film's first step: the deal."""
+    return {"seat": None, "text": "the cards are dealt" if record.actions or record.deals else "the game did not start",
+            "ms": None, "events": _events(notices)}
+
+
+def _step(entry: ActionEntry, names: Sequence[str], notices: Sequence[e.Notice]) -> dict:
+    """The step of one recorded action, with what it showed."""
+    return {"seat": entry.seat, "text": f"{_who(names, entry.seat)}: {entry.action}", "ms": entry.ms,
+            "events": _events(notices)}
+
+
+def _who(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else f"seat {seat}"
+
+
+def _steps_seen(record: GameRecord, names: Sequence[str], seen: Steps) -> list[dict]:
+    """The steps of a game from the notices it made as it was played (one more than its actions)."""
+    return [_opening(record, seen[0]), *map(_step, record.actions, itertools.repeat(names), seen[1:])]
+
+
+def _steps_replayed(record: GameRecord, variant: Variant, names: Sequence[str]) -> tuple[list[dict], bool]:
+    """The steps of a record played through the rules again, and whether they end on an action the rules
+    refuse (then the last step says so)."""
+    game, notices = new_game(variant, record.seed, record_decks(record, variant))
+    steps = [_opening(record, notices)]
+    for entry in record.actions:
+        try:
+            action = recorded_action(game, entry.action, last=entry is record.actions[-1])
+            game.check(action)
+        except IllegalActionError as error:
+            steps.append({"seat": entry.seat, "text": f"{_who(names, entry.seat)}: {entry.action} (illegal: {error})",
+                          "ms": entry.ms, "events": [], "fault": True})
+            return steps, True
+        steps.append(_step(entry, names, game.apply(action)))
+        if game.is_terminal():
+            break
+    return steps, False
+
+
 def film_script(number: int, record: GameRecord) -> str:
     """Game ``number``'s film as the viewer loads it."""
     return film_script_of(number, packed_film(record))
 
 
-def packed_film(record: GameRecord) -> str:
-    """A record's film, gzipped (the fastest level: a film of events is small, and a third of the cost of the
-    default level's packing), in base64."""
-    data = json.dumps(film(record), separators=(",", ":")).encode()
+def packed_film(record: GameRecord, seen: Steps | None = None) -> str:
+    """A record's film (from the notices ``seen`` while it was played, if given: see :func:`film`), gzipped (the
+    fastest level: a film of events is small, and a third of the cost of the default level's packing), in base64."""
+    data = json.dumps(film(record, seen), separators=(",", ":")).encode()
     return base64.b64encode(gzip.compress(data, compresslevel=1, mtime=0)).decode()
 
 

@@ -15,19 +15,28 @@ time the maker may not get) before it relies on it, and may then put it
 in the kernel's idle class itself (:class:`viewer.report.FilmsAhead`).
 A film maker is started in a process group of its own: Ctrl-C goes to
 the run, which then stops it.
+
+Where the games are played on this machine, a run needs no film maker
+while they are played: :class:`FilmsSeen`, handed to the game loop
+(``LaneSettings.seen``), writes each game's film into ``FILMS/ahead/``
+from the notices the game made, in the process that played it, with no
+replay.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
 from pathlib import Path
 
+import attrs
+
 from referee.bots.spawn import die_with_parent
 from referee.records.record import GameRecord
 
-from .film import FORMAT, film_script, packed_film
+from .film import FORMAT, Steps, film_script, packed_film
 
 READY = "ready"  # its one line of output: set up, and killed by the kernel with its parent from now on
 AHEAD = "ahead"  # FILMS/ahead/: films made while the games were played, named by their records
@@ -44,13 +53,42 @@ def make(films: Path, line: str) -> None:
     name, record_json = line.rstrip("\n").split(" ", 1)
     record = GameRecord.from_json(record_json)
     if name == "-":
-        target, text = films / AHEAD / ahead_name(record_json), packed_film(record)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        write_ahead(films, record_json, packed_film(record))
     else:
-        target, text = films / f"{int(name)}.js", film_script(int(name), record)
+        write_whole(films / f"{int(name)}.js", film_script(int(name), record))
+
+
+def write_ahead(films: Path, record_json: str, packed: str) -> None:
+    """A film made ahead (packed), for the record whose text is ``record_json``."""
+    target = films / AHEAD / ahead_name(record_json)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_whole(target, packed)
+
+
+def write_whole(target: Path, text: str) -> None:
+    """``text`` into ``target``, whole or not at all (a temporary name, then a rename)."""
     partial = target.with_name(target.name + ".partial")
     partial.write_text(text)
     os.replace(partial, target)
+
+
+@attrs.frozen
+class FilmsSeen:
+    """Each game's film made ahead, into ``films/ahead/``, from the notices the game made (no replay).
+
+    Called by the game loop with each record and its notices, in the process
+    that played the game (a tournament's referee worker, or the run's own),
+    so it is pickled into a worker with the rest of its setup. A film it
+    cannot write (a full disk) is left to the report, which makes it at the
+    end from the record."""
+
+    films: Path  # the report's films/ folder
+
+    def __call__(self, record: GameRecord, seen: Steps) -> None:
+        text = record.to_json()
+        kept = GameRecord.from_json(text)  # the record as the report reads it (its times as written: rounded)
+        with contextlib.suppress(OSError):
+            write_ahead(self.films, text, packed_film(kept, seen))
 
 
 def main() -> None:

@@ -9,16 +9,19 @@ writes ``out/report/``:
   its filters and the replay viewer;
 * ``cards.js``, ``film.js``, ``report.js`` and ``report.css`` (copied from this package:
   no server, no CDN, nothing fetched);
-* ``films/N.js``: game N's film (:mod:`viewer.film`: its replay's events,
+* ``films/N.js``: game N's film (:mod:`viewer.film`: its game's events,
   each with the seats that saw it, from which ``film.js`` keeps every
   seat's table in the page), gzipped and loaded by the viewer only when
   the game is opened (a browser may load a script from ``file://`` but not
   fetch a file), so a report of thousands of games opens at once. Films
-  are most of a report's cost (each replays its game: about a tenth of
-  the CPU of a game between two instant bots), so a tournament or match
-  makes them while its games are played (:class:`FilmsAhead`: one process
-  in the kernel's idle class, which uses a core the games leave idle and
-  yields to them at once), and the films still missing at the end are
+  are most of a report's cost, so a tournament or match makes them while
+  its games are played: where a game is played on this machine, from the
+  notices it made, in the process that played it
+  (:class:`viewer.film_maker.FilmsSeen`: about 1 ms of CPU a game, no
+  rules); a cluster's records are replayed by one process in the kernel's
+  idle class (:class:`FilmsAhead`), which uses a core the games leave idle
+  and yields to them at once. The films still missing at the end (records
+  given to ``report`` later) are replayed, and
   written here, or by a process per core when there are many;
 * where the results folder has an ``analysis.jsonl`` (``pinochle-arena
   analyse``, docs/analysis.md), ``analysis.js`` and ``analysis/N.js``:

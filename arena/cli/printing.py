@@ -5,12 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from tabulate import tabulate
 
 from referee.records.record import GameRecord, Termination
 
 from .args import UsageError
+
+if TYPE_CHECKING:
+    from referee.match.lane import Seen
 
 
 def game_line(r: GameRecord) -> str:
@@ -97,17 +101,35 @@ def print_table(records: list[GameRecord], system: str, out: Path | None, anchor
         print(f"\nwritten: {', '.join(str(f) for f in write_table_files(table, out))}")
 
 
+class FilmHooks(NamedTuple):
+    """How a run hands its games to the report's films while they are played (see :func:`films_ahead`)."""
+
+    seen: Seen | None  # for the game loop (LaneSettings.seen): each film made from its game's notices
+    add: Callable[[GameRecord], None]  # called with each finished game's record
+
+
 @contextmanager
-def films_ahead(out: Path, report: bool) -> Iterator[Callable[[GameRecord], None]]:
-    """A function to call with each finished game: unless ``report`` is off, the report's films are made while the
-    games are played (viewer.report.FilmsAhead) and :func:`write_html_report` then only writes them out."""
+def films_ahead(out: Path, report: bool, here: bool = True) -> Iterator[FilmHooks]:
+    """Unless ``report`` is off, the report's films made while the games are played, so that
+    :func:`write_html_report` then only writes them out: the games played on this machine (``here``) hand their
+    notices to ``viewer.film_maker.FilmsSeen`` in the process that played them (no replay); the records of games
+    played elsewhere (a cluster) are filmed by a film maker in the kernel's idle class (viewer.report.FilmsAhead)."""
     if not report:
-        yield lambda record: None
+        yield FilmHooks(None, _nothing)
+        return
+    if here:
+        from viewer.film_maker import FilmsSeen
+
+        yield FilmHooks(FilmsSeen(out / "report" / "films"), _nothing)
         return
     from viewer.report import FilmsAhead
 
     with FilmsAhead(out / "report") as films:
-        yield films.add
+        yield FilmHooks(None, films.add)
+
+
+def _nothing(record: GameRecord) -> None:
+    pass
 
 
 def write_html_report(records: list[GameRecord], out: Path, title: str, summary=None, bootstrap: int = 300) -> Path:

@@ -168,7 +168,7 @@ def play(args, opened) -> collections.Counter | None:
         finished += 1
         live.append(record)
         leader.add(record)
-        film(record)
+        films.add(record)
         workers = ""
         if "worker" in record.extra:
             per_worker[record.extra["worker"]] += 1
@@ -179,12 +179,13 @@ def play(args, opened) -> collections.Counter | None:
         rating_interval(progress, live, args.ratinginterval)
 
     try:
-        with films_ahead(config.output, not args.no_report) as film:
+        with films_ahead(config.output, not args.no_report, here=config.cluster is None) as films:
             todo = opened.todo()
             while todo:  # a knockout's next games follow from the last ones' results
                 progress.grow(opened.total(live))
                 play_these = functools.partial(run_games, planned=opened.planned(live), played=list(live),
-                                              say=functools.partial(print, file=sys.stderr, flush=True))
+                                              say=functools.partial(print, file=sys.stderr, flush=True),
+                                              seen=films.seen)
                 run_on_cluster_or_here(play_these, config, todo, store, on_game, args.transcripts)
                 todo = opened.todo(live) if config.format is Format.KNOCKOUT else []
     except KeyboardInterrupt:

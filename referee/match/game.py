@@ -69,6 +69,7 @@ async def play_game(
     decks: Sequence[Sequence[Card]] = (),
     upcoming: Sequence[Player] = (),
     upcoming_game: str = "",
+    seen: list[Sequence[ev.Notice]] | None = None,
 ) -> GameRecord:
     """Play one game; always returns a record, whatever the bots do.
 
@@ -88,6 +89,13 @@ async def play_game(
     ``decks`` are the decks of the first deals (a deal file's); the deals
     after them come from ``seed``. The record says how many were given
     (``extra["fixed_decks"]``), so that a replay deals them alike.
+
+    ``seen``, if given, is added each step's notices (every event with the
+    seats allowed to see it), as the bots are told them: the deal's, then
+    each action's, one list a step. They are the rules' own objects, kept
+    by reference (nothing copied, nothing worked out): a caller that wants
+    the game's events without replaying its record (the report's films)
+    takes them from there.
     """
     wire_id = game_wire_id(seed, game_id)
     record = GameRecord(
@@ -128,11 +136,11 @@ async def play_game(
             if "state" in client.wants:
                 observers[seat] = Observer(variant, seat)
         game, notices = new_game(variant, seed, decks)
-        _deliver(clients, notices, record, observers)
+        _deliver(clients, notices, record, observers, seen)
         while (decision := game.decision()) is not None:
             action = await _take_turn(game, decision, clients[decision.seat], clocks[decision.seat],
                                       observers.get(decision.seat), record)
-            _deliver(clients, game.apply(action), record, observers)
+            _deliver(clients, game.apply(action), record, observers, seen)
         record.termination = Termination.COMPLETED
         record.result = game.returns()
     except _SeatFault as fault:
@@ -198,11 +206,14 @@ def _checked_action(game: GameState, text: str, version_3: bool, melds_scored: b
 
 
 def _deliver(clients: Sequence[BotClient], notices: Sequence[ev.Notice], record: GameRecord,
-             observers: dict[int, Observer]) -> None:
+             observers: dict[int, Observer], seen: list[Sequence[ev.Notice]] | None) -> None:
     """Record what happened and queue each event for the seats that may see it (written before their next request).
 
-    A seat's :class:`Observer` (version 3's ``want state``) sees exactly the events its bot is told.
+    A seat's :class:`Observer` (version 3's ``want state``) sees exactly the events its bot is told, and ``seen``
+    (see :func:`play_game`) keeps the step's notices.
     """
+    if seen is not None:
+        seen.append(notices)
     for notice in notices:
         event = notice.event
         if isinstance(event, ev.Melded):

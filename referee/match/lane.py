@@ -13,6 +13,13 @@ and retires entrants whose restart policy is "never" after their fault.
 :func:`play_stream` feeds a lane from a queue of specs. Many lanes at once,
 with the one writer of the records, are :mod:`referee.match.stream`.
 
+A run may hand its lanes a :data:`Seen` function (``LaneSettings.seen``):
+it is given each game's record with the notices its game made, step by
+step, in the process that played it, before the record goes on. The
+report's films are made there from what the bots were told, rather than by
+playing each record through the rules again; the lane knows nothing of
+what is done with them.
+
 Every game's record keeps the same ``extra`` (:meth:`GameSpec.extra`):
 ``pairing`` (the contestants at the table, in the run's order), ``pair``
 (the deal's number at that table, or the game's without duplicate deals),
@@ -24,7 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +39,7 @@ import attrs
 import trio
 
 from ..records.record import GameRecord
+from ..rules.events import Notice
 from ..rules.variants import Variant
 from .game import play_game
 from .player import Entrant, Player, Restart, close_players
@@ -70,6 +78,10 @@ def duplicate_orders(table: tuple[str, ...]) -> list[tuple[str, ...]]:
     return [tuple(table[(i + r) % n] for i in range(n)) for r in range(n)]
 
 
+# Given each game's record and its notices, step by step (the deal's, then each action's: see play_game's ``seen``)
+Seen = Callable[[GameRecord, Sequence[Sequence[Notice]]], None]
+
+
 @attrs.frozen
 class LaneSettings:
     """What every game of a run shares."""
@@ -81,6 +93,7 @@ class LaneSettings:
     wait_ms: int = 0  # a pause between two games of one lane (cutechess's -wait)
     transcripts: bool = False  # every protocol line to ``logs/ENTRANT{stem}.protocol.log``
     game_logs: bool = False  # a stderr log for each game and seat (the league's: see :meth:`Player.logged`)
+    seen: Seen | None = None  # given each game's record and notices, where it was played (the report's films)
 
 
 class Lane:
@@ -131,12 +144,16 @@ class Lane:
         await self._keep_seating(self._seating_of(spec))
         players = self.seated(spec)
         upcoming = self.seated(after) if after is not None and self._seating_of(after) in self._seatings else []
+        seen: list[Sequence[Notice]] | None = [] if self.settings.seen is not None else None
         record = await play_game(self.nursery, players, spec.rules or self.settings.variant, spec.seed, spec.game_id,
                                  extra=spec.extra(self.settings.duplicate, self.settings.boards), decks=spec.decks,
-                                 upcoming=upcoming, upcoming_game=after.game_id if after is not None else "")
+                                 upcoming=upcoming, upcoming_game=after.game_id if after is not None else "",
+                                 seen=seen)
         for player in players:
             await player.game_over(self.nursery)
         note_retirement(record, self.entrants, self.retired)
+        if self.settings.seen is not None and seen is not None:
+            self.settings.seen(record, seen)
         return record
 
     async def close(self) -> None:

@@ -22,7 +22,7 @@ from ..records.record import GameRecord
 from ..records.store import ResultStore
 from ..rules.dealing import derive_seed
 from ..rules.variants import Partners, Variant
-from .lane import GameSpec, LaneSettings, duplicate_orders
+from .lane import GameSpec, LaneSettings, Seen, duplicate_orders
 from .player import BOARDS_PER_PROCESS, Entrant
 from .stream import play_games
 
@@ -86,7 +86,7 @@ def match_games(plan: MatchPlan) -> Schedule:
 
 async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | None = None,
                     store: ResultStore | None = None, done: Collection[str] = (),
-                    concurrency: int = 1) -> list[GameRecord]:
+                    concurrency: int = 1, seen: Seen | None = None) -> list[GameRecord]:
     """Play the games of ``plan``, but those in ``done``, ``concurrency`` at a time; records go to ``store``.
 
     Without a store, one is started in ``out_dir``: it makes ``secret.key``,
@@ -95,7 +95,8 @@ async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | Non
     The games are played by the referee's one game loop
     (:func:`~referee.match.stream.play_games`): each of the ``concurrency``
     lanes with processes of its own (logs ``BOT.wLANE.*.log`` when more
-    than one), never two seatings of a deal at once.
+    than one), never two seatings of a deal at once. ``seen`` is given
+    each game's record and notices (see :data:`~referee.match.lane.Seen`).
     """
     if store is None:
         store = ResultStore(plan.out_dir, "match.json")
@@ -106,7 +107,7 @@ async def run_match(plan: MatchPlan, on_game: Callable[[GameRecord], None] | Non
     entrants = {e.name: e if plan.startup_timeout is None else attrs.evolve(e, startup_timeout=plan.startup_timeout)
                 for e in plan.entrants}
     settings = LaneSettings(plan.variant, plan.out_dir / "logs", duplicate=plan.duplicate, boards=plan.boards,
-                            wait_ms=plan.wait_ms, transcripts=plan.transcripts)
+                            wait_ms=plan.wait_ms, transcripts=plan.transcripts, seen=seen)
     records: list[GameRecord] = []
 
     def saved(record: GameRecord) -> None:

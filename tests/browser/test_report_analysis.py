@@ -171,3 +171,18 @@ def test_hostile_names_and_actions_are_shown_as_text(page, analysed, tmp_path):
     assert f"best {HOSTILE} " in page.inner_text("#analysis-step .words")
     assert f"{record.seats[0].entrant} (seat 0)" in page.inner_text("#eval-line figcaption")
     assert page.locator("#viewer script, #viewer x").count() == 0
+
+
+def test_the_view_of_a_seat_not_analysed_says_so_and_draws_no_line(page, analysed, tmp_path):
+    _, records = analysed
+    record = records[0]
+    path = tmp_path / "analysis.jsonl"
+    path.write_text(lines(record, {0})[0] + "\n")
+    page.goto(write_report([record], tmp_path / "r", "one seat", bootstrap=0, analysis=path).as_uri())
+    page.click("#game-list tbody tr:first-child a")
+    page.wait_for_selector("#eval-line:not([hidden]) polyline[data-seat='0']")
+    page.select_option("#view-select", "1")
+    assert page.inner_text("#mark-scope") == f"no decision of {record.seats[1].entrant} (seat 1) was analysed"
+    assert page.locator("#eval-line").is_hidden() and page.locator("#next-mark").is_disabled()
+    page.select_option("#view-select", "0")
+    assert page.locator("#eval-line polyline[data-seat='0']").count() > 0

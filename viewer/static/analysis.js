@@ -92,8 +92,9 @@ function decisionLine(film, d) {
     sign, el("span", { class: "words" }, ...parts), every);
 }
 
-function scopeText(film, viewing, count) {
+function scopeText(film, viewing, count, weighed) {
   const whose = viewing.view === "all" ? "every seat's" : `${film.names[viewing.view]}'s (seat ${viewing.view})`;
+  if (!weighed) return `no decision of ${film.names[viewing.view]} (seat ${viewing.view}) was analysed`;
   return `${count} marked decision${count === 1 ? "" : "s"}, ${whose} (inaccuracies, mistakes, blunders): p / n`;
 }
 
@@ -171,13 +172,15 @@ function showAnalysis(viewing) {
   const { nav, step, line } = analysisElements();
   nav.hidden = step.hidden = line.hidden = !data;
   if (!data) return;
+  const shown = shownDecisions(viewing);
   const marks = marked(viewing);
   document.getElementById("previous-mark").disabled = !marks.some((d) => d.number < viewing.step);
   document.getElementById("next-mark").disabled = !marks.some((d) => d.number > viewing.step);
-  document.getElementById("mark-scope").textContent = scopeText(viewing.film, viewing, marks.length);
-  const here = shownDecisions(viewing).find((d) => d.number === viewing.step);
+  document.getElementById("mark-scope").textContent = scopeText(viewing.film, viewing, marks.length, shown.length);
+  const here = shown.find((d) => d.number === viewing.step);
   step.replaceChildren(...(here ? [decisionLine(viewing.film, here)] : []));
-  line.replaceChildren(...evalChart(viewing));
+  line.hidden = !shown.length;  // (a seat's view of a seat not analysed: no line to draw)
+  line.replaceChildren(...(shown.length ? evalChart(viewing) : []));
 }
 
 (window.VIEWER_PARTS = window.VIEWER_PARTS || []).push({ open: openAnalysis, show: showAnalysis });

@@ -22,6 +22,10 @@ every game in one database.
 * :mod:`league.contest`: the end of a contest: its deadline
   (:mod:`league.deadline`), its phase, and :mod:`league.final`, the final
   phase among the ladder's top and its standings.
+* :mod:`league.analysis`: each game's decisions weighed in the background
+  (by :mod:`league.analyser`, a process at the lowest priority within a
+  share of one core), kept in ``analysis.db`` and shown to the entrant that
+  made them, never to another.
 
 The command line is :mod:`arena.cli.league`.
 """

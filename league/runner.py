@@ -38,6 +38,8 @@ from tournaments.runner import run_games
 from tournaments.schedule import GameSpec, seatings
 
 from . import standing
+from .analyser import Analyser
+from .analysis import analysis_settings
 from .db import LeagueDB, Unit, Version
 from .lock import Hold
 from .logs import MIB, LogQuota, quota_mib
@@ -210,8 +212,10 @@ class LeagueRunner:
         call plays under the new configuration. (On a cluster, each round is a call of its own.)"""
         held = hold if hold is not None else await trio.to_thread.run_sync(Hold.take, self.db)
         self._played = 0
+        analyser = None
         try:
             await trio.to_thread.run_sync(self.check_enough)
+            analyser = await trio.to_thread.run_sync(self._start_analyser)
             async with trio.open_nursery() as nursery:
                 def lost() -> None:
                     self.say("another league run took this league over (this one's heartbeat was late): stopping")
@@ -221,8 +225,22 @@ class LeagueRunner:
                 await self._run(games, until)
                 nursery.cancel_scope.cancel()
         finally:
+            if analyser is not None:
+                with trio.CancelScope(shield=True):
+                    await trio.to_thread.run_sync(analyser.stop)
             held.release()
         return self._played
+
+    def _start_analyser(self) -> Analyser | None:
+        """The background analysis of the games (:mod:`league.analyser`), if the league's is on: a process of its
+        own at the lowest priority, never in this one."""
+        settings = analysis_settings(self.db)
+        if not settings.enabled:
+            return None
+        analyser = Analyser.start(self.folder, settings.cpu_share)
+        self.say(f"analysing the games in the background (process {analyser.process.pid}, nice 19, SCHED_IDLE), "
+                 f"at most {settings.cpu_share:g} of a core by {analyser.bound}")
+        return analyser
 
     def _history_read(self) -> _History:
         """Who met whom, read when the run began (:meth:`_run`)."""

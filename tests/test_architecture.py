@@ -30,7 +30,7 @@ ALLOWED = {
     "referee": {"referee.rules", "referee.bots", "referee.records", "referee.match", "protocol"},
     "tournaments": {"referee", "protocol"},
     "analysis": {"referee", "protocol", "sample_bots"},  # borrows the montecarlo bot's search (by its folder)
-    "league": {"tournaments", "referee", "protocol"},
+    "league": {"tournaments", "analysis", "referee", "protocol"},  # weighs its games in the background
     "viewer": {"league", "tournaments", "referee", "protocol"},
     "arena": {"viewer", "league", "tournaments", "analysis", "referee", "protocol"},
     "sample_bots": {"referee.rules", "protocol"},

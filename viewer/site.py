@@ -18,6 +18,9 @@ names, commands, notes) unless a template says otherwise. Pages:
   (:func:`league.ladder.ladder`), ``/entrant/NAME/history.json`` an entrant's
   ratings along the league's games, ``/final.json`` the contest's phase and
   final standings (:func:`league.contest.final_json`);
+* ``/entrant/NAME/analysis`` and ``/entrant/NAME/analysis/N``: where the
+  entrant lost its points (:mod:`league.analysis`), over its latest games
+  and in game N: its own seats alone, to itself and the organiser only;
 * ``/game/N/``: game N (its number in the league, a stable address) in the
   replay viewer of the HTML report (``viewer/static/report.js``), its record's
   seal checked first.
@@ -31,6 +34,7 @@ pages above only read.
 from __future__ import annotations
 
 import functools
+import json
 import math
 from pathlib import Path
 
@@ -49,6 +53,15 @@ from starlette.types import ASGIApp
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from league.analysis import (
+    AnalysisStore,
+    EntrantAnalysis,
+    GameAnalysis,
+    PhaseRow,
+    analysis_settings,
+    entrant_analysis,
+    game_analysis,
+)
 from league.contest import ContestState, contest_state, final_json, when_text
 from league.db import LeagueDB
 from league.health import damage_line
@@ -132,7 +145,7 @@ def league_site(db: LeagueDB, title: str, folder: Path | None = None, wake: trio
                 behind_proxy: bool = False) -> ASGIApp:
     """The league's pages over ``db`` (with ``folder``, the league's: also its entrants' uploads, builds and logs;
     ``wake`` tells the builder of an upload). ``behind_proxy``: served by a TLS proxy that names the client."""
-    pages = Pages(db, title, Accounts(db, folder or Path("."), TEMPLATES, title, wake))
+    pages = Pages(db, title, Accounts(db, folder or Path("."), TEMPLATES, title, wake), folder)
     app = Starlette(routes=pages.routes(), middleware=[
         Middleware(SafetyHeaders), Middleware(BodyLimit, refuse=pages.refused),
         Middleware(SessionMiddleware, secret_key=session_key(db.key()), session_cookie="league_session",
@@ -151,6 +164,8 @@ class Pages:
     db: LeagueDB
     title: str
     accounts: Accounts
+    folder: Path | None = None  # the league's (its analysis.db)
+    analyses: AnalysisStore | None = None  # opened at the first analysis page
 
     def routes(self) -> list[BaseRoute]:
         return [
@@ -164,6 +179,8 @@ class Pages:
             Route("/kits/{kit}.tar.gz", self.kit),
             Route("/PROTOCOL.md", self.protocol),
             *self.accounts.routes(),
+            Route("/entrant/{name}/analysis", self.analysis),
+            Route("/entrant/{name}/analysis/{number:int}", self.game_analysis),
             Route("/game/{number:int}/", self.game),
             Route("/game/{number:int}/films/0.js", self.game_film),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -223,6 +240,49 @@ class Pages:
         record = await trio.to_thread.run_sync(_record, self.db, request.path_params["number"])
         return Response(await trio.to_thread.run_sync(film_script, 0, record), media_type="text/javascript")
 
+    async def analysis(self, request: Request) -> Response:
+        """An entrant's analysis over its latest games weighed: to that entrant and the organiser alone."""
+        name = request.path_params["name"]
+        self.accounts.allowed(request, name)
+        view = await trio.to_thread.run_sync(self._entrant_analysis, name)
+        if not by_browser(request):
+            return Response(analysis_json(view), media_type="application/json", headers=PRIVATE)
+        settings = await trio.to_thread.run_sync(analysis_settings, self.db)
+        return private(self.accounts.page(request, "analysis.html", {"view": view, "settings": settings}))
+
+    async def game_analysis(self, request: Request) -> Response:
+        """One game weighed: the asking entrant's own seats (the organiser: every seat)."""
+        name, number = request.path_params["name"], request.path_params["number"]
+        holder = self.accounts.allowed(request, name)
+        view = await trio.to_thread.run_sync(self._game_analysis, number, None if holder.organiser else name)
+        if not by_browser(request):
+            return Response(game_analysis_json(view), media_type="application/json", headers=PRIVATE)
+        return private(self.accounts.page(request, "analysis_game.html", {"name": name, "view": view}))
+
+    def _store(self) -> AnalysisStore:
+        """The league's analysis (its folder's ``analysis.db``), opened once; 404 without the league's folder."""
+        if self.folder is None:
+            raise HTTPException(404, "this server has no league folder: no analysis")
+        if self.analyses is None:
+            self.analyses = AnalysisStore.open(self.folder)
+        return self.analyses
+
+    def _entrant_analysis(self, name: str) -> EntrantAnalysis:
+        if not any(e.name == name for e in self.db.entrants()):
+            raise HTTPException(404, "no such entrant")
+        return entrant_analysis(self.db, self._store(), name)
+
+    def _game_analysis(self, number: int, entrant: str | None) -> GameAnalysis:
+        store = self._store()
+        view = game_analysis(store, number, entrant) if number < BIGGEST else None
+        if view is not None:
+            return view
+        if entrant is not None:  # (whether the game was someone else's is not this entrant's to know)
+            raise HTTPException(404, f"game {number}: none of your seats analysed (not yet, or not your game)")
+        status = store.status(number) if number < BIGGEST else None
+        raise HTTPException(404, f"game {number}: " + ("not analysed yet" if status is None
+                                                      else f"it could not be analysed: {status[1]}"))
+
     async def refused(self, request: Request, error: HTTPException) -> Response:
         """An error as a page for a browser, as one line of text for curl."""
         if not by_browser(request):
@@ -237,6 +297,36 @@ class Pages:
         said = (f"the league's database cannot be read ({damage_line(error)}); its organiser sees why with: "
                 "pinochle-arena league check")
         return await self.refused(request, HTTPException(503, said))
+
+
+PRIVATE = {"Cache-Control": "private, no-store"}  # an entrant's analysis: kept by no cache on the way
+
+
+def private(response: Response) -> Response:
+    response.headers.update(PRIVATE)
+    return response
+
+
+def analysis_json(view: EntrantAnalysis) -> str:
+    """An entrant's analysis as JSON: the per-phase table over its latest games weighed, and those games."""
+    return json.dumps({"entrant": view.name, "backlog": attrs.asdict(view.backlog),
+                       "phases": [_phase_dict(r) for r in view.rows],
+                       "games": [{"number": g.number, "game": g.game_id, "versions": list(g.labels), "lost": g.lost,
+                                  "marks": g.marks, "analysis": f"/entrant/{view.name}/analysis/{g.number}",
+                                  "replay": f"/game/{g.number}/"} for g in view.games]}, indent=1) + "\n"
+
+
+def game_analysis_json(view: GameAnalysis) -> str:
+    """One game's seats weighed, as JSON: each seat's every decision, and the per-phase table."""
+    return json.dumps({"number": view.number, "game": view.game_id, "replay": f"/game/{view.number}/",
+                       "seats": [{"seat": s.seat, "entrant": s.entrant, "version": s.label,
+                                  "decisions": [w.to_dict() for w in s.analysis.decisions]} for s in view.seats],
+                       "phases": [_phase_dict(r) for r in view.rows]}, indent=1) + "\n"
+
+
+def _phase_dict(row: PhaseRow) -> dict:
+    return {"version": row.label, "phase": row.phase, "hands": row.hands, "mean": row.mean, "low": row.low,
+            "high": row.high, "valued": row.valued, "decisions": row.decisions, "marks": row.marks}
 
 
 def _record(db: LeagueDB, number: int) -> GameRecord:

@@ -14,7 +14,8 @@ def add_parser(sub) -> None:
                        "in a replay viewer", description=(
         "Write OUT/report/index.html: standings, head to head, crosstable, faults with their detail, plots of score "
         "and time use, and a filterable list of the games, each watchable step by step in a replay viewer (every "
-        "hand face up, or one seat's view). One folder, no server: it opens from the disk and works offline."))
+        "hand face up, or one seat's view), with the marks of OUT/analysis.jsonl where 'analyse' wrote one. One "
+        "folder, no server: it opens from the disk and works offline."))
     p.add_argument("results", type=Path, metavar="OUT", help="a match's or tournament's output folder")
     p.add_argument("--open", action="store_true", help="open the report in the web browser")
     add_bootstrap_argument(p)

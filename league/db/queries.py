@@ -470,6 +470,23 @@ class LeagueDB:
         with self.engine.connect() as c:
             return c.execute(sa.select(sa.func.count()).select_from(games)).scalar_one()
 
+    def numbers_after(self, number: int) -> list[int]:
+        """The numbers of the games saved after game ``number``, oldest first (the background analysis's queue:
+        :mod:`league.analysis`)."""
+        with self.engine.connect() as c:
+            return list(c.execute(sa.select(games.c.id).where(games.c.id > number).order_by(games.c.id)).scalars())
+
+    def count_after(self, number: int) -> int:
+        """How many games were saved after game ``number``."""
+        with self.engine.connect() as c:
+            return c.execute(sa.select(sa.func.count()).select_from(games).where(games.c.id > number)).scalar_one()
+
+    def seat_versions(self, number: int) -> list[tuple[int, int]]:
+        """Game ``number``'s seats: (seat, the version that sat there), in seat order."""
+        with self.engine.connect() as c:
+            return [(s, v) for s, v in c.execute(sa.select(game_seats.c.seat, game_seats.c.version_id)
+                                                 .where(game_seats.c.game == number).order_by(game_seats.c.seat))]
+
     # ------------------------------------------------------------------ the contest's end (league.final)
     def contest_value(self, key: str) -> str | None:
         """A value of the contest's end kept in league_meta (its deadline, when it was closed, its final's plan),

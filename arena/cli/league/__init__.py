@@ -17,6 +17,7 @@ Each command is parsed and printed here and does its work in :mod:`league`:
 * :mod:`.serve`: ``serve`` (the pages are :mod:`viewer.site`'s);
 * :mod:`.contest`: ``deadline``, ``close`` and ``final``;
 * :mod:`.health`: ``check`` and ``backup``;
+* :mod:`.analysis`: ``analysis`` (the games weighed in the background: league.analysis);
 * :mod:`.common`: opening a league, and the one place where what a league
   refuses (:class:`league.errors.LeagueRefused`, named after its folder) and a
   database that fails become one line. Any other LeagueError is one of the
@@ -27,12 +28,13 @@ from __future__ import annotations
 
 import argparse
 
-from . import contest, entrants, health, init, run, serve, show
+from . import analysis, contest, entrants, health, init, run, serve, show
 from .common import meet_errors_in_one_line
 
 # In the order ``league --help`` lists the commands; each adds its commands' parsers, with their handlers.
 ADDERS = (init.add_init, entrants.add_changes, entrants.add_list, run.add_run, show.add_show, serve.add_serve,
-          entrants.add_uploaders, entrants.add_void, show.add_export, contest.add_contest, health.add_health)
+          entrants.add_uploaders, entrants.add_void, show.add_export, contest.add_contest, health.add_health,
+          analysis.add_analysis)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

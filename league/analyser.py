@@ -69,9 +69,10 @@ class Analyser:
     bound: str  # how its CPU is bounded, in words
 
     @classmethod
-    def start(cls, folder: Path, share: float) -> Analyser:
-        """Start the analyser of the league in ``folder``, bounded to ``share`` of one core."""
-        group, why = cpu_group(share)
+    def start(cls, folder: Path, share: float, grouped: bool = True) -> Analyser:
+        """Start the analyser of the league in ``folder``, bounded to ``share`` of one core (``grouped``: by a
+        control group where the run may make one; else, and without, by its duty cycle)."""
+        group, why = cpu_group(share) if grouped else (None, "not asked for")
         command = [sys.executable, "-m", "league.analyser", str(folder.absolute()), "--parent", str(os.getpid())]
         if group is not None:
             command += ["--cgroup", str(group / "cgroup.procs")]

@@ -260,6 +260,19 @@ def next_game(db: LeagueDB, store: AnalysisStore, size: int) -> int | None:
     return waiting[-1] if waiting else None
 
 
+def status_line(db: LeagueDB, folder: Path) -> str:
+    """The analysis in a line, for the organiser: on or off, its share of a core, and how it keeps up."""
+    settings = analysis_settings(db)
+    store = AnalysisStore.open(folder)
+    try:
+        figure = backlog(db, store, settings.backlog)
+    finally:
+        store.close()
+    said = (f"on, at most {settings.cpu_share:g} of a core at the lowest priority" if settings.enabled
+            else "off (pinochle-arena league analysis DIR --on)")
+    return f"Analysis {said}: {figure.text()}" + (f"; {figure.note}" if figure.note else "")
+
+
 # ---------------------------------------------------------------------- what an entrant sees
 @attrs.frozen
 class PhaseRow:
@@ -358,4 +371,4 @@ def game_analysis(store: AnalysisStore, number: int, entrant: str | None) -> Gam
 
 __all__ = ["AnalysisSettings", "AnalysisStore", "Backlog", "EntrantAnalysis", "GameAnalysis", "PhaseRow", "SeatRow",
            "analysis_settings", "backlog", "entrant_analysis", "game_analysis", "next_game", "phase_rows",
-           "set_analysis_settings"]
+           "set_analysis_settings", "status_line"]

@@ -78,19 +78,19 @@ def test_a_game_is_saved_whole_so_a_crash_loses_the_game_in_hand_only(league, tm
     _, db, whole, _ = league
     store = AnalysisStore.open(tmp_path)
     budget = AnalysisSettings(worlds=WORLDS).budget
-    weigh_game(db, store, 1, budget, Pace(None, None))
 
     class Dies(Pace):
         def step(self) -> None:
             raise Killed
 
     with pytest.raises(Killed):
-        weigh_game(db, store, 2, budget, Dies(None, None))  # (after its first slice of decisions)
-    assert store.done_after(0) == {1} and [s.game for s in store.seats([2], None)] == []
-    assert work(db, store, Pace(None, None), until_empty=True) == GAMES - 1  # the others, game 2 from its start
-    for number in range(1, GAMES + 1):  # the same values as weighed in one go (each decision has its own seeds)
-        assert store.seats([number], None) == whole.seats([number], None)
-    assert [s.seat for s in store.seats([2], None)] == [0, 1]
+        weigh_game(db, store, GAMES, budget, Dies(None, None))  # (after its first slice of decisions)
+    assert store.done_after(0) == set() and store.seats([GAMES], None) == []  # nothing of it saved
+    assert next_game(db, store, 1) == GAMES  # so it is weighed again, from its start
+    weigh_game(db, store, GAMES, budget, Pace(None, None))
+    assert store.seats([GAMES], None) == whole.seats([GAMES], None)  # as in one go (each decision has its seeds)
+    assert [s.seat for s in store.seats([GAMES], None)] == [0, 1]
+    assert next_game(db, store, 1) is None  # (the older ones skipped: a backlog of one)
     store.close()
 
 
@@ -203,3 +203,6 @@ def test_an_entrant_sees_its_own_seats_only_the_organiser_all_and_the_public_not
         assert call(f"{mine}/99", tokens["random"])[0] == 404
         assert "analysis-link" in call(f"{address}/entrant/random", tokens["random"], html=True)[1]
         assert "analysis-link" not in call(f"{address}/entrant/random", html=True)[1]  # (the public's page)
+        status, page = call(f"{address}/organiser", tokens["organiser"], html=True)  # how it keeps up
+        assert status == 200 and f"Analysis off (pinochle-arena league analysis DIR --on): 0 games waiting for " \
+                                 f"analysis, 0 skipped (older than the backlog), {GAMES} analysed." in page

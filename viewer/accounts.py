@@ -22,6 +22,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
+from league.analysis import status_line
 from league.builds import receive
 from league.contest import ContestClosed, check_open
 from league.db import PAUSED_BY_ORGANISER, Holder, LeagueDB, LeagueError
@@ -211,7 +212,8 @@ class Accounts:
     async def organiser(self, request: Request) -> Response:
         self.organiser_only(request, "the organiser's page: log in with the organiser's token")
         entrants = await trio.to_thread.run_sync(self.db.entrants)
-        return self.page(request, "organiser.html", {"entrants": entrants})
+        analysis = await trio.to_thread.run_sync(status_line, self.db, self.folder)  # (how it keeps up)
+        return self.page(request, "organiser.html", {"entrants": entrants, "analysis": analysis})
 
     async def status(self, request: Request) -> Response:
         """The organiser pauses, removes or restores an entrant (form field ``action``)."""

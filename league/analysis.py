@@ -263,14 +263,18 @@ def next_game(db: LeagueDB, store: AnalysisStore, size: int) -> int | None:
 def status_line(db: LeagueDB, folder: Path) -> str:
     """The analysis in a line, for the organiser: on or off, its share of a core, and how it keeps up."""
     settings = analysis_settings(db)
+    if not settings.enabled:
+        said = "Analysis off (pinochle-arena league analysis DIR --on)"
+        if not (folder / STORE_FILE).exists():
+            return said  # (never on: nothing to count, and no file made for it)
+    else:
+        said = f"Analysis on, at most {settings.cpu_share:g} of a core at the lowest priority"
     store = AnalysisStore.open(folder)
     try:
         figure = backlog(db, store, settings.backlog)
     finally:
         store.close()
-    said = (f"on, at most {settings.cpu_share:g} of a core at the lowest priority" if settings.enabled
-            else "off (pinochle-arena league analysis DIR --on)")
-    return f"Analysis {said}: {figure.text()}" + (f"; {figure.note}" if figure.note else "")
+    return f"{said}: {figure.text()}" + (f"; {figure.note}" if figure.note else "")
 
 
 # ---------------------------------------------------------------------- what an entrant sees

@@ -3,7 +3,9 @@
 ``analyse_record(record, seats, budget)`` replays a record and values each
 decision of ``seats`` from that seat's observation only (values.py: the
 montecarlo bot's sampled worlds and compiled core, exact in the two-handed
-second phase); ``summary`` sums the losses per bot and phase and keeps
+second phase; rollout.py plays the hand out after a bid, call, card passed
+or buried, or meld; exact.py searches the bidding games' last tricks);
+``summary`` sums the losses per bot and phase and keeps
 them in ``analysis.jsonl`` beside the records. docs/analysis.md is the
 page for bot authors.
 

@@ -20,7 +20,8 @@ from .values import Budget
 from .walk import PHASES, Weighed, analyse_record
 
 ANALYSIS_FILE = "analysis.jsonl"
-FORMAT = 1  # of a line of ANALYSIS_FILE; a line of another format is analysed again
+FORMAT = 2  # of a line of ANALYSIS_FILE; a line of another format is analysed again (2: bids, calls, passing,
+# burying and melds valued, the bidding games' last tricks exact)
 Z95 = 1.959964  # a 95% interval's half-width in standard errors
 PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 

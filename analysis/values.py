@@ -16,7 +16,12 @@ same seed gives the same values.
 
 Exact values, where every card is known: the two-handed second phase,
 once the stock is gone, searched to the end of the hand by the core's
-exact solver (a noise of 0).
+exact solver (a noise of 0); and the bidding games' last tricks where few
+worlds agree with the view, each searched to the end (exact.py).
+
+Bids, calls, cards passed or buried and the two-handed melds are valued by
+playing the hand out in the rules library after each candidate, in worlds
+dealt from the seat's view, by a cheap policy for every seat (rollout.py).
 """
 
 from __future__ import annotations
@@ -34,11 +39,16 @@ from referee.rules.events import DecisionKind
 from referee.rules.state import GameState
 from referee.rules.tricks import winning_index
 
+from .exact import exact_values
 from .house import core, montecarlo
+from .rollout import ROLLOUT_SHARE, Policy, candidates, rollout_rows
 
 DEFAULT_WORLDS = 1024  # worlds per decision at the default budget (docs/analysis.md: cost and stability)
 DEFAULT_BATCHES = 16  # the batches they are split in, whose spread is the noise
 NO_LIMIT = 2**62  # the exact solver's node budget: none
+EXACT_CARDS = 3  # the bidding games: an exact search of the rest of the hand is tried from this many cards a hand
+MIN_ROLLOUTS = 8  # the fewest worlds a rolled-out decision plays (a noise needs a few)
+ROLLED_OUT = (DecisionKind.BID, DecisionKind.CALL, DecisionKind.GIVE, DecisionKind.BURY, DecisionKind.MELD)
 
 
 @attrs.frozen
@@ -85,13 +95,17 @@ class Searcher:
         self.core = core()
         self.table = self.bot.Table(variant)
         self.endgame: Any = None
+        self.policy: Policy | None = None
 
-    def value(self, game: GameState, key: str) -> Valuation | None:
-        """The decision in ``game`` valued for its seat (``key`` names it, for its seeds); None for a decision
-        the search does not value (a bid, a meld, a pass or a burial, a claim; a single legal action)."""
+    def value(self, game: GameState, key: str, chosen: Action | None = None) -> Valuation | None:
+        """The decision in ``game`` valued for its seat (``key`` names it, for its seeds; ``chosen``, the action
+        played, is always among the actions valued where only some are); None for a decision the search does
+        not value (a claim; a single legal action)."""
         d = game.decision()
         if d is None:
             return None
+        if d.kind in ROLLED_OUT:
+            return self.rolled_out(game, key, chosen)
         actions = [a for a in d.legal if not isinstance(a, Claim)]
         if len(actions) < 2:
             return None
@@ -101,7 +115,7 @@ class Searcher:
         if self.table.stock_game and all(type(a) in (PlayCard, TakeLast) for a in actions):
             return self.in_stock(obs, actions, key)
         if d.kind in (DecisionKind.LEAD, DecisionKind.FOLLOW):
-            return self.trick_play(obs, actions, key)
+            return self.ending(game, d.seat, actions) or self.trick_play(obs, actions, key)
         if d.kind is DecisionKind.TRUMP:
             return self.trump(obs, actions, key)
         return None
@@ -141,7 +155,33 @@ class Searcher:
         rows = bot.suit_values(obs, suits, bidding=False)
         return _from_rows(actions, rows)
 
+    def rolled_out(self, game: GameState, key: str, chosen: Action | None) -> Valuation | None:
+        """A bid, call, card passed or buried, or meld: its candidates (rollout.py) each played in the same
+        worlds, the hand then played out by the rollout policy; one row a world (budget.worlds / ROLLOUT_SHARE
+        of them). None with fewer than two candidates (a forced choice)."""
+        if self.policy is None:
+            self.policy = Policy(self.variant)
+        rng = random.Random(f"{self.budget.seed}:{key}")
+        d = game.decision()
+        assert d is not None
+        some = candidates(game, chosen if chosen is not None else d.legal[0], self.policy, rng)
+        if len(some) < 2:
+            return None
+        worlds = max(MIN_ROLLOUTS, self.budget.worlds // ROLLOUT_SHARE)
+        return _from_rows(some, rollout_rows(game, some, self.policy, worlds, rng))
+
     # ------------------------------------------------------------ exact
+    def ending(self, game: GameState, seat: int, actions: Sequence[Action]) -> Valuation | None:
+        """The bidding games' last tricks, where few worlds agree with the seat's view: each searched to the end
+        of the hand (exact.py); None where that is not cheap."""
+        if len(game.observation(seat).hand) > EXACT_CARDS:
+            return None
+        values = exact_values(game, seat, actions)
+        if values is None:
+            return None
+        return Valuation(tuple(a.to_text() for a in actions), tuple(values), tuple(max(values) - x for x in values),
+                         (0.0,) * len(actions), True)
+
     def exact(self, obs: Observation, actions: Sequence[Action]) -> Valuation:
         """The two-handed second phase: the other hand is every card this seat has not seen, so each card's
         value is the margin of the rest of the hand under best play by both seats, plus the hand so far."""

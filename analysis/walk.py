@@ -25,6 +25,7 @@ import attrs
 from referee.records.deals import record_decks
 from referee.records.record import GameRecord, Termination
 from referee.rules import IllegalActionError, Rank, Variant, VariantError, get_variant, new_game, recorded_action
+from referee.rules.actions import Action
 from referee.rules.events import DecisionKind
 from referee.rules.state import GameState
 from referee.rules.variants import rules_of_version
@@ -123,17 +124,18 @@ def analyse_record(record: GameRecord, seats: set[int], budget: Budget,
         except IllegalActionError as error:
             raise AnalysisError(f"{record.game_id}: action {number} does not replay ({error})") from None
         if d.seat in seats and (only is None or number in only):
-            valuation = _valued(searcher, game, record, number)
+            valuation = _valued(searcher, game, record, number, action)
             weighed.append(_weigh(number, game.hand_number, d.seat, d.kind, action.to_text(), valuation, ace))
         game.apply(action)
     return weighed
 
 
-def _valued(searcher: Searcher, game: GameState, record: GameRecord, number: int) -> Valuation | None:
-    """The decision before action ``number`` valued; AnalysisError where the search cannot read it (a rule of the
-    variant its compiled core does not model)."""
+def _valued(searcher: Searcher, game: GameState, record: GameRecord, number: int,
+            chosen: Action) -> Valuation | None:
+    """The decision before action ``number`` (``chosen`` was played) valued; AnalysisError where the search cannot
+    read it (a rule of the variant its compiled core does not model)."""
     try:
-        return searcher.value(game, f"{record.game_id}:{number}")
+        return searcher.value(game, f"{record.game_id}:{number}", chosen)
     except AnalysisError:
         raise
     except ValueError as error:

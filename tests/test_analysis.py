@@ -87,7 +87,7 @@ def test_every_decision_of_the_chosen_seat_gets_every_legal_action_valued_and_th
     for w in valued:
         assert w.chosen in w.values and w.best in w.values
         assert w.values[w.best] == max(w.values.values())
-    assert any(w.kind == "meld" and w.values is None for w in first)  # melds: counted, not valued
+    assert any(w.kind == "meld" and w.values is not None for w in first)  # melds too (test_analysis_decisions.py)
     assert first == analyse_record(record, {1}, SMALL)
     other = analyse_record(record, {1}, Budget(worlds=64, batches=8, seed=2))
     assert [w.values for w in other] != [w.values for w in first]
@@ -95,12 +95,11 @@ def test_every_decision_of_the_chosen_seat_gets_every_legal_action_valued_and_th
     assert analyse_record(record, {1}, SMALL, only=some) == [w for w in first if w.number in some]
 
 
-def test_the_bidding_games_value_trick_play_and_trump_and_count_bids_and_passing():
+def test_the_bidding_games_value_bids_trump_burying_and_trick_play():
     record = record_of("three-handed", 3, [Greedy(), Greedy(), Greedy()], ["a", "b", "c"], actions=40)
     weighed = analyse_record(record, {0, 1, 2}, SMALL)
     kinds = {w.kind for w in weighed if w.values is not None}
-    assert {"trump", "lead", "follow"} <= kinds
-    assert all(w.values is None for w in weighed if w.kind in ("bid", "bury"))
+    assert {"bid", "trump", "bury", "lead", "follow"} <= kinds
     assert {w.phase for w in weighed} >= {"bidding", "trump and passing", "trick play"}
 
 

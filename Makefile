@@ -75,6 +75,10 @@ $(STAMP): pyproject.toml Makefile
 # so one left from an older checkout is never used.
 bytecode: $(STAMP)
 	@$(BIN)/python -m compileall -q arena referee protocol tournaments sample_bots viewer tests bench
+	@# The kept jail's keeper (docs/jail.md), compiled statically, as the C sample bots are, on first use otherwise
+	@$(BIN)/python -c 'from referee.bots import kept; kept.program()' 2>/dev/null || echo "pinochle-arena: the kept \
+	jail's keeper cannot be built (it needs cc and a static C library: sudo apt-get install libc6-dev); --kept-jail \
+	then gives each game a fresh jail"
 
 demo: $(STAMP) system-packages bytecode
 	$(BIN)/pinochle-arena tournament --out results/demo-$$(date +%Y%m%d-%H%M%S)

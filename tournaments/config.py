@@ -640,7 +640,7 @@ def _teams(tables: Any, names: list[str], variant: Variant, where: str) -> tuple
     return tuple(teams)
 
 
-FENCE_KEYS = ("restart", "isolation", "clean_env", "persist", "read_only", "runtimes", "own_files")
+FENCE_KEYS = ("restart", "isolation", "clean_env", "persist", "read_only", "runtimes", "own_files", "kept_jail")
 ADDED_KEYS = ("read_only", "runtimes")  # lists of paths: the command line's add to the file's
 
 
@@ -672,7 +672,8 @@ def _fence(table: dict, limits: dict, default: Fence, where: str, prefix: str, l
     paths = sandbox.read_only + tuple(str(_resolve(base, x).resolve()) for x in read_only)
     runtimes = sandbox.runtimes + tuple(_paths(table, "runtimes", base, where, prefix, 'runtimes = ["/opt/ruby"]'))
     sandbox = Sandbox(chosen, isolation, _get(table, "clean_env", bool, sandbox.clean_env, where, prefix), paths,
-                      _get(table, "own_files", bool, sandbox.own_files, where, prefix), runtimes)
+                      _get(table, "own_files", bool, sandbox.own_files, where, prefix), runtimes,
+                      _get(table, "kept_jail", bool, sandbox.kept_jail, where, prefix))
     try:
         sandbox.check()
     except SandboxError as e:

@@ -111,13 +111,14 @@ class BotCgroup:
 
     folders: tuple[Path, ...]
     playing_weight: tuple[Path, str] | None = None  # the CPU weight's file and the value :meth:`play` writes
+    resting_weight: str = ""  # the value :meth:`rest` writes there
 
     @classmethod
     def create(cls, hierarchy: Hierarchy, limits: CgroupLimits) -> BotCgroup:
         name = f"{os.getpid()}-{next(_counter)}"
         folders = tuple(parent / name for parent in hierarchy.folders)
-        index, file, _, playing = hierarchy.weight()
-        group = cls(folders, (folders[index] / file, playing))
+        index, file, resting, playing = hierarchy.weight()
+        group = cls(folders, (folders[index] / file, playing), resting)
         try:
             for folder in folders:
                 folder.mkdir()
@@ -154,8 +155,19 @@ class BotCgroup:
                 pass
         return found
 
+    def rest(self) -> None:
+        """Give the group the low CPU weight of a new one again (a kept jail's next process, started ahead)."""
+        if self.playing_weight is not None:
+            path, _ = self.playing_weight
+            with contextlib.suppress(FileNotFoundError):
+                path.write_text(self.resting_weight)
+
     def oom_killed(self) -> bool:
         """Whether the kernel killed a process of the group for reaching the group's memory limit."""
+        return self.oom_kills() > 0
+
+    def oom_kills(self) -> int:
+        """How many processes of the group the kernel killed for reaching the group's memory limit."""
         for folder in self.folders:
             for name in ("memory.events", "memory.oom_control"):  # v2, v1: both have a line "oom_kill N"
                 try:
@@ -163,9 +175,9 @@ class BotCgroup:
                 except OSError:
                     continue
                 counts = [line.split()[1] for line in text.splitlines() if line.startswith("oom_kill ")]
-                if counts and counts[0].isdigit() and int(counts[0]) > 0:
-                    return True
-        return False
+                if counts and counts[0].isdigit():
+                    return int(counts[0])
+        return 0
 
     def kill(self) -> int:
         """SIGKILL every process in the group until none is left; returns how many were found.

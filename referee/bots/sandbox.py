@@ -36,6 +36,7 @@ import os
 import resource
 import shutil
 import signal
+import socket
 import tempfile
 import uuid
 from collections.abc import Awaitable, Callable
@@ -44,7 +45,7 @@ from pathlib import Path
 import attrs
 import trio
 
-from . import cgroups, images, jail, seating_fs, spawn
+from . import cgroups, images, jail, kept, seating_fs, spawn
 
 MARKER = "PINOCHLE_ARENA_BOT"  # environment variable every process of a bot inherits
 
@@ -141,6 +142,7 @@ class Sandbox:
     read_only: tuple[str, ...] = ()  # more host paths a jailed bot may read (its data files)
     own_files: bool = True  # jailed: its files through mounts of its own process's alone, where that can be had
     runtimes: tuple[str, ...] = ()  # jailed with own_files: more host folders for its system image
+    kept_jail: bool = False  # jailed with own_files, as root: a kept jail, a fresh process in it each game (kept.py)
 
     def with_read_only(self, paths: tuple[str, ...]) -> Sandbox:
         """This sandbox showing ``paths`` too (a bot command's own read_only folders)."""
@@ -160,7 +162,16 @@ def isolation_summary(sandbox: Sandbox) -> str:
     if sandbox.isolation is Isolation.NONE:
         return ("WARNING: isolation none: bots run unjailed and are NOT kept from each other, the referee "
                 "or the results; use this only with bots you trust")
-    return f"{_fences(sandbox)}; {_files_line(sandbox)}"
+    return f"{_fences(sandbox)}; {_files_line(sandbox)}{_kept_line(sandbox)}"
+
+
+def _kept_line(sandbox: Sandbox) -> str:
+    if not sandbox.kept_jail:
+        return ""
+    if is_kept(sandbox):
+        return "; jails are kept, with a fresh process in fresh namespaces every game (docs/jail.md)"
+    why = kept.problem() or own_files_problem() or "it needs the bots' own file systems (own_files)"
+    return f"; NO kept jails ({why}): a fresh jail every game"
 
 
 def _fences(sandbox: Sandbox) -> str:
@@ -208,6 +219,7 @@ class Launch:
     play: Callable[[], None] = _nothing  # its first game begins: its control group gets the full CPU weight
     admit: Callable[[], Awaitable[None]] | None = None  # jailed: fence the held jail, then let it go on (start())
     prepare: Callable[[], None] | None = None  # blocking, before the start: mount its own file system (start())
+    kept: _KeptStart | None = None  # in a kept jail: the game's start there (start())
 
 
 def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: dict[str, str],
@@ -224,6 +236,11 @@ def launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, extra_env: 
         _prlimit()  # (before anything is set up that would have to be undone)
     marker = uuid.uuid4().hex
     env = _environment(sandbox, extra_env, marker)
+    if is_kept(sandbox):
+        try:
+            return _kept_launch(sandbox, argv, cwd, env, extra_env, hidden, marker)
+        except (jail.JailError, images.ImageError, kept.KeptJailError, OSError) as e:
+            raise SandboxError(str(e)) from None
     undo: list[Callable[[], None]] = []  # what cleanup does, in this order
     child_fds: list[int] = []  # descriptors the child gets, closed here once it has them (or the set-up failed)
 
@@ -331,6 +348,125 @@ def _unjailed(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, env: dic
     if cwd is not None and sandbox.clean_env:
         env["HOME"] = env["TMPDIR"] = cwd
     return _Made(list(argv), env, cwd, sandbox.limits.rlimits(nproc=False))
+
+
+# ------------------------------------------------------------------ kept jails
+def is_kept(sandbox: Sandbox) -> bool:
+    """Whether this sandbox's bots play in kept jails: asked for, and a kept jail and own files can be had."""
+    return (sandbox.kept_jail and sandbox.isolation is Isolation.JAIL and sandbox.own_files
+            and own_files_problem() == "" and kept.problem() == "")
+
+
+@attrs.define(eq=False)
+class _KeptStart:
+    """One game's start in a kept jail of its bot: taken from the idle ones, or made, at the start."""
+
+    key: tuple  # the bot (sandbox, command, folders, environment): its idle jails are kept under it
+    sandbox: Sandbox
+    spec: jail.JailSpec  # its fresh jail's, with its own files under kept.SEAT
+    env: dict[str, str]
+    layout: seating_fs.Layout
+    marker: str
+    jail: kept.KeptJail | None = None
+    oom_before: int = 0  # its control group's count of processes killed for memory, when the game began
+
+    def cleanup(self) -> None:
+        if self.jail is not None:
+            jail_, self.jail = self.jail, None
+            kept.give_back(self.key, jail_)
+
+    def out_of_memory(self) -> bool:
+        group = self.jail.group if self.jail is not None else None
+        return group is not None and group.oom_kills() > self.oom_before
+
+    def play(self) -> None:
+        if self.jail is not None and self.jail.group is not None:
+            self.jail.group.play()
+
+
+def _kept_launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, env: dict[str, str],
+                 extra_env: dict[str, str], hidden: tuple[str, ...], marker: str) -> Launch:
+    """The Launch of a game's process in a kept jail (made at its start, :func:`_start_kept`)."""
+    spec = jail.JailSpec(tuple(argv), read_only=sandbox.read_only, hidden=hidden, cwd=cwd,
+                         disk_mb=sandbox.limits.disk_mb or 1 << 20, uid=0, own_files=True, runtimes=sandbox.runtimes,
+                         seat=kept.SEAT)
+    layout = jail.filesystem(spec).layout
+    if layout is None:
+        raise SandboxError("the jail's file system has no layout for the bot's own files")
+    key = (sandbox, tuple(argv), cwd, hidden, tuple(sorted(extra_env.items())))
+    start = _KeptStart(key, sandbox, spec, {**jail.jail_env(env, sandbox.limits.memory_mb), **extra_env}, layout,
+                       marker)
+    group_limits = os.geteuid() == 0 and cgroups.usable_hierarchy()[0] is not None
+    capped = None if group_limits or not sandbox.limits.memory_mb else sandbox.limits.memory_mb
+    return Launch([], start.env, None, marker, start.cleanup, address_space_mb=capped,
+                  out_of_memory=start.out_of_memory, play=start.play, kept=start)
+
+
+async def _start_kept(start: _KeptStart) -> spawn.ChildProcess:
+    """Start a game's process in an idle kept jail of its bot, or in a new one."""
+    start.jail = kept.take(start.key)
+    if start.jail is None:
+        start.jail = await _open_kept(start)
+    jail_ = start.jail
+    start.oom_before = jail_.group.oom_kills() if jail_.group is not None else 0
+    try:
+        trees = await trio.to_thread.run_sync(kept.game_images, start.layout, jail_.binds, start.marker)
+    except (images.ImageError, OSError) as e:
+        raise SandboxError(f"cannot mount the bot's own file system: {e}") from None
+    try:
+        return await jail_.start_game(trees)
+    except (OSError, trio.TooSlowError) as e:
+        said = jail_.said()
+        raise SandboxError(f"the bot's kept jail did not start its game: {said or e}") from None
+
+
+async def _open_kept(start: _KeptStart) -> kept.KeptJail:
+    """A new kept jail for ``start``'s bot: fenced as a fresh jail is (uid, control group, rlimits, seccomp:
+    :class:`_JailEnd`), running the keeper in place of the bot."""
+    sandbox = start.sandbox
+    info, info_child = os.pipe()
+    seccomp, gate = os.pipe()
+    end = _JailEnd(info, start.marker, gate=gate)
+    child_fds = [info_child, seccomp]  # closed here until spawn has them (it closes them, started or not)
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        end.uid = jail.Uid.take()
+        hierarchy, _ = cgroups.usable_hierarchy()
+        if hierarchy is not None:
+            end.group = cgroups.BotCgroup.create(hierarchy, sandbox.limits.cgroup())
+        spec = attrs.evolve(start.spec, uid=end.uid.uid, info_fd=info_child, seccomp_fd=seccomp)
+        plan = kept.plan(jail.command(spec))
+        child_fds.append(theirs.detach())
+        child_fds.append(os.open(kept.program(), os.O_RDONLY | os.O_CLOEXEC))
+        channel, program = child_fds[-2:]
+        argv = [jail.bwrap() or "bwrap", *plan.bwrap, "--cap-add", "CAP_SYS_ADMIN", "--",
+                f"/proc/self/fd/{program}", "--channel", str(channel), *plan.keeper, "--", *plan.command]
+        command, args_fd = jail.through_fd(argv)
+        child_fds.append(args_fd)
+        passed, child_fds = tuple(child_fds), []
+        process = await spawn.spawn(command, cwd=None, env=start.env, pass_fds=passed)
+    except BaseException as e:
+        for fd in child_fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        ours.close()
+        end.close()
+        if isinstance(e, (jail.JailError, kept.KeptJailError, cgroups.CgroupError, OSError)):
+            raise SandboxError(f"cannot make the bot's kept jail: {e}") from None
+        raise
+    stderr = os.dup(process.stderr.fileno())
+    for stream in (process.stdin, process.stdout, process.stderr):
+        await stream.aclose()
+    made = kept.KeptJail(process, stderr, ours, plan.binds, end.close, end.group)
+    limits = [(which, min(value, _hard(which))) for which, value in
+              sandbox.limits.rlimits(nproc=end.group is None, address_space=end.group is None)]
+    try:
+        await end.admit(limits)
+    except BaseException:
+        with trio.CancelScope(shield=True):
+            await trio.to_thread.run_sync(made.close)
+        raise
+    return made
 
 
 def images_to_make(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, hidden: tuple[str, ...] = ()) -> bool:
@@ -541,6 +677,8 @@ async def start(how: Launch) -> spawn.ChildProcess:
 
     Raises OSError if it cannot be started, SandboxError if its jail cannot be fenced (it is killed first) or
     its file system cannot be mounted."""
+    if how.kept is not None:
+        return await _start_kept(how.kept)
     if how.prepare is not None:
         try:
             await trio.to_thread.run_sync(how.prepare)  # seconds when an image is made: never in the event loop

@@ -38,6 +38,7 @@ from typing import Any
 import attrs
 import trio
 
+from ..bots import kept
 from ..records.record import GameRecord
 from ..rules.events import Notice
 from ..rules.variants import Variant
@@ -157,10 +158,12 @@ class Lane:
         return record
 
     async def close(self) -> None:
-        """Stop every player's processes (the lane may play on with new ones)."""
+        """Stop every player's processes (the lane may play on with new ones), and the kept jails they leave
+        idle (:mod:`referee.bots.kept`: a lane that plays on makes new ones)."""
         await close_players(self.players.values())
         self.players.clear()
         self._seatings.clear()
+        await trio.to_thread.run_sync(kept.close_idle)
 
     def _seating_of(self, spec: GameSpec) -> tuple:
         """Which players a game's seats take: on boards, those of its seating; else the entrants' only ones."""

@@ -1,0 +1,386 @@
+"""Kept jails: one bwrap jail made once and kept for many games, a fresh bot process in fresh namespaces each game.
+
+Part of the transport layer, beside :mod:`referee.bots.sandbox` (which
+makes a kept jail and fences it exactly as a fresh one: uid, control group,
+rlimits, seccomp) and :mod:`referee.bots.jail` (whose bwrap command it
+starts from). The jail runs the keeper (``keeper/keeper.c``), a small
+trusted program, in place of the bot; for each game the referee hands it
+the game's pipes and the game's images, mounted for that game alone, and
+the keeper starts the game's init in new mount, PID, IPC and network
+namespaces, with a fresh ``/proc``, fresh home, ``/tmp`` and ``/dev/shm``
+and a loopback of its own, which starts the bot (setpriv, then the bot's
+command). docs/jail.md says what is kept, what is fresh, and why nothing a
+game leaves can reach the next.
+
+Between games a jail waits in a pool of idle jails of the same bot (its
+command, sandbox and environment); a game's process that ended as it should
+gives its jail back, anything else closes it. :func:`close_idle` closes
+every idle jail (the end of a lane; the referee's exit kills them anyway,
+with bwrap's ``--die-with-parent``).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import errno
+import functools
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import trio
+
+from . import cgroups, seating_fs, spawn
+
+SOURCE = Path(__file__).resolve().parent / "keeper" / "keeper.c"
+PROGRAM = SOURCE.parent / "build" / "keeper"
+SEAT = str(seating_fs.SEATINGS / "kept")  # the seating folder the plan's bwrap command is made with
+CHANNEL_BYTES = 64  # the keeper's answers: "started", "exit N", "signal N"
+WEAKEN: frozenset[str] = frozenset()  # the attack tests only: state the keeper keeps between games (keeper.c)
+
+# bwrap's options as jail.command writes them: how many words follow each
+ARITY = {"--unshare-pid": 0, "--unshare-ipc": 0, "--unshare-uts": 0, "--unshare-net": 0, "--unshare-cgroup-try": 0,
+         "--unshare-user": 0, "--disable-userns": 0, "--die-with-parent": 0, "--new-session": 0, "--hostname": 1,
+         "--info-fd": 1, "--seccomp": 1, "--cap-add": 1, "--proc": 1, "--dev": 1, "--size": 1, "--perms": 1,
+         "--tmpfs": 1, "--dir": 1, "--remount-ro": 1, "--chdir": 1, "--ro-bind": 2, "--symlink": 2}
+
+OPEN_TREE_CLONE, AT_RECURSIVE = 1, 0x8000
+SYS_OPEN_TREE = 428  # the same number on every architecture (new system calls share one table since 5.1)
+
+
+class KeptJailError(Exception):
+    """A kept jail cannot be made here, or for this bot; the message says why."""
+
+
+# ------------------------------------------------------------------ the keeper's program
+def program() -> Path:
+    """The keeper, compiled (statically: the jail shows it no library) on first use, like the C sample bots."""
+    if PROGRAM.exists() and PROGRAM.stat().st_mtime >= SOURCE.stat().st_mtime:
+        return PROGRAM
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if compiler is None:
+        raise KeptJailError("the keeper is C and needs a C compiler (cc, gcc or clang) on PATH")
+    PROGRAM.parent.mkdir(parents=True, exist_ok=True)
+    partial = PROGRAM.with_name(f"keeper.{os.getpid()}.tmp")
+    done = subprocess.run([compiler, "-O2", "-static", "-o", str(partial), str(SOURCE)], capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        raise KeptJailError(f"cannot compile the keeper ({SOURCE}; a static C library is needed: Debian's "
+                            f"libc6-dev): {done.stderr.strip()[-500:]}")
+    os.replace(partial, PROGRAM)
+    return PROGRAM
+
+
+@functools.cache
+def problem() -> str:
+    """Why no kept jail can be had here ("" when it can): it needs root (the keeper mounts each game's world)."""
+    if os.geteuid() != 0:
+        return "a kept jail needs the referee to run as root"
+    try:
+        program()
+    except (KeptJailError, OSError) as e:
+        return str(e)
+    return ""
+
+
+# ------------------------------------------------------------------ the plan: bwrap's command, the keeper's
+@attrs.frozen
+class Plan:
+    """What a kept jail is made of, from the bwrap command of a fresh jail (jail.command, own files): bwrap's
+    options with each image's bind replaced by an empty folder to mount on, the keeper's arguments, which
+    folder under a seating's folder each game's image mount is cloned from, and the bot's command (setpriv
+    first)."""
+
+    bwrap: tuple[str, ...]
+    keeper: tuple[str, ...]
+    binds: tuple[str, ...]
+    command: tuple[str, ...]
+
+
+def plan(fresh: list[str]) -> Plan:
+    """The kept jail of the fresh jail whose bwrap command is ``fresh`` (made with seat=SEAT). Raises
+    KeptJailError for a command it does not know how to keep."""
+    end = fresh.index("--")
+    options, command = fresh[1:end], fresh[end + 1:]
+    bwrap: list[str] = []
+    keeper: list[str] = []
+    binds: list[str] = []
+    tmpfs: dict[str, str] = {}  # the --size and --perms given for the next --tmpfs
+    i = 0
+    while i < len(options):
+        option = options[i]
+        if option not in ARITY:
+            raise KeptJailError(f"a kept jail does not know bwrap's option {option}")
+        words = options[i + 1:i + 1 + ARITY[option]]
+        i += 1 + ARITY[option]
+        if option == "--ro-bind" and words[0].startswith(SEAT + "/"):
+            binds.append(words[0][len(SEAT) + 1:])
+            keeper += ["--image", words[1]]
+            bwrap += ["--dir", words[1]]
+            continue
+        bwrap += [option, *words]
+        if option in ("--size", "--perms"):
+            tmpfs[option] = words[0]
+        elif option == "--tmpfs":
+            keeper += ["--tmpfs", words[0], tmpfs.pop("--perms", "0755"), tmpfs.pop("--size", "0")]
+        elif option == "--ro-bind" and words[1].startswith("/proc/"):
+            keeper += ["--carry", words[1]]
+        elif option == "--chdir":
+            keeper += ["--chdir", words[0]]
+    if not binds:
+        raise KeptJailError("a kept jail needs the bot's files as images (own files)")
+    for what in sorted(WEAKEN & {"spaces", "ipc", "pid"}):
+        keeper += ["--weaken", what]
+    return Plan(tuple(bwrap), tuple(keeper), tuple(binds), tuple(command))
+
+
+# ------------------------------------------------------------------ one game's images
+@functools.cache
+def _libc() -> Any:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    return libc
+
+
+def clone_mount(path: str) -> int:
+    """A detached copy of the mount at ``path`` (open_tree): the keeper mounts it in a game, and it stays
+    mounted there after the referee unmounts ``path``."""
+    fd = _libc().syscall(SYS_OPEN_TREE, -100, path.encode(), OPEN_TREE_CLONE | AT_RECURSIVE | os.O_CLOEXEC)
+    if fd < 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"cannot clone the mount at {path}: {os.strerror(code)}")
+    return int(fd)
+
+
+def game_images(layout: seating_fs.Layout, binds: tuple[str, ...], name: str) -> list[int]:
+    """One game's images, mounted for it alone (a fresh loop device and superblock each, so a page cache and
+    dentries no earlier game warmed), as detached mounts of the folders ``binds`` names. Blocking."""
+    if "images" in WEAKEN:
+        return _shared_images(layout, binds)
+    files = seating_fs.SeatingFs.at(name)
+    trees: list[int] = []
+    try:
+        files.mount(layout)
+        for bind in binds:
+            trees.append(clone_mount(str(files.root / bind)))
+    except BaseException:
+        for fd in trees:
+            os.close(fd)
+        raise
+    finally:
+        files.close()
+    return trees
+
+
+_SHARED: dict[seating_fs.Layout, seating_fs.SeatingFs] = {}
+
+
+def _shared_images(layout: seating_fs.Layout, binds: tuple[str, ...]) -> list[int]:
+    """The attack tests' weakened images: the same mounts, kept, for every game of a layout."""
+    files = _SHARED.get(layout)
+    if files is None:
+        files = _SHARED[layout] = seating_fs.SeatingFs.at(f"shared-{len(_SHARED)}")
+        files.mount(layout)
+    return [clone_mount(str(files.root / bind)) for bind in binds]
+
+
+# ------------------------------------------------------------------ a game's process
+@attrs.define(eq=False)
+class GamePopen:
+    """What :class:`spawn.ChildProcess` asks of a process (its pid, exit status, waiting), for a game's init in a
+    kept jail: not the referee's child, so its status comes from the keeper, who reaps it."""
+
+    pid: int  # the game's init on this host; it leads a process group, which transport kills
+    channel: socket.socket
+    returncode: int | None = None
+    lost: bool = False  # the keeper said something else, or nothing: the jail is not given back
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self._read(socket.MSG_DONTWAIT)
+        return self.returncode
+
+    def wait(self) -> int:
+        while self.returncode is None:
+            self._read(0)
+        return self.returncode
+
+    def _read(self, flags: int) -> None:
+        try:
+            said = self.channel.recv(CHANNEL_BYTES, flags).decode(errors="replace").split()
+        except BlockingIOError:
+            return
+        except OSError:
+            said = []
+        if len(said) == 2 and said[0] in ("exit", "signal") and said[1].isdigit():
+            self.returncode = int(said[1]) if said[0] == "exit" else -int(said[1])
+        else:  # the keeper is gone (or broken): so is the game, whose init dies with the jail
+            self.lost = True
+            self.returncode = -signal.SIGKILL
+
+
+def host_pid(pidfd: int) -> int:
+    """The pid, in the referee's PID namespace, of the process a pidfd refers to."""
+    with open(f"/proc/self/fdinfo/{pidfd}") as f:
+        for line in f:
+            if line.startswith("Pid:"):
+                return int(line.split()[1])
+    raise OSError(errno.ESRCH, "the game's process is gone already")
+
+
+# ------------------------------------------------------------------ the jail
+@attrs.define(eq=False)
+class KeptJail:
+    """A jail with its keeper, idle or playing one game."""
+
+    bwrap: spawn.ChildProcess  # (its pipes closed: the keeper reads and writes nothing but its channel)
+    stderr: int  # bwrap's stderr, for what it says when the jail cannot be made
+    channel: socket.socket
+    binds: tuple[str, ...]
+    close_fences: Callable[[], None]  # blocking: the jail's control group, first process and uid (sandbox._JailEnd)
+    group: cgroups.BotCgroup | None
+    game: GamePopen | None = None
+    closed: bool = False
+
+    async def start_game(self, trees: list[int]) -> spawn.ChildProcess:
+        """Hand the keeper one game: its pipes and ``trees`` (its images; closed here). Raises OSError if the
+        keeper does not start it."""
+        if self.group is not None:
+            self.group.rest()  # the low CPU weight of a process started ahead, until its game begins
+        pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr: (read, write)
+        theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
+        ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
+        try:
+            self.channel.sendmsg([b"game"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
+                                              b"".join(fd.to_bytes(4, "little") for fd in (*theirs, *trees)))])
+        except OSError:
+            for fd in ours:
+                os.close(fd)
+            raise
+        finally:
+            for fd in (*theirs, *trees):
+                os.close(fd)
+        try:
+            pidfd = await self._started()
+            try:
+                pid = host_pid(pidfd)
+            finally:
+                os.close(pidfd)
+        except BaseException:
+            for fd in ours:
+                os.close(fd)
+            raise
+        self.game = GamePopen(pid, self.channel)
+        # trio waits for the game by the channel (readable once the keeper reaped the game's init)
+        return spawn.ChildProcess(self.game, trio.lowlevel.FdStream(ours[0]),  # type: ignore[arg-type]
+                                  trio.lowlevel.FdStream(ours[1]), trio.lowlevel.FdStream(ours[2]),
+                                  os.dup(self.channel.fileno()))
+
+    async def _started(self) -> int:
+        """The pidfd of the game's init, from the keeper's "started"."""
+        with trio.fail_after(START_SECONDS):
+            while True:
+                await trio.lowlevel.wait_readable(self.channel)
+                try:
+                    said, fds, _, _ = socket.recv_fds(self.channel, CHANNEL_BYTES, 1, socket.MSG_DONTWAIT)
+                except BlockingIOError:
+                    continue
+                if said == b"started" and len(fds) == 1:
+                    return fds[0]
+                for fd in fds:
+                    os.close(fd)
+                raise OSError(errno.EPROTO, "the jail's keeper did not start the game (see the bot's log)")
+
+    def said(self) -> str:
+        """The last line bwrap (or the keeper) wrote to its stderr, if any."""
+        os.set_blocking(self.stderr, False)
+        try:
+            text = os.read(self.stderr, 65536).decode(errors="replace").strip()
+        except OSError:
+            return ""
+        return text.splitlines()[-1] if text else ""
+
+    def reusable(self) -> bool:
+        """Whether this jail's last game ended as it should: its init reaped by the keeper, who said so."""
+        game = self.game
+        return not self.closed and game is not None and game.returncode is not None and not game.lost
+
+    def close(self) -> None:
+        """End the jail: its keeper, and every process of it; then its fences. Blocking."""
+        if self.closed:
+            return
+        self.closed = True
+        self.channel.close()  # the keeper ends at once if it waits for a game
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.bwrap.pid, signal.SIGKILL)  # bwrap, and with it the jail (--die-with-parent)
+        with contextlib.suppress(ChildProcessError):
+            self.bwrap.popen.wait()
+        os.close(self.stderr)
+        self.close_fences()
+
+
+START_SECONDS = 10.0  # the keeper answers within milliseconds
+
+
+# ------------------------------------------------------------------ the pool of idle jails
+_IDLE: dict[Any, list[KeptJail]] = {}
+_LOCK = threading.Lock()  # the pool is used by the event loop and by cleanups in worker threads
+IDLE_KEPT = 16  # idle jails kept by one process at most (each holds a uid, a control group, two processes)
+
+
+def take(key: Any) -> KeptJail | None:
+    """An idle jail of the bot ``key`` names, if there is one (its key then goes last: most recently used)."""
+    with _LOCK:
+        idle = _IDLE.pop(key, None)
+        if not idle:
+            return None
+        jail = idle.pop()
+        if idle:
+            _IDLE[key] = idle
+        return jail
+
+
+def give_back(key: Any, jail: KeptJail) -> None:
+    """Keep ``jail`` for the next game of the same bot if its last game ended cleanly, else close it. Blocking."""
+    if not jail.reusable():
+        jail.close()
+        return
+    jail.game = None
+    with _LOCK:
+        _IDLE.setdefault(key, []).append(jail)
+        oldest = _oldest() if sum(map(len, _IDLE.values())) > IDLE_KEPT else None
+    if oldest is not None:
+        oldest.close()
+
+
+def _oldest() -> KeptJail:
+    """Take the idle jail of the bot that has waited longest for a game (the pool's first key; the lock held)."""
+    key = next(iter(_IDLE))
+    jail = _IDLE[key].pop(0)
+    if not _IDLE[key]:
+        del _IDLE[key]
+    return jail
+
+
+def close_idle() -> int:
+    """Close every idle kept jail of this process (the end of a lane); returns how many. Blocking."""
+    with _LOCK:
+        jails = [jail for idle in _IDLE.values() for jail in idle]
+        _IDLE.clear()
+    for jail in jails:
+        jail.close()
+    while _SHARED:
+        _SHARED.popitem()[1].close()
+    return len(jails)
+
+
+atexit.register(close_idle)

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Attack 18, memory between the games of a kept jail: the same command starts a fresh process in the same kept
+jail each game; each looks for what an earlier game left, then leaves all of it, then attacks the jail's keeper.
+Not a pinochle bot: it writes one report line and waits for its input's end (tests/attacks/test_kept.py).
+
+Usage: kept_game.py mark=WORD
+
+What it looks for and leaves:
+
+* files: ``MARK`` in its home, /tmp and /dev/shm;
+* a process: a child in a session of its own, sleeping, named kept-sleeper;
+* IPC: a SysV shared memory segment, semaphore set and message queue under a key from MARK, and a POSIX
+  message queue named after MARK;
+* pages: 8 files of the Python runtime (12 pages or more, drawn by MARK, none of which it imports): it asks
+  whether each one's eighth page is cached, by fault-around (attack 15's way, nothing refused), then reads
+  them all: a page found cached was warmed by an earlier game;
+* the keeper: the processes it can see, SIGTERM and SIGKILL to each and PTRACE_ATTACH, its open descriptors,
+  "game" written to every socket among them, and its capabilities, no_new_privs and seccomp mode.
+
+Reports ``ATTACK kept files=NAMES|- process=PIDS|- ipc=KINDS|- pages=N seen=PIDS signals=... ptrace=...
+fds=FDS sent=... caps=HEX nnp=N seccomp=N``.
+"""
+
+import ctypes
+import glob
+import os
+import random
+import signal
+import struct
+import sys
+import time
+import zlib
+
+MARK = next(a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("mark="))
+KEY = zlib.crc32(MARK.encode()) & 0x7FFFFFFF or 1
+QUEUE = f"/{MARK}".encode()
+PAGE = os.sysconf("SC_PAGE_SIZE")
+FILES = random.Random(MARK).sample(sorted(p for p in glob.glob("/usr/lib/python3*/*.py")
+                                          if os.path.getsize(p) >= 12 * PAGE), 8)
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+IPC_CREAT, O_CREAT, O_RDWR, PTRACE_ATTACH, PR_SET_NAME = 0o1000, 0o100, 0o2, 16, 15
+SLEEPER = b"kept-sleeper"  # the name of the process it leaves
+PROT_READ, MAP_PRIVATE, MADV_RANDOM = 1, 2, 1
+
+
+def error(code):
+    return "ok" if code == 0 else os.strerror(code).replace(" ", "_")
+
+
+def files_found():
+    return [d for d in ("/home/bot", "/tmp", "/dev/shm") if os.path.exists(f"{d}/{MARK}")]
+
+
+def leave_files():
+    for folder in ("/home/bot", "/tmp", "/dev/shm"):
+        with open(f"{folder}/{MARK}", "w") as f:
+            f.write("my hand")
+
+
+def processes_found():
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/comm", "rb") as f:
+                if f.read().strip() == SLEEPER:
+                    found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def leave_process():
+    if os.fork() == 0:
+        os.setsid()
+        os.closerange(0, 3)
+        libc.prctl(PR_SET_NAME, SLEEPER, 0, 0, 0)
+        time.sleep(120)
+        os._exit(0)
+
+
+def ipc_found():
+    kinds = [kind for kind, call in (("shm", lambda: libc.shmget(KEY, 0, 0)), ("sem", lambda: libc.semget(KEY, 0, 0)),
+                                     ("msg", lambda: libc.msgget(KEY, 0))) if call() >= 0]
+    queue = libc.mq_open(QUEUE, 0)
+    if queue >= 0:
+        kinds.append("mq")
+        libc.mq_close(queue)
+    return kinds
+
+
+def leave_ipc():
+    libc.shmget(KEY, 4096, IPC_CREAT | 0o600)
+    libc.semget(KEY, 1, IPC_CREAT | 0o600)
+    libc.msgget(KEY, IPC_CREAT | 0o600)
+    libc.mq_open(QUEUE, O_CREAT | O_RDWR, 0o600, None)
+
+
+def is_cached(path, page=7):
+    """Whether page ``page`` of the file is cached: touch the page before it, with no read-ahead, and ask
+    pagemap whether the kernel mapped this one round it (fault-around maps only pages already cached)."""
+    window = 16 * PAGE
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        address = libc.mmap(None, window, PROT_READ, MAP_PRIVATE, fd, 0)
+        try:
+            libc.madvise(address, window, MADV_RANDOM)
+            ctypes.c_char.from_address(address + (page - 1) * PAGE).value
+            with open("/proc/self/pagemap", "rb") as pagemap:
+                pagemap.seek((address // PAGE + page) * 8)
+                return bool(struct.unpack("<Q", pagemap.read(8))[0] >> 63 & 1)
+        finally:
+            libc.munmap(address, window)
+    finally:
+        os.close(fd)
+
+
+def keeper_attacks():
+    seen = [pid for pid in filter(str.isdigit, os.listdir("/proc")) if int(pid) != os.getpid()]
+    signals, traced = [], []
+    for pid in seen:
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.kill(int(pid), sig)
+                signals.append(f"{pid}:{sig.name}:ok")
+            except OSError as e:
+                signals.append(f"{pid}:{sig.name}:{error(e.errno)}")
+        done = libc.ptrace(PTRACE_ATTACH, int(pid), None, None)
+        traced.append(f"{pid}:{error(0 if done == 0 else ctypes.get_errno())}")
+    fds = sorted(int(fd) for fd in os.listdir("/proc/self/fd"))
+    fds = [fd for fd in fds if os.path.exists(f"/proc/self/fd/{fd}")]  # (not the listing's own)
+    sent = []
+    for fd in fds:
+        if os.readlink(f"/proc/self/fd/{fd}").startswith("socket:"):
+            try:
+                os.write(fd, b"game")
+                sent.append(f"{fd}:ok")
+            except OSError as e:
+                sent.append(f"{fd}:{error(e.errno)}")
+    status = dict(line.split(":\t", 1) for line in open("/proc/self/status").read().splitlines() if ":\t" in line)
+    return (f"seen={','.join(seen) or '-'} signals={','.join(signals) or '-'} ptrace={','.join(traced) or '-'} "
+            f"fds={','.join(map(str, fds))} sent={','.join(sent) or '-'} caps={status['CapEff'].strip()} "
+            f"nnp={status['NoNewPrivs'].strip()} seccomp={status['Seccomp'].strip()}")
+
+
+def main():
+    found = files_found()
+    leftovers = processes_found()
+    ipc = ipc_found()
+    pages = sum(is_cached(path) for path in FILES)  # (before this process reads anything of them)
+    keeper = keeper_attacks()
+    print(f"ATTACK kept files={','.join(found) or '-'} process={','.join(leftovers) or '-'} "
+          f"ipc={','.join(ipc) or '-'} pages={pages} {keeper}", flush=True)
+    leave_files()
+    leave_ipc()
+    for path in FILES:  # warms the pages the next game looks at
+        with open(path, "rb") as f:
+            f.read()
+    leave_process()
+    print("left", flush=True)
+    sys.stdin.read()
+
+
+main()

@@ -1,0 +1,62 @@
+"""Kept jails without running one: the plan made from a fresh jail's bwrap command, and the pool of idle jails.
+(tests/attacks/test_kept.py runs them.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.bots import kept
+
+
+def test_a_fresh_jails_command_becomes_a_kept_jail_and_its_keepers_arguments():
+    """Each image bind becomes an empty folder to mount on, named to the keeper in order with the folder each
+    game's mount is cloned from; the private spaces and /proc's fixed files are redone by the keeper each game;
+    the rest of bwrap's command (namespaces, uid, seccomp) is kept as it is."""
+    seat = kept.SEAT
+    fresh = ["bwrap", "--unshare-pid", "--seccomp", "9", "--proc", "/proc", "--size", "1024", "--perms", "1777",
+             "--tmpfs", "/tmp", "--ro-bind", f"{seat}/system/usr", "/usr", "--symlink", "usr/bin", "/bin",
+             "--ro-bind", "/store/proc/stat", "/proc/stat", "--ro-bind", f"{seat}/1", "/tmp/bots/mine",
+             "--remount-ro", "/", "--chdir", "/home/bot", "--", "/usr/bin/setpriv", "--reuid=7", "--", "./bot"]
+    plan = kept.plan(fresh)
+    assert plan.bwrap == ("--unshare-pid", "--seccomp", "9", "--proc", "/proc", "--size", "1024", "--perms", "1777",
+                          "--tmpfs", "/tmp", "--dir", "/usr", "--symlink", "usr/bin", "/bin", "--ro-bind",
+                          "/store/proc/stat", "/proc/stat", "--dir", "/tmp/bots/mine", "--remount-ro", "/",
+                          "--chdir", "/home/bot")
+    assert plan.keeper == ("--tmpfs", "/tmp", "1777", "1024", "--image", "/usr", "--carry", "/proc/stat",
+                           "--image", "/tmp/bots/mine", "--chdir", "/home/bot")
+    assert plan.binds == ("system/usr", "1")
+    assert plan.command == ("/usr/bin/setpriv", "--reuid=7", "--", "./bot")
+
+
+def test_a_command_it_does_not_know_is_not_kept():
+    with pytest.raises(kept.KeptJailError, match="--bind-try"):
+        kept.plan(["bwrap", "--bind-try", "/a", "/b", "--", "bot"])
+    with pytest.raises(kept.KeptJailError, match="images"):
+        kept.plan(["bwrap", "--ro-bind", "/usr", "/usr", "--", "bot"])  # not own files: nothing fresh to mount
+
+
+class FakeJail:
+    def __init__(self, reusable: bool = True):
+        self.is_reusable, self.closed, self.game = reusable, False, None
+
+    def reusable(self) -> bool:
+        return self.is_reusable
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_the_pool_gives_a_clean_jail_back_closes_the_rest_and_keeps_few(monkeypatch):
+    monkeypatch.setattr(kept, "_IDLE", {})
+    monkeypatch.setattr(kept, "IDLE_KEPT", 2)
+    broken = FakeJail(reusable=False)
+    kept.give_back("a", broken)  # its game did not end as it should: never used again
+    assert broken.closed and kept.take("a") is None
+    first, second, third = FakeJail(), FakeJail(), FakeJail()
+    kept.give_back("a", first)
+    kept.give_back("b", second)
+    kept.give_back("b", third)  # one too many: the one idle longest goes
+    assert first.closed and not second.closed and not third.closed
+    assert kept.take("a") is None
+    assert kept.take("b") is third
+    assert kept.close_idle() == 1 and second.closed

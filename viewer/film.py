@@ -171,9 +171,10 @@ def _opening(record: GameRecord, notices: Sequence[e.Notice]) -> dict:
 
 
 def _step(entry: ActionEntry, names: Sequence[str], notices: Sequence[e.Notice]) -> dict:
-    """The step of one recorded action, with what it showed."""
-    return {"seat": entry.seat, "text": f"{_who(names, entry.seat)}: {entry.action}", "ms": entry.ms,
-            "events": _events(notices)}
+    """The step of one recorded action, with what it showed; its time as the record writes it (a record just
+    played and the same read back make the same film)."""
+    seat, action, ms = entry.to_list()
+    return {"seat": seat, "text": f"{_who(names, seat)}: {action}", "ms": ms, "events": _events(notices)}
 
 
 def _who(names: Sequence[str], seat: int) -> str:
@@ -195,8 +196,8 @@ def _steps_replayed(record: GameRecord, variant: Variant, names: Sequence[str]) 
             action = recorded_action(game, entry.action, last=entry is record.actions[-1])
             game.check(action)
         except IllegalActionError as error:
-            steps.append({"seat": entry.seat, "text": f"{_who(names, entry.seat)}: {entry.action} (illegal: {error})",
-                          "ms": entry.ms, "events": [], "fault": True})
+            step = _step(entry, names, ())
+            steps.append({**step, "text": f"{step['text']} (illegal: {error})", "fault": True})
             return steps, True
         steps.append(_step(entry, names, game.apply(action)))
         if game.is_terminal():

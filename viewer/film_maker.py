@@ -3,7 +3,7 @@
 Started by :mod:`viewer.report` as ``python -m viewer.film_maker FILMS
 PARENT``, each input line ``N RECORD`` (a number, a space, a record's
 JSON) makes ``FILMS/N.js``, and ``- RECORD`` makes ``FILMS/ahead/NAME``,
-the film made ahead, named by the record's text (:func:`ahead_name`). It
+the film made ahead, named by the game's play (:func:`ahead_name`). It
 exits when its input ends, and is killed by the kernel when its parent
 (pid PARENT) dies: a SIGKILL of a tournament leaves no film maker behind,
 even one that gets no CPU to see its input end. Every file is written whole or not
@@ -42,10 +42,13 @@ READY = "ready"  # its one line of output: set up, and killed by the kernel with
 AHEAD = "ahead"  # FILMS/ahead/: films made while the games were played, named by their records
 
 
-def ahead_name(record_json: str) -> str:
-    """A film made ahead is named by its record's text and the films' format: a stale one (a folder used again,
-    a run resumed by a newer version) is never taken."""
-    return hashlib.sha256(f"{FORMAT}\n{record_json}".encode()).hexdigest()[:32]
+def ahead_name(record: GameRecord) -> str:
+    """A film made ahead is named by its game's play and the films' format: the game's id, its id on the wire
+    (from the run's seed) and its start to the millisecond, as its record keeps them. The record read back at the
+    end finds it without being written out again, and a stale one (a folder used again, a run resumed by a newer
+    version) is never taken."""
+    play = f"{FORMAT}\n{record.game_id}\n{record.extra.get('wire_id')}\n{record.started:.3f}"
+    return hashlib.sha256(play.encode()).hexdigest()[:32]
 
 
 def make(films: Path, line: str) -> None:
@@ -53,14 +56,14 @@ def make(films: Path, line: str) -> None:
     name, record_json = line.rstrip("\n").split(" ", 1)
     record = GameRecord.from_json(record_json)
     if name == "-":
-        write_ahead(films, record_json, packed_film(record))
+        write_ahead(films, record, packed_film(record))
     else:
         write_whole(films / f"{int(name)}.js", film_script(int(name), record))
 
 
-def write_ahead(films: Path, record_json: str, packed: str) -> None:
-    """A film made ahead (packed), for the record whose text is ``record_json``."""
-    target = films / AHEAD / ahead_name(record_json)
+def write_ahead(films: Path, record: GameRecord, packed: str) -> None:
+    """A film made ahead (packed), for ``record``."""
+    target = films / AHEAD / ahead_name(record)
     target.parent.mkdir(parents=True, exist_ok=True)
     write_whole(target, packed)
 
@@ -85,10 +88,8 @@ class FilmsSeen:
     films: Path  # the report's films/ folder
 
     def __call__(self, record: GameRecord, seen: Steps) -> None:
-        text = record.to_json()
-        kept = GameRecord.from_json(text)  # the record as the report reads it (its times as written: rounded)
         with contextlib.suppress(OSError):
-            write_ahead(self.films, text, packed_film(kept, seen))
+            write_ahead(self.films, record, packed_film(record, seen))
 
 
 def main() -> None:

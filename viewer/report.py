@@ -122,18 +122,17 @@ def write_films(records: Sequence[GameRecord], films: Path) -> None:
     """``films/N.js`` for every record: those made ahead as they are (their folder is then removed), the rest in
     this process for a few games, else shared out over a film maker per core (:mod:`viewer.film_maker`)."""
     films.mkdir(parents=True, exist_ok=True)
-    missing = []  # (number, record, its JSON)
+    missing = []
     for number, record in enumerate(records):
-        text = record.to_json()
-        made = films / AHEAD / ahead_name(text)
+        made = films / AHEAD / ahead_name(record)
         if made.exists():
             (films / f"{number}.js").write_text(film_script_of(number, made.read_text()))
         else:
-            missing.append((number, record, text))
+            missing.append((number, record))
     shutil.rmtree(films / AHEAD, ignore_errors=True)
     processes = min(os.cpu_count() or 1, len(missing) // GAMES_PER_PROCESS)
     if processes <= 1:
-        for number, record, _ in missing:
+        for number, record in missing:
             (films / f"{number}.js").write_text(film_script(number, record))
         return
     makers = [_start_film_maker(films) for _ in range(processes)]
@@ -192,11 +191,11 @@ def _set_up(maker: subprocess.Popen[str], idle: bool = False) -> None:
             os.sched_setscheduler(maker.pid, os.SCHED_IDLE, os.sched_param(0))
 
 
-def _feed(maker: subprocess.Popen[str], numbered: Sequence[tuple[int, GameRecord, str]]) -> None:
+def _feed(maker: subprocess.Popen[str], numbered: Sequence[tuple[int, GameRecord]]) -> None:
     with contextlib.suppress(OSError):  # (a maker that failed: its exit status says so)
         with _piped(maker.stdin) as stdin:
-            for number, _, text in numbered:
-                stdin.write(f"{number} {text}\n")
+            for number, record in numbered:
+                stdin.write(f"{number} {record.to_json()}\n")
 
 
 class FilmsAhead:

@@ -212,7 +212,8 @@ class RefereeWorkers:
                     line = await anext(lines, None)
                     if line is None:
                         break  # its output ended with games out: it died
-                    await self._returned(index, GameRecord.from_json(line.decode()), session, process.pid, writer)
+                    # sealed as the worker wrote it (passed_on): not made again here
+                    await self._returned(index, GameRecord.passed_on(line.decode()), session, process.pid, writer)
                     await self._fill(session, slots, link)
             await link.finish(session)
         finally:

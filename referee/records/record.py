@@ -60,7 +60,14 @@ class ActionEntry:
         return [self.seat, self.action, None if self.ms is None else round(self.ms, 2)]
 
 
-@attrs.define
+def _forget_line(record: GameRecord, attribute: attrs.Attribute, value: object) -> object:
+    """(attrs' on_setattr) A field set after :meth:`GameRecord.passed_on`: the kept line is no longer its JSON."""
+    if attribute.name != "_line":
+        object.__setattr__(record, "_line", None)
+    return value
+
+
+@attrs.define(on_setattr=[attrs.setters.convert, attrs.setters.validate, _forget_line])
 class GameRecord:
     game_id: str
     variant: str
@@ -81,8 +88,12 @@ class GameRecord:
     seconds: float = 0.0
     extra: dict = attrs.Factory(dict)  # tournament bookkeeping (pairing, round...)
     rules: int = RULES_VERSION  # the rules version it was played under (1: a record that names none)
+    # the JSON it was read from, by passed_on: what to_json gives (until a field is set)
+    _line: str | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     def to_json(self) -> str:
+        if self._line is not None:
+            return self._line
         data = {
             "format": RECORD_FORMAT,
             "game_id": self.game_id,
@@ -92,7 +103,7 @@ class GameRecord:
             "seats": [s.to_dict() for s in self.seats],
             "time_control": self.time_control,
             "deals": self.deals,
-            "actions": [a.to_list() for a in self.actions],
+            "actions": [[a.seat, a.action, None if a.ms is None else round(a.ms, 2)] for a in self.actions],  # to_list
             "melds": self.melds,
             "hands": self.hands,
             "termination": self.termination.value,
@@ -107,6 +118,23 @@ class GameRecord:
         if self.extra:
             data["extra"] = self.extra
         return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def passed_on(cls, text: str) -> GameRecord:
+        """The record of ``text``, a record's JSON as another referee process made it (:meth:`to_json`), to be
+        passed on unchanged: its :meth:`to_json` is ``text`` itself, not made again.
+
+        A tournament's parent process seals and saves the records its
+        referee workers send it, which is then a seal on the very bytes the
+        worker made (the same bytes as its JSON made again: the JSON of a
+        record read back is the JSON it was read from), without the work of
+        writing a record's every action again. Setting a field drops the
+        kept text; a record read so must not be changed in place otherwise
+        (its lists), or its JSON would not say so.
+        """
+        record = cls.from_json(text)
+        record._line = text
+        return record
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:

@@ -16,16 +16,17 @@ def test_a_fresh_jails_command_becomes_a_kept_jail_and_its_keepers_arguments():
     fresh = ["bwrap", "--unshare-pid", "--seccomp", "9", "--proc", "/proc", "--size", "1024", "--perms", "1777",
              "--tmpfs", "/tmp", "--ro-bind", f"{seat}/system/usr", "/usr", "--symlink", "usr/bin", "/bin",
              "--ro-bind", "/store/proc/stat", "/proc/stat", "--ro-bind", f"{seat}/1", "/tmp/bots/mine",
-             "--remount-ro", "/", "--chdir", "/home/bot", "--", "/usr/bin/setpriv", "--reuid=7", "--", "./bot"]
+             "--remount-ro", "/", "--chdir", "/home/bot", "--", "/usr/bin/setpriv", "--reuid=7", "--regid=7",
+             "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--", "/bots/bot", "x"]
     plan = kept.plan(fresh)
     assert plan.bwrap == ("--unshare-pid", "--seccomp", "9", "--proc", "/proc", "--size", "1024", "--perms", "1777",
                           "--tmpfs", "/tmp", "--dir", "/usr", "--symlink", "usr/bin", "/bin", "--ro-bind",
                           "/store/proc/stat", "/proc/stat", "--dir", "/tmp/bots/mine", "--remount-ro", "/",
                           "--chdir", "/home/bot")
     assert plan.keeper == ("--tmpfs", "/tmp", "1777", "1024", "--image", "/usr", "--carry", "/proc/stat",
-                           "--image", "/tmp/bots/mine", "--chdir", "/home/bot")
+                           "--image", "/tmp/bots/mine", "--chdir", "/home/bot", "--uid", "7")
     assert plan.binds == ("system/usr", "1")
-    assert plan.command == ("/usr/bin/setpriv", "--reuid=7", "--", "./bot")
+    assert plan.command == ("/bots/bot", "x")  # the keeper drops setpriv's privileges itself
 
 
 def test_a_command_it_does_not_know_is_not_kept():
@@ -33,6 +34,12 @@ def test_a_command_it_does_not_know_is_not_kept():
         kept.plan(["bwrap", "--bind-try", "/a", "/b", "--", "bot"])
     with pytest.raises(kept.KeptJailError, match="images"):
         kept.plan(["bwrap", "--ro-bind", "/usr", "/usr", "--", "bot"])  # not own files: nothing fresh to mount
+    image = ["bwrap", "--ro-bind", f"{kept.SEAT}/1", "/bots", "--"]
+    for command in (["/bots/bot"], ["/usr/bin/setpriv", "--reuid=7", "--", "/bots/bot"],  # not as root; not all
+                    ["/usr/bin/setpriv", "--reuid=0", "--regid=0", "--clear-groups", "--no-new-privs",
+                     "--inh-caps=-all", "--bounding-set=-all", "--", "/bots/bot"]):
+        with pytest.raises(kept.KeptJailError, match="uid of its own"):
+            kept.plan(image + command)
 
 
 class FakeJail:

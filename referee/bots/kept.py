@@ -97,8 +97,8 @@ def problem() -> str:
 class Plan:
     """What a kept jail is made of, from the bwrap command of a fresh jail (jail.command, own files): bwrap's
     options with each image's bind replaced by an empty folder to mount on, the keeper's arguments, which
-    folder under a seating's folder each game's image mount is cloned from, and the bot's command (setpriv
-    first)."""
+    folder under a seating's folder each game's image mount is cloned from, and the bot's command (without
+    setpriv: the keeper drops the same privileges)."""
 
     bwrap: tuple[str, ...]
     keeper: tuple[str, ...]
@@ -138,9 +138,26 @@ def plan(fresh: list[str]) -> Plan:
             keeper += ["--chdir", words[0]]
     if not binds:
         raise KeptJailError("a kept jail needs the bot's files as images (own files)")
+    uid, command = _setpriv(command)
+    keeper += ["--uid", uid]
     for what in sorted(WEAKEN & {"spaces", "ipc", "pid"}):
         keeper += ["--weaken", what]
     return Plan(tuple(bwrap), tuple(keeper), tuple(binds), tuple(command))
+
+
+SETPRIV = ("--regid={uid}", "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--")
+
+
+def _setpriv(command: list[str]) -> tuple[str, list[str]]:
+    """The uid and the bot's command of a fresh jail's ``setpriv --reuid=UID ... -- COMMAND``: the keeper drops
+    the same privileges itself (keeper.c, drop_privileges), so it must be exactly jail.command's setpriv."""
+    if len(command) > 1 and Path(command[0]).name == "setpriv" and command[1].startswith("--reuid="):
+        uid = command[1].removeprefix("--reuid=")
+        rest = command[2:]
+        expected = [word.format(uid=uid) for word in SETPRIV]
+        if uid.isdigit() and int(uid) > 0 and rest[:len(expected)] == expected and rest[len(expected):]:
+            return uid, rest[len(expected):]
+    raise KeptJailError("a kept jail needs a bot run under a uid of its own (the referee as root)")
 
 
 # ------------------------------------------------------------------ one game's images

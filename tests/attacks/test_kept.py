@@ -18,6 +18,7 @@ import trio
 
 from referee.bots import kept
 from referee.bots import sandbox as sandbox_module
+from referee.bots.jail import UID_BASE
 from referee.bots.samples import SAMPLES
 from referee.bots.sandbox import Sandbox
 from referee.bots.transport import BotCommand, BotProcess
@@ -93,7 +94,8 @@ def test_a_game_finds_nothing_an_earlier_game_left_and_cannot_reach_the_keeper(k
         assert said["signals"] == "1:SIGTERM:Operation_not_permitted,1:SIGKILL:Operation_not_permitted"
         assert said["ptrace"] == "1:Operation_not_permitted"
         assert said["fds"] == "0,1,2" and said["sent"] == "-"  # no channel to the keeper
-        assert said["caps"] == "0000000000000000" and said["nnp"] == "1" and said["seccomp"] == "2"
+        assert said["caps"] == ",".join(["0000000000000000"] * 5) and said["nnp"] == "1" and said["seccomp"] == "2"
+        assert int(said["uid"]) >= UID_BASE and said["groups"] == "-"  # a uid of its own, no groups
 
 
 def test_each_fence_matters(kept_jails, bots, mark):
@@ -110,8 +112,9 @@ def test_each_fence_matters(kept_jails, bots, mark):
 
 
 def test_games_of_the_game_loop_play_in_kept_jails(kept_jails, tmp_path):
-    """Three games of two first-legal bots through a lane, each a fresh process: all complete, and the lane's
-    processes (a game's, and the next game's started ahead) take turns in at most two kept jails per bot."""
+    """Three games of two first-legal bots through a lane, each a fresh process (the next game's started ahead,
+    the last game's stopped behind): all complete, and the lane closes the kept jails at its end. (How many it
+    made depends on when the stops behind end; that a game's jail serves the next is test_a_game_finds...'s.)"""
     made = []
     original = sandbox_module._open_kept
 
@@ -129,12 +132,9 @@ def test_games_of_the_game_loop_play_in_kept_jails(kept_jails, tmp_path):
             for spec, after in zip(specs, [*specs[1:], None], strict=True):
                 record = await lane.play(spec, after)
                 assert record.termination is Termination.COMPLETED, record.termination
-            idle = sum(len(jails) for jails in kept._IDLE.values())
-            assert idle >= 2  # given back after their games
         assert not kept._IDLE  # the lane closed them
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sandbox_module, "_open_kept", counted)
         trio.run(main)
-    assert 2 <= len(made) <= 4  # two bots, each with at most two jails taking turns: not one jail a game
-    assert all(jail.closed for jail in made)
+    assert made and all(jail.closed for jail in made)

@@ -188,8 +188,11 @@ class AnalysisStore:
         return {"analysed": found.get("analysed", 0), "failed": found.get("failed", 0)}
 
     def save(self, game: int, game_id: str, seats: Sequence[SeatRow], cpu: float, note: str = "") -> None:
-        """A game weighed, all its seats in one transaction (``note``: it could not be, and why)."""
+        """A game weighed, all its seats in one transaction (``note``: it could not be, and why); a game saved
+        already is left as it is (an analyser orphaned by a killed run may finish the game a new one took up)."""
         with self._write() as c:
+            if c.execute(sa.select(analyses.c.game).where(analyses.c.game == game)).first() is not None:
+                return
             c.execute(analyses.insert().values(game=game, game_id=game_id, status="failed" if note else "analysed",
                                                note=note, cpu=cpu, finished=time.time()))
             if seats:

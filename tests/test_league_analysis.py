@@ -90,6 +90,8 @@ def test_a_game_is_saved_whole_so_a_crash_loses_the_game_in_hand_only(league, tm
     weigh_game(db, store, GAMES, budget, Pace(None, None))
     assert store.seats([GAMES], None) == whole.seats([GAMES], None)  # as in one go (each decision has its seeds)
     assert [s.seat for s in store.seats([GAMES], None)] == [0, 1]
+    store.save(GAMES, "late", [], 0.0, note="an orphaned analyser's late word")  # (a killed run's analyser)
+    assert store.status(GAMES) == ("analysed", "")  # the game saved first stays as it was
     assert next_game(db, store, 1) is None  # (the older ones skipped: a backlog of one)
     store.close()
 

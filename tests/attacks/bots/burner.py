@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The innocent of attack 9: works 150 ms of CPU time for each of its first 15 requests of a game, then plays.
+"""The innocent of attack 9: works 150 ms of CPU time for each of its first 5 requests of a game, then plays.
 
 Usage: burner.py mark=WORD
 
@@ -12,7 +12,8 @@ import time
 from botloop import Bot, run
 
 WORK = 0.150  # seconds of CPU per request
-REQUESTS = 15  # requests of a game that take work (all would make the test long: ~50 per game)
+REQUESTS = 5  # requests of a game that take work (all would make the test long: ~50 per game). Starved, one
+# alone takes seconds over its limit (150 ms of CPU beside 100 spinners): a few suffice to prove the fence
 
 
 class Burner(Bot):

@@ -15,7 +15,7 @@ import sys
 import pytest
 import trio
 
-from referee.bots.transport import BotCommand, BotProcess, BotProtocolError, BotTimeout
+from referee.bots.transport import ALONE_WAIT, BotCommand, BotProcess, BotProtocolError, BotTimeout
 
 # Answers "fast" at once, "late N" after N seconds, "again" twice (the second line once told "more"), never
 # answers "hang", and answers "flood" with endless other lines.
@@ -160,3 +160,53 @@ def test_a_line_nobody_asked_for_is_found_without_waiting_once_it_has_arrived():
         assert await _ask(bot, "fast", 5.0) == "ok"  # and the next reply is the next reply
 
     trio.run(_with_bot, body)
+
+
+def test_a_read_waits_in_the_kernel_only_while_no_other_bot_s_read_waits():
+    """A read that finds no reply yet may wait for it outside trio's scheduler (blocking the event loop, at most
+    ALONE_WAIT), but never while another bot's read waits: that bot's reply must be read, and stamped, as it
+    comes. Every read's end (a reply, a timeout, a cancel) takes it off the count of reads waiting."""
+    async def body(bot):
+        other = await BotProcess.start(nursery_of[0], BotCommand((sys.executable, "-c", ECHO)), None)
+        try:
+            assert await _ask(bot, "fast", 30.0) == "ok" and await _ask(other, "fast", 30.0) == "ok"  # started
+            waits = _KernelWaits(bot)
+            assert await _ask(bot, "late 0.2", 10.0) == "ok"  # alone: its first look finds nothing, then it waits
+            assert waits.taken and all(0 < ms <= 1000 * ALONE_WAIT for ms in waits.taken)
+            assert BotProcess.reads_waiting == 0
+            waits.taken.clear()
+            async with trio.open_nursery() as nursery:
+                await other.send_line("hang")
+                nursery.start_soon(other.read_line, trio.current_time() + 60)  # waits until cancelled
+                await trio.sleep(0.05)
+                assert BotProcess.reads_waiting == 1
+                assert await _ask(bot, "late 0.2", 10.0) == "ok"
+                nursery.cancel_scope.cancel()
+            assert waits.taken == []  # another read was waiting: only trio's wait, which lets it read its reply
+            assert BotProcess.reads_waiting == 0  # the cancelled read too
+            await _times_out_on_time(bot, "hang", 0.3)
+            assert BotProcess.reads_waiting == 0
+        finally:
+            await other.kill()
+
+    nursery_of: list = []
+
+    async def run():
+        async with trio.open_nursery() as nursery:
+            nursery_of.append(nursery)
+            await _with_bot(body)
+
+    trio.run(run)
+
+
+class _KernelWaits:
+    """Stands in for a bot process's poll object and keeps the timeout of every look that may wait (ms > 0)."""
+
+    def __init__(self, bot: BotProcess):
+        self.real, self.taken = bot._poll, []
+        bot._poll = self
+
+    def poll(self, ms=None):
+        if ms:
+            self.taken.append(ms)
+        return self.real.poll(ms)

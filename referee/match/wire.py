@@ -115,6 +115,8 @@ def legal_tokens(actions, meld_value=None) -> tuple[str, ...]:
     """
     if isinstance(actions, AuctionChoices):
         return (("pass",) if actions.may_pass else ()) + tuple("bid:" + range_text(r) for r in actions.ranges)
+    if meld_value is None:  # (most requests: one pass, no call per action but its text's)
+        return tuple([a.to_text() for a in actions if type(a) is not PlayCard or not a.copy])
     tokens = []
     for a in actions:
         if type(a) is PlayCard and a.copy:

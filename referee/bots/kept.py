@@ -27,6 +27,7 @@ import ctypes
 import errno
 import functools
 import os
+import re
 import shutil
 import signal
 import socket
@@ -80,11 +81,18 @@ def program() -> Path:
     return PROGRAM
 
 
+KERNEL = (5, 12)  # mount_setattr (5.12); open_tree and move_mount (5.2), pidfd_open (5.3), close_range (5.9)
+
+
 @functools.cache
 def problem() -> str:
-    """Why no kept jail can be had here ("" when it can): it needs root (the keeper mounts each game's world)."""
+    """Why no kept jail can be had here ("" when it can): it needs root (the keeper mounts each game's world)
+    and a kernel with the new mount API."""
     if os.geteuid() != 0:
         return "a kept jail needs the referee to run as root"
+    found = tuple(int(part) for part in re.findall(r"\d+", os.uname().release)[:2])
+    if found < KERNEL:
+        return f"a kept jail needs Linux {KERNEL[0]}.{KERNEL[1]} or later (this is {os.uname().release})"
     try:
         program()
     except (KeptJailError, OSError) as e:

@@ -457,6 +457,7 @@ async def _open_kept(start: _KeptStart) -> kept.KeptJail:
     stderr = os.dup(process.stderr.fileno())
     for stream in (process.stdin, process.stdout, process.stderr):
         await stream.aclose()
+    process.close_pidfd()  # (the jail's close waits for bwrap in a thread, outside trio)
     made = kept.KeptJail(process, stderr, ours, plan.binds, end.close, end.group)
     limits = [(which, min(value, _hard(which))) for which, value in
               sandbox.limits.rlimits(nproc=end.group is None, address_space=end.group is None)]

@@ -66,6 +66,10 @@ class ChildProcess:
             self._close_pidfd()
             return code
 
+    def close_pidfd(self) -> None:
+        """Stop watching for the exit through a pidfd (the exit is then waited for by popen); in trio's thread."""
+        self._close_pidfd()
+
     def _close_pidfd(self) -> None:
         if self._pidfd is not None:
             fd, self._pidfd = self._pidfd, None

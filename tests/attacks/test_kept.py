@@ -20,7 +20,7 @@ from referee.bots import kept
 from referee.bots import sandbox as sandbox_module
 from referee.bots.jail import UID_BASE
 from referee.bots.samples import SAMPLES
-from referee.bots.sandbox import Sandbox
+from referee.bots.sandbox import Limits, Sandbox
 from referee.bots.transport import BotCommand, BotProcess
 from referee.match import Entrant
 from referee.match.lane import GameSpec, LaneSettings, open_lane
@@ -53,8 +53,11 @@ def report(line: str) -> dict[str, str]:
     return dict(word.split("=", 1) for word in words[2:])
 
 
+LIMITS = Limits(open_files=37)  # low: the keeper's set-up of a game holds few descriptors at once
+
+
 async def one_game(nursery: trio.Nursery, command: BotCommand) -> dict[str, str]:
-    bot = await BotProcess.start(nursery, command, sandbox=Sandbox(kept_jail=True))
+    bot = await BotProcess.start(nursery, command, sandbox=Sandbox(LIMITS, kept_jail=True))
     try:
         said = report((await bot.read_line(trio.current_time() + 60)).text)
         assert (await bot.read_line(trio.current_time() + 60)).text == "left"
@@ -96,6 +99,7 @@ def test_a_game_finds_nothing_an_earlier_game_left_and_cannot_reach_the_keeper(k
         assert said["fds"] == "0,1,2" and said["sent"] == "-"  # no channel to the keeper
         assert said["caps"] == ",".join(["0000000000000000"] * 5) and said["nnp"] == "1" and said["seccomp"] == "2"
         assert int(said["uid"]) >= UID_BASE and said["groups"] == "-"  # a uid of its own, no groups
+        assert said["nofile"] == "37"  # its limits
 
 
 def test_each_fence_matters(kept_jails, bots, mark):

@@ -77,7 +77,7 @@ static void parse(int argc, char **argv) {
         if (!strcmp(a, "--tmpfs") && left >= 3 && n_tmpfs < MAX_ITEMS) {
             tmpfs[n_tmpfs++] = (struct tmpfs){argv[i + 1], argv[i + 2], argv[i + 3]};
             i += 3;
-        } else if (!strcmp(a, "--carry") && left >= 1 && n_carry < MAX_ITEMS) {
+        } else if (!strcmp(a, "--carry") && left >= 1 && n_carry < MAX_ITEMS && !strncmp(argv[i + 1], "/proc/", 6)) {
             carry[n_carry++] = argv[++i];
         } else if (!strcmp(a, "--image") && left >= 1 && n_images < MAX_ITEMS - PIPES) {
             images[n_images++] = argv[++i];
@@ -117,15 +117,17 @@ static void attach(int tree, const char *target, unsigned read_only) {
 }
 
 /* A fresh /proc for the game's PID namespace, read-only where bwrap makes it so, with the jail's fixed files
-   carried over from the jail's /proc (opened before it is covered). */
+   carried over from the jail's /proc (still reached, once covered, from a descriptor of it: one file at a time,
+   so that a bot's low limit on open files holds here too). */
 static void fresh_proc(void) {
-    int kept[MAX_ITEMS];
-    for (int i = 0; i < n_carry; i++) kept[i] = clone_tree(AT_FDCWD, carry[i]);
+    int jails = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (jails < 0) die("/proc");
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) die("/proc");
     static const char *read_only[] = {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"};
     for (size_t i = 0; i < sizeof read_only / sizeof *read_only; i++)
         if (access(read_only[i], F_OK) == 0) attach(clone_tree(AT_FDCWD, read_only[i]), read_only[i], MOUNT_ATTR_RDONLY);
-    for (int i = 0; i < n_carry; i++) attach(kept[i], carry[i], MOUNT_ATTR_RDONLY);
+    for (int i = 0; i < n_carry; i++) attach(clone_tree(jails, carry[i] + strlen("/proc/")), carry[i], MOUNT_ATTR_RDONLY);
+    close(jails);
 }
 
 static void fresh_spaces(void) {

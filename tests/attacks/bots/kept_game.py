@@ -15,8 +15,8 @@ What it looks for and leaves:
   whether each one's eighth page is cached, by fault-around (attack 15's way, nothing refused), then reads
   them all: a page found cached was warmed by an earlier game;
 * the keeper: the processes it can see, SIGTERM and SIGKILL to each and PTRACE_ATTACH, its open descriptors,
-  "game" written to every socket among them, and its uid, groups, capabilities (every set), no_new_privs and
-  seccomp mode.
+  "game" written to every socket among them, and its uid, groups, capabilities (every set), no_new_privs,
+  seccomp mode and limit on open files.
 
 Reports ``ATTACK kept files=NAMES|- process=PIDS|- ipc=KINDS|- pages=N seen=PIDS signals=... ptrace=...
 fds=FDS sent=... caps=HEX nnp=N seccomp=N``.
@@ -26,6 +26,7 @@ import ctypes
 import glob
 import os
 import random
+import resource
 import signal
 import struct
 import sys
@@ -147,7 +148,8 @@ def keeper_attacks():
             f"fds={','.join(map(str, fds))} sent={','.join(sent) or '-'} uid={status['Uid'].split()[0]} "
             f"groups={status['Groups'].strip() or '-'} "
             f"caps={','.join(status[k].strip() for k in ('CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb'))} "
-            f"nnp={status['NoNewPrivs'].strip()} seccomp={status['Seccomp'].strip()}")
+            f"nnp={status['NoNewPrivs'].strip()} seccomp={status['Seccomp'].strip()} "
+            f"nofile={resource.getrlimit(resource.RLIMIT_NOFILE)[0]}")
 
 
 def main():

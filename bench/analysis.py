@@ -11,10 +11,14 @@ every seat of every game in this process, at the default budget unless told othe
 * the cost: decisions per second and CPU seconds per game of the analysis (one core), against the target of
   30 s a two-handed game;
 * the agreement between two seeds: the same games analysed again with another seed, decision by decision:
-  the same best action, the same mark, the mean difference of the loss.
+  the same best action, the same mark, the mean difference of the loss;
+* the bidding games (``--boards``, default 2 of each of three-handed and call-for-partner, ``greedy`` in every
+  seat, one hand a game): the CPU a hand, and the points lost a hand in each phase (bids, trump and passing,
+  trick play), with how many of its decisions were valued and how many of those exactly.
 
     python bench/analysis.py                       # the issue's figures: 100 games of each match
     python bench/analysis.py --games 10 --think 30  # a quick look
+    python bench/analysis.py --games 0 --boards 2   # the bidding games only
 """
 
 from __future__ import annotations
@@ -42,8 +46,8 @@ TARGET_S = 30.0  # the issue's cost target: a two-handed game analysed in at mos
 
 
 def play(words: list[str], games: int, seed: int, out: Path) -> list[GameRecord]:
-    command = [sys.executable, "-m", "arena", "match", *words, "--games", str(games), "--seed", str(seed),
-               "--out", str(out), "--no-report"]
+    command = [sys.executable, "-m", "arena", "match", *words, *(["--games", str(games)] if games else []),
+               "--seed", str(seed), "--out", str(out), "--no-report"]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(words)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
@@ -132,17 +136,44 @@ def report_agreement(first: list[SeatAnalysis], second: list[SeatAnalysis]) -> f
     return both
 
 
+BIDDING = {"three-handed": 3, "call-for-partner": 5}  # the bidding presets --boards plays, and their seats
+
+
+def report_bidding(boards: int, budget: Budget, folder: Path) -> None:
+    """Greedy in every seat of each bidding preset, ``boards`` deals each played once a seating (one hand a game):
+    the analysis's CPU a hand, and greedy's points lost a hand per phase."""
+    for name, seats in BIDDING.items():
+        records = play(["greedy"] * seats + ["--variant", name, "--boards", str(boards)], 0, 1, folder / name)
+        analyses, seconds = timed_analysis(records, budget, folder / name / "analysis.jsonl")
+        hands = sum(len(a.hands) for a in analyses) / seats
+        print(f"{name}: {len(records)} hands of greedy, {seconds:.1f} s of CPU, {seconds / max(hands, 1):.1f} s a hand "
+              f"(every seat)")
+        weighed = [w for a in analyses for w in a.decisions]
+        for phase, loss in losses_by_bot(analyses)["greedy"][1].items():
+            mine = [w for w in weighed if w.phase == phase]
+            if not mine:
+                continue
+            exact = sum(w.exact for w in mine)
+            print(f"  {phase}: {loss.mean:.2f} ({loss.low:.2f} to {loss.high:.2f}) a hand; valued {loss.valued}/"
+                  f"{loss.decisions}, {exact} exact; marks {loss.marks}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100, help="games of each match (default 100; even)")
     parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS, help="the analysis's worlds a decision")
     parser.add_argument("--think", type=int, default=100, help="montecarlo's think time in the match, ms")
     parser.add_argument("--seed", type=int, default=1, help="the matches' seed")
+    parser.add_argument("--boards", type=int, default=2, help="deals of each bidding preset (0: none)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     budget = Budget(worlds=args.worlds)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        if args.boards:
+            report_bidding(args.boards, budget, folder)
+        if not args.games:
+            return
         print(f"playing {args.games} games of random against montecarlo (think {args.think} ms), and of the "
               "ace thrower against greedy ...", flush=True)
         weak = play(["random", "montecarlo", f"option.think={args.think}"], args.games, args.seed, folder / "weak")

@@ -10,12 +10,13 @@ ratio of fastchess's CPU per game to ours bounds the games/s ratio that
   workers and every bot, as the kernel accounts the processes it reaped)
   of fastchess between two instant scripted engines, and of
   pinochle-arena's tournament between two instant C ``first-legal`` bots
-  with ``--isolation none --persist``, with ``--persist`` in the jail, and
-  with its defaults (a fresh jailed process for every bot of every game),
-  all ``--no-report``, one game at a time;
+  with ``--isolation none --persist``, with ``--persist`` in the jail,
+  with its defaults (a fresh jailed process for every bot of every game)
+  and with ``--kept-jail`` (a fresh process a game in a kept jail, as
+  root: docs/jail.md), all ``--no-report``, one game at a time;
 * CPU per jailed start of the same bot (the referee's own work, the
   processes that set the jail up, the bot's exec, handshake and stop), in
-  this process, and the same without the jail.
+  this process, in a fresh jail, in a kept jail and without a jail.
 
 It prints, for the concurrency-2 target of 0.5x fastchess with the
 defaults: the bound with processes kept (no start at all), the bound with
@@ -44,14 +45,19 @@ from tabulate import tabulate
 from versus_fastchess import FASTCHESS, PEERS, SCRIPTED
 
 from referee.bots.samples import SAMPLES
-from referee.bots.sandbox import Isolation, Sandbox
+from referee.bots import kept
+from referee.bots.sandbox import Isolation, Sandbox, is_kept
 from referee.match.client import BotClient
 
 ROWS = {  # row -> the tournament command's flags
     "--isolation none --persist": ["--isolation", "none", "--persist"],
     "jail --persist": ["--persist"],
     "defaults (jail, a fresh process a game)": [],
+    "--kept-jail (a fresh process a game in a kept jail)": ["--kept-jail"],
 }
+
+
+KEPT = Sandbox(isolation=Isolation.JAIL, kept_jail=True)
 
 
 def children_cpu() -> float:
@@ -104,6 +110,7 @@ def start_ms(sandbox: Sandbox, starts: int) -> float:
         trio.run(_starts, sandbox, 2, Path(tmp))  # first use: the jail's checks, the control groups' folders
         before = own_cpu() + children_cpu()
         trio.run(_starts, sandbox, starts, Path(tmp))
+        kept.close_idle()  # a kept jail's CPU is counted once it is reaped (its making: one jail for all starts)
         time.sleep(0.2)  # the last stop's reaping, which runs behind
         return (own_cpu() + children_cpu() - before) / starts * 1000
 
@@ -119,6 +126,7 @@ def main() -> None:
     fast = fastchess_ms(args.games * 2)
     ours = {row: arena_ms(flags, args.games) for row, flags in ROWS.items()}
     jailed = start_ms(Sandbox(isolation=Isolation.JAIL), args.starts)
+    in_kept = start_ms(Sandbox(isolation=Isolation.JAIL, kept_jail=True), args.starts) if is_kept(KEPT) else None
     unjailed = start_ms(Sandbox(isolation=Isolation.NONE), args.starts)
     rows = [["fastchess, engines kept", f"{fast:.1f}", "1"]]
     rows += [[row, f"{ms:.1f}", f"{fast / ms:.2f}"] for row, ms in ours.items()]
@@ -126,7 +134,8 @@ def main() -> None:
                                   "concurrency 2"], tablefmt="github"))
     kept = ours["--isolation none --persist"]
     allowed = (fast / 0.5 - kept) / 2
-    print(f"\nCPU of one bot's start and stop: {jailed:.1f} ms jailed, {unjailed:.1f} ms unjailed")
+    kept_text = f", {in_kept:.1f} ms in a kept jail" if in_kept is not None else " (no kept jail here: not root?)"
+    print(f"\nCPU of one bot's start and stop: {jailed:.1f} ms jailed{kept_text}, {unjailed:.1f} ms unjailed")
     print(f"for the defaults to reach 0.5x fastchess at concurrency 2 with today's cost per decision, a jailed "
           f"start may cost at most {allowed:.1f} ms of CPU (two a game)")
     summary(f"CPU a game: fastchess {fast:.1f} ms; ours {kept:.1f} kept unjailed, "

@@ -14,7 +14,9 @@ alternating rounds so that both see the same machine:
   the median over the rounds of the jailed rate over the unjailed one;
 * games per second with the fair-play default (a fresh process for every
   game) against kept processes, both jailed: what secrecy between the
-  seatings of a deal costs with instant bots (real bots think far longer).
+  seatings of a deal costs with instant bots (real bots think far longer);
+  and the same fresh process a game in a kept jail (``--kept-jail``, as
+  root: docs/jail.md), whose start is also timed.
 
     python bench/jail_cost.py [--starts 20] [--games 15] [--rounds 7]
 """
@@ -32,12 +34,14 @@ from _common import summary
 from tabulate import tabulate
 
 from referee.bots.samples import SAMPLES
-from referee.bots.sandbox import Isolation, Sandbox
+from referee.bots import kept as kept_jails
+from referee.bots.sandbox import Isolation, Sandbox, is_kept
 from referee.match import Entrant, Player, play_game
 from referee.match.client import BotClient
 from referee.rules import get_variant
 
 MODES = {"none": Sandbox(isolation=Isolation.NONE), "jail": Sandbox(isolation=Isolation.JAIL)}
+KEPT = Sandbox(isolation=Isolation.JAIL, kept_jail=True)
 
 
 async def start_times(sandbox: Sandbox, starts: int, folder: Path) -> list[float]:
@@ -84,6 +88,8 @@ def main() -> None:
     rates: dict[str, list[float]] = {m: [] for m in MODES}
     fresh: list[float] = []
     kept: list[float] = []
+    in_kept: list[float] = []  # games/s, a fresh process a game in kept jails
+    kept_starts: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for _ in range(args.rounds):
@@ -94,6 +100,10 @@ def main() -> None:
                 if mode == "jail":
                     kept.append(games)
             fresh.append(trio.run(play, MODES["jail"], args.games, False, folder)[1])
+            if is_kept(KEPT):
+                kept_starts += trio.run(start_times, KEPT, args.starts, folder)
+                in_kept.append(trio.run(play, KEPT, args.games, False, folder)[1])
+                kept_jails.close_idle()
     rows = []
     for mode in MODES:
         rows.append([mode, f"{statistics.median(starts[mode]):.1f}", f"{statistics.quantiles(starts[mode], n=10)[-1]:.1f}",
@@ -107,6 +117,9 @@ def main() -> None:
     print(f"\njailed/unjailed decisions/s, round by round: {', '.join(f'{r:.0%}' for r in ratios)}")
     print(f"jailed games/s: median {statistics.median(kept):.1f} with kept processes, "
           f"{statistics.median(fresh):.1f} with a fresh process per game")
+    if in_kept:
+        print(f"in kept jails (--kept-jail): a start {statistics.median(kept_starts):.1f} ms (median), "
+              f"{statistics.median(in_kept):.1f} games/s with a fresh process per game")
     summary(f"jail: +{per_start:.1f} ms per bot start; decisions/s {share:.0%} of unjailed (median of "
             f"{len(ratios)} rounds; {'met' if share >= 0.9 else 'NOT met'}: target 90%); a fresh process per "
             f"game: {fresh_share:.0%} of the games/s of kept processes with instant bots")

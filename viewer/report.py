@@ -199,7 +199,8 @@ def _feed(maker: subprocess.Popen[str], numbered: Sequence[tuple[int, GameRecord
 
 
 class FilmsAhead:
-    """Films made while a run's games are played, for :func:`write_films` to find in ``films/ahead/``.
+    """Films made while a run's games are played elsewhere (a cluster's: the games played on this machine hand
+    their notices to :class:`viewer.film_maker.FilmsSeen`), for :func:`write_films` to find in ``films/ahead/``.
 
     A film maker (:mod:`viewer.film_maker`) in the kernel's idle class
     makes them as records are added: beside a game at a time it keeps up,

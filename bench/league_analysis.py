@@ -3,10 +3,11 @@
 Makes a league of greedy and random (one hand a game, unjailed) that plays ``--games`` games, turns its analysis on
 at ``--share`` of a core and ``--worlds`` a decision, and starts the analyser as ``league run`` starts it, once for
 each way its CPU is bounded (a control group's quota, where this process may make one, and the duty cycle in the
-process), first on the machine as it is, then beside ``--hogs`` busy processes of normal priority. Over
+process), first on the machine as it is, then beside ``--hogs`` busy processes of normal priority, and (as root)
+beside them again with the analyser given a normal priority back, so that its share alone bounds it. Over
 ``--seconds`` each, it prints the CPU the analyser used, as a share of one core, and the games it weighed a minute.
-The share used should stay at or under the share asked; beside the hogs, at SCHED_IDLE, it should fall to about
-nothing. A shared machine's other work counts as hogs too: run it on a quiet one for the first figure.
+The share used should stay at or under the share asked; beside the hogs, at the lowest priority, it should fall to
+about nothing. A shared machine's other work counts as hogs too: run it on a quiet one for the first figure.
 
     python bench/league_analysis.py                   # 0.25 of a core, 1024 worlds, 15 s a row
     python bench/league_analysis.py --share 0.5 --worlds 256 --seconds 30
@@ -43,11 +44,26 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
-def measure(folder: Path, db: LeagueDB, share: float, grouped: bool, seconds: float) -> tuple[str, float, float]:
+def raise_priority(analyser: Analyser) -> None:
+    """Give the analyser a normal priority back (root only): what is left bounding it is its share alone."""
+    pid = analyser.process.pid
+    os.sched_setscheduler(pid, os.SCHED_OTHER, os.sched_param(0))
+    os.setpriority(os.PRIO_PROCESS, pid, 0)
+    Path(f"/proc/{pid}/autogroup").write_text("0")
+    if analyser.group is not None:
+        for name, value in (("cpu.idle", "0"), ("cpu.shares", "1024"), ("cpu.weight", "100")):
+            if (analyser.group / name).exists():
+                (analyser.group / name).write_text(value)
+
+
+def measure(folder: Path, db: LeagueDB, share: float, grouped: bool, seconds: float,
+            normal: bool = False) -> tuple[str, float, float]:
     """Start the analyser afresh (an empty store), let it work ``seconds``: how it was bounded, the share of a core
-    it used, the games it weighed a minute."""
+    it used, the games it weighed a minute. ``normal``: at a normal priority (its share alone bounds it)."""
     (folder / STORE_FILE).unlink(missing_ok=True)
     analyser = Analyser.start(folder, share, grouped)
+    if normal:
+        raise_priority(analyser)
     try:
         time.sleep(min(3.0, seconds / 4))  # (its imports and the compiled core's loading: not the steady state)
         store = AnalysisStore.open(folder)
@@ -80,11 +96,14 @@ def main() -> None:
         set_analysis_settings(db, AnalysisSettings(enabled=True, cpu_share=args.share, worlds=args.worlds,
                                                    backlog=args.games))
         rows = []
-        for hogs in (0, args.hogs):
+        for hogs, normal in ((0, False), (args.hogs, False), (args.hogs, True)):
+            if normal and os.geteuid() != 0:
+                continue  # (only root gives a priority back)
             busy = [subprocess.Popen([sys.executable, "-c", HOG]) for _ in range(hogs)]
             try:
                 for grouped in (True, False):
-                    rows.append((hogs, *measure(folder, db, args.share, grouped, args.seconds)))
+                    rows.append((hogs, "normal" if normal else "lowest",
+                                 *measure(folder, db, args.share, grouped, args.seconds, normal)))
             finally:
                 for hog in busy:
                     hog.kill()
@@ -93,13 +112,12 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"share asked: {args.share:g} of a core; {args.worlds} worlds a decision; {args.seconds:g} s a row; "
           f"load average now {load:.1f} on {os.cpu_count()} cores")
-    print(f"{'busy processes':>14}  {'bounded by':<14}  {'share used':>10}  {'games a minute':>14}")
-    for hogs, how, used, weighed in rows:
-        print(f"{hogs:>14}  {how:<14}  {used:>10.3f}  {weighed:>14.1f}")
-    quiet = [used for hogs, _, used, _ in rows if hogs == 0]
-    busy = [used for hogs, _, used, _ in rows if hogs > 0]
-    print(f"summary: analyser used at most {max(quiet):.3f} of a core (asked {args.share:g}), "
-          f"{max(busy):.3f} beside {args.hogs} busy processes")
+    print(f"{'busy processes':>14}  {'priority':<8}  {'bounded by':<14}  {'share used':>10}  {'games a minute':>14}")
+    for hogs, priority, how, used, weighed in rows:
+        print(f"{hogs:>14}  {priority:<8}  {how:<14}  {used:>10.3f}  {weighed:>14.1f}")
+    lowest = [used for hogs, priority, _, used, _ in rows if hogs and priority == "lowest"]
+    print(f"summary: share asked {args.share:g}; used at most {max(used for *_, used, _ in rows):.3f}; beside "
+          f"{args.hogs} busy processes at the lowest priority {max(lowest):.3f}")
 
 
 if __name__ == "__main__":

@@ -4,18 +4,21 @@ and within a share of one core (what it keeps and who sees it: :mod:`league.anal
 ``league run`` starts it (:meth:`Analyser.start`) when the league's analysis is on and stops it when the run
 ends; the weighing never runs in the runner's process, let alone its event loop. The process:
 
-* **Priority.** The runner lowers it as soon as it is started, before it has imported anything (and it lowers
-  itself too): nice 19, and the scheduling class SCHED_IDLE, in which the kernel gives it a core only when
-  nothing else wants one. The ladder's games come first.
+* **Priority.** The runner lowers it as soon as it is started, before it has imported anything (started by
+  hand, it lowers itself): nice 19, and the scheduling class SCHED_IDLE, in which the kernel gives it a core only when
+  nothing else wants one; and nice 19 for its session's autogroup, where the kernel has them (it runs in a
+  session of its own, so that Ctrl-C is the runner's to hear, and an autogroup is weighed against the others'
+  as a whole). The ladder's games come first.
 * **A share of the CPU**, at most ``cpu_share`` of one core over time, enforced in one of two ways
   (:attr:`Analyser.bound` says which, and ``league run`` prints it):
 
   - *a control group*, where the runner may make them (as root, on cgroup v1 or v2: the jail's own finding,
-    :func:`referee.bots.cgroups.usable_hierarchy`): a group of its own in the run's folder, with a CPU quota of
-    ``cpu_share`` times the period (v1 ``cpu.cfs_quota_us``, v2 ``cpu.max``), the lowest weight (v1
-    ``cpu.shares`` 2, v2 ``cpu.weight`` 1) and ``cpu.idle`` 1 where the kernel has it. The kernel enforces the
-    quota, even in the middle of one long search. A run killed with its analyser is cleaned up, the analyser
-    killed, by the next run that makes groups (:func:`referee.bots.cgroups.sweep`).
+    :func:`referee.bots.cgroups.usable_hierarchy`): a group of its own beside the bots' folder, in the
+    referee's own group (:func:`cpu_group`), with a CPU quota of ``cpu_share`` times the period (v1
+    ``cpu.cfs_quota_us``, v2 ``cpu.max``), the lowest weight (v1 ``cpu.shares`` 2, v2 ``cpu.weight`` 1) and
+    ``cpu.idle`` 1 where the kernel has it. The kernel enforces the quota, even in the middle of one long
+    search. A run killed with its analyser is cleaned up, the analyser killed, by the next one that starts one
+    (:func:`sweep_groups`).
   - *a duty cycle*, elsewhere: the process weighs a game in slices of ``SLICE`` actions and, after each, sleeps
     until the CPU time it has used is within ``cpu_share`` of the wall time since it began, give or take
     ``BURST`` seconds of CPU (:class:`DutyCycle`). A slice is a few decisions: the bound holds to within one.
@@ -45,7 +48,7 @@ import attrs
 from analysis import AnalysisError, SeatAnalysis, analyse_record
 from analysis.house import core
 from analysis.values import Budget
-from referee.bots.cgroups import CPU_PERIOD_US, usable_hierarchy
+from referee.bots.cgroups import CPU_PERIOD_US, BotCgroup, run_name, usable_hierarchy
 from referee.records.record import GameRecord
 from referee.records.seals import SealError, check_seal
 
@@ -108,13 +111,23 @@ class Analyser:
             remove_group(self.group)
 
 
+GROUP_PREFIX = "pinochle-arena-analysis-"  # + the run's name (PID.START of its first process)
+
+
 def cpu_group(share: float) -> tuple[Path | None, str]:
-    """A control group of the analyser's own, its CPU bounded to ``share`` of one core at the lowest weight, in
-    this run's folder; or (None, why not)."""
+    """A control group of the analyser's own, its CPU bounded to ``share`` of one core and idle (or at the lowest
+    weight) beside everything else the referee runs; or (None, why not).
+
+    It is made beside the run's shared folder of bots' groups, in the referee's own group, not inside it: a group
+    is idle only among its siblings, and the referee's own processes (this runner's, its workers') sit in its own
+    group, next to the bots' folder, as do the other sessions of the machine in the root. Groups of analysers
+    whose run is gone are killed and removed first."""
     hierarchy, why = usable_hierarchy()
     if hierarchy is None:
         return None, why
-    group = hierarchy.folders[2 if hierarchy.version == 1 else 0] / f"analysis-{os.getpid()}"
+    home = hierarchy.folders[2 if hierarchy.version == 1 else 0].parent.parent  # (the referee's own group)
+    sweep_groups(home)
+    group = home / f"{GROUP_PREFIX}{run_name()}"
     quota = max(int(share * CPU_PERIOD_US), 1000)
     writes = [LOWEST_WEIGHT[hierarchy.version]]
     writes += ([("cpu.cfs_period_us", str(CPU_PERIOD_US)), ("cpu.cfs_quota_us", str(quota))]
@@ -129,6 +142,24 @@ def cpu_group(share: float) -> tuple[Path | None, str]:
         remove_group(group)
         return None, f"cannot set up its control group {group}: {e.strerror or e}"
     return group, ""
+
+
+def sweep_groups(home: Path) -> None:
+    """Kill and remove the analysers' groups in ``home`` whose run's first process is gone (a run killed with its
+    analyser)."""
+    for group in home.glob(f"{GROUP_PREFIX}*"):
+        pid, _, start = group.name.removeprefix(GROUP_PREFIX).partition(".")
+        if pid.isdigit() and _started(int(pid)) == start:
+            continue  # (its run goes on)
+        BotCgroup((group,)).close()
+
+
+def _started(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot), or None if there is none."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
 
 
 def remove_group(group: Path) -> None:
@@ -230,9 +261,14 @@ def work(db: LeagueDB, store: AnalysisStore, pace: Pace, until_empty: bool = Fal
 
 def lower_priority(pid: int = 0) -> None:
     """Nice 19 and SCHED_IDLE for process ``pid`` (0: this one): a core only when nothing else wants it. (Both
-    are a thread's, and the threads it starts later inherit them.)"""
+    are a thread's, and the threads it starts later inherit them.) Its session's autogroup too, where the kernel
+    groups tasks by session: a process in a session of its own is otherwise weighed as a group of nice 0 against
+    every other session, whatever its own priority."""
     os.setpriority(os.PRIO_PROCESS, pid, 19)
     os.sched_setscheduler(pid, os.SCHED_IDLE, os.sched_param(0))
+    autogroup = Path(f"/proc/{pid or 'self'}/autogroup")
+    if autogroup.exists():
+        autogroup.write_text("19")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -242,9 +278,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parent", type=int, default=None, help="stop when this process is no longer the parent")
     parser.add_argument("--cgroup", default=None, help="the cgroup.procs to join first (its CPU bound)")
     args = parser.parse_args(argv)
-    if args.cgroup is not None:
-        Path(args.cgroup).write_text(str(os.getpid()))
-    lower_priority()
+    if args.parent is None:  # (started by hand: a runner that starts it has put it in its group and lowered it)
+        if args.cgroup is not None:
+            Path(args.cgroup).write_text(str(os.getpid()))
+        lower_priority()
     db = LeagueDB.open(database_url(args.folder))
     store = AnalysisStore.open(args.folder)
     settings = analysis_settings(db)

@@ -65,20 +65,28 @@ class KeptJailError(Exception):
 # ------------------------------------------------------------------ the keeper's program
 def program() -> Path:
     """The keeper, compiled (statically: the jail shows it no library) on first use, like the C sample bots."""
-    if PROGRAM.exists() and PROGRAM.stat().st_mtime >= SOURCE.stat().st_mtime:
+    if _is_built():
         return PROGRAM
     compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if compiler is None:
         raise KeptJailError("the keeper is C and needs a C compiler (cc, gcc or clang) on PATH")
     PROGRAM.parent.mkdir(parents=True, exist_ok=True)
-    partial = PROGRAM.with_name(f"keeper.{os.getpid()}.tmp")
+    partial = PROGRAM.with_name(f"keeper.{os.getpid()}.{threading.get_ident()}.tmp")
     done = subprocess.run([compiler, "-O2", "-static", "-o", str(partial), str(SOURCE)], capture_output=True,
                           text=True)
     if done.returncode != 0:
         raise KeptJailError(f"cannot compile the keeper ({SOURCE}; a static C library is needed: Debian's "
                             f"libc6-dev): {done.stderr.strip()[-500:]}")
-    os.replace(partial, PROGRAM)
+    try:
+        os.replace(partial, PROGRAM)  # atomic: a process that starts a jail meanwhile runs a whole program
+    except OSError:
+        if not _is_built():  # (another process built it at the same moment, and may have tidied the folder)
+            raise
     return PROGRAM
+
+
+def _is_built() -> bool:
+    return PROGRAM.exists() and PROGRAM.stat().st_mtime >= SOURCE.stat().st_mtime
 
 
 KERNEL = (5, 12)  # mount_setattr (5.12); open_tree and move_mount (5.2), pidfd_open (5.3), close_range (5.9)

@@ -11,9 +11,9 @@ ratio of fastchess's CPU per game to ours bounds the games/s ratio that
   of fastchess between two instant scripted engines, and of
   pinochle-arena's tournament between two instant C ``first-legal`` bots
   with ``--isolation none --persist``, with ``--persist`` in the jail,
-  with its defaults (a fresh jailed process for every bot of every game)
-  and with ``--kept-jail`` (a fresh process a game in a kept jail, as
-  root: docs/jail.md), all ``--no-report``, one game at a time;
+  with ``--no-kept-jail`` (a fresh jail for every bot of every game) and
+  with its defaults (a fresh process a game in a kept jail, as root:
+  docs/jail.md), all ``--no-report``, one game at a time;
 * CPU per jailed start of the same bot (the referee's own work, the
   processes that set the jail up, the bot's exec, handshake and stop), in
   this process, in a fresh jail, in a kept jail and without a jail.
@@ -52,8 +52,8 @@ from referee.match.client import BotClient
 ROWS = {  # row -> the tournament command's flags
     "--isolation none --persist": ["--isolation", "none", "--persist"],
     "jail --persist": ["--persist"],
-    "defaults (jail, a fresh process a game)": [],
-    "--kept-jail (a fresh process a game in a kept jail)": ["--kept-jail"],
+    "--no-kept-jail (a fresh jail, a fresh process a game)": ["--no-kept-jail"],
+    "defaults (a kept jail, a fresh process a game)": [],
 }
 
 
@@ -125,8 +125,8 @@ def main() -> None:
     Sandbox(isolation=Isolation.JAIL).check()
     fast = fastchess_ms(args.games * 2)
     ours = {row: arena_ms(flags, args.games) for row, flags in ROWS.items()}
-    jailed = start_ms(Sandbox(isolation=Isolation.JAIL), args.starts)
-    in_kept = start_ms(Sandbox(isolation=Isolation.JAIL, kept_jail=True), args.starts) if is_kept(KEPT) else None
+    jailed = start_ms(Sandbox(isolation=Isolation.JAIL, kept_jail=False), args.starts)
+    in_kept = start_ms(KEPT, args.starts) if is_kept(KEPT) else None
     unjailed = start_ms(Sandbox(isolation=Isolation.NONE), args.starts)
     rows = [["fastchess, engines kept", f"{fast:.1f}", "1"]]
     rows += [[row, f"{ms:.1f}", f"{fast / ms:.2f}"] for row, ms in ours.items()]
@@ -135,12 +135,13 @@ def main() -> None:
     kept = ours["--isolation none --persist"]
     allowed = (fast / 0.5 - kept) / 2
     kept_text = f", {in_kept:.1f} ms in a kept jail" if in_kept is not None else " (no kept jail here: not root?)"
-    print(f"\nCPU of one bot's start and stop: {jailed:.1f} ms jailed{kept_text}, {unjailed:.1f} ms unjailed")
+    print(f"\nCPU of one bot's start and stop: {jailed:.1f} ms in a fresh jail{kept_text}, {unjailed:.1f} ms "
+          "unjailed")
     print(f"for the defaults to reach 0.5x fastchess at concurrency 2 with today's cost per decision, a jailed "
           f"start may cost at most {allowed:.1f} ms of CPU (two a game)")
     summary(f"CPU a game: fastchess {fast:.1f} ms; ours {kept:.1f} kept unjailed, "
-            f"{ours['defaults (jail, a fresh process a game)']:.1f} with the defaults; a jailed start {jailed:.1f} ms "
-            f"against {allowed:.1f} allowed for 0.5x at concurrency 2")
+            f"{ours['defaults (a kept jail, a fresh process a game)']:.1f} with the defaults; a start in a fresh jail "
+            f"{jailed:.1f} ms{kept_text}, against {allowed:.1f} allowed for 0.5x at concurrency 2")
 
 
 if __name__ == "__main__":

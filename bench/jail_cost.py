@@ -15,8 +15,9 @@ alternating rounds so that both see the same machine:
 * games per second with the fair-play default (a fresh process for every
   game) against kept processes, both jailed: what secrecy between the
   seatings of a deal costs with instant bots (real bots think far longer);
-  and the same fresh process a game in a kept jail (``--kept-jail``, as
-  root: docs/jail.md), whose start is also timed.
+  and the same fresh process a game in a kept jail (the default, as root:
+  docs/jail.md; "jail" above is ``--no-kept-jail``), whose start is also
+  timed.
 
     python bench/jail_cost.py [--starts 20] [--games 15] [--rounds 7]
 """
@@ -40,7 +41,7 @@ from referee.match import Entrant, Player, play_game
 from referee.match.client import BotClient
 from referee.rules import get_variant
 
-MODES = {"none": Sandbox(isolation=Isolation.NONE), "jail": Sandbox(isolation=Isolation.JAIL)}
+MODES = {"none": Sandbox(isolation=Isolation.NONE), "jail": Sandbox(isolation=Isolation.JAIL, kept_jail=False)}
 KEPT = Sandbox(isolation=Isolation.JAIL, kept_jail=True)
 
 
@@ -118,7 +119,7 @@ def main() -> None:
     print(f"jailed games/s: median {statistics.median(kept):.1f} with kept processes, "
           f"{statistics.median(fresh):.1f} with a fresh process per game")
     if in_kept:
-        print(f"in kept jails (--kept-jail): a start {statistics.median(kept_starts):.1f} ms (median), "
+        print(f"in kept jails (the default): a start {statistics.median(kept_starts):.1f} ms (median), "
               f"{statistics.median(in_kept):.1f} games/s with a fresh process per game")
     summary(f"jail: +{per_start:.1f} ms per bot start; decisions/s {share:.0%} of unjailed (median of "
             f"{len(ratios)} rounds; {'met' if share >= 0.9 else 'NOT met'}: target 90%); a fresh process per "

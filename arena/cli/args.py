@@ -152,9 +152,10 @@ def add_fence_arguments(p: argparse.ArgumentParser, each: bool = False) -> None:
     p.add_argument("--persist", action="store_true",
                    help="let a bot keep its process and files from game to game (default: fresh for every game, "
                         "so nothing learnt in one seating of a deal survives into the next)")
-    p.add_argument("--kept-jail", action="store_true",
-                   help="jailed, as root: keep each bot's jail from game to game and start a fresh process in fresh "
-                        "namespaces in it every game (about half the CPU of a fresh jail a game; docs/jail.md)")
+    p.add_argument("--kept-jail", action=argparse.BooleanOptionalAction, default=None,
+                   help=f"jailed, as root: keep each bot's jail from game to game and start a fresh process in fresh "
+                        f"namespaces in it every game (default {where}on: about half the CPU of a fresh jail a "
+                        f"start; docs/jail.md); --no-kept-jail: a fresh jail every game"),
     p.add_argument("--inherit-env", action="store_true",
                    help="give unjailed bots the referee's environment (default: a clean one)")
     p.add_argument("--restart", choices=[r.value for r in Restart], default=None if each else "on-fault",
@@ -178,8 +179,8 @@ def fence_keys_from_args(args) -> dict:
     keys: dict = {}
     if args.persist:
         keys["persist"] = True
-    if args.kept_jail:
-        keys["kept_jail"] = True
+    if args.kept_jail is not None:
+        keys["kept_jail"] = args.kept_jail
     if args.inherit_env:
         keys["clean_env"] = False
     if args.read_only:
@@ -214,7 +215,8 @@ def fence_from_args(args) -> tuple[Sandbox, Restart, bool]:
         raise UsageError(f"--limit: {e}") from None
     read_only = read_only_from_args(args)
     sandbox = Sandbox(limits, Isolation(args.isolation), not args.inherit_env, tuple(read_only),
-                      runtimes=tuple(runtimes_from_args(args)), kept_jail=args.kept_jail)
+                      runtimes=tuple(runtimes_from_args(args)),
+                      kept_jail=Sandbox().kept_jail if args.kept_jail is None else args.kept_jail)
     try:
         sandbox.check()
     except SandboxError as e:

@@ -12,6 +12,9 @@ Two isolation modes (docs/competition.md, "Running a competition", has the full 
   ``/tmp`` and ``/dev/shm``, no view of the output folder or of any other
   process. As root it also gets a uid of its own and a control group of its
   own (:mod:`referee.bots.cgroups`): processes, memory and CPU limited per bot.
+  As root, with its own files, the jail is kept from game to game by default
+  and each game's process starts in fresh namespaces in it
+  (:mod:`referee.bots.kept`, docs/jail.md; ``kept_jail``).
   Where no jail can be had, :meth:`Sandbox.check` says why.
 * ``none``: no jail; only the resource limits, a clean environment and a
   fresh working folder, removed when the process ends. Not safe against
@@ -142,7 +145,7 @@ class Sandbox:
     read_only: tuple[str, ...] = ()  # more host paths a jailed bot may read (its data files)
     own_files: bool = True  # jailed: its files through mounts of its own process's alone, where that can be had
     runtimes: tuple[str, ...] = ()  # jailed with own_files: more host folders for its system image
-    kept_jail: bool = False  # jailed with own_files, as root: a kept jail, a fresh process in it each game (kept.py)
+    kept_jail: bool = True  # jailed with own_files, as root: a kept jail, a fresh process in it each game (kept.py)
 
     def with_read_only(self, paths: tuple[str, ...]) -> Sandbox:
         """This sandbox showing ``paths`` too (a bot command's own read_only folders)."""

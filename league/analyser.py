@@ -224,7 +224,7 @@ def weigh_game(db: LeagueDB, store: AnalysisStore, number: int, budget: Budget, 
     assert line is not None  # (a game is never removed)
     game_id = ""
     try:
-        record = GameRecord.from_json(check_seal(line, db.key()))
+        record = _read(line, db.key())
         game_id = record.game_id
         seats = db.seat_versions(number)
         weighed = []
@@ -239,6 +239,17 @@ def weigh_game(db: LeagueDB, store: AnalysisStore, number: int, budget: Budget, 
                     SeatAnalysis(game_id, seat, versions[v].label, budget, tuple(w for w in weighed if w.seat == seat)))
             for seat, v in seats]
     store.save(number, game_id, rows, time.process_time() - started)
+
+
+def _read(line: str, key: bytes) -> GameRecord:
+    """A game's record, its seal checked; AnalysisError if it cannot be read (a damaged record is one game that
+    cannot be weighed, not the end of the analysis)."""
+    try:
+        return GameRecord.from_json(check_seal(line, key))
+    except SealError:
+        raise
+    except (ValueError, KeyError, TypeError) as e:
+        raise AnalysisError(f"its record cannot be read ({e})") from None
 
 
 def work(db: LeagueDB, store: AnalysisStore, pace: Pace, until_empty: bool = False) -> int:

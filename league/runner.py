@@ -237,7 +237,11 @@ class LeagueRunner:
         settings = analysis_settings(self.db)
         if not settings.enabled:
             return None
-        analyser = Analyser.start(self.folder, settings.cpu_share)
+        try:
+            analyser = Analyser.start(self.folder, settings.cpu_share)
+        except OSError as e:  # (the games are played all the same)
+            self.say(f"the games' analysis could not start ({e.strerror or e}): playing without it")
+            return None
         self.say(f"analysing the games in the background (process {analyser.process.pid}, nice 19, SCHED_IDLE), "
                  f"at most {settings.cpu_share:g} of a core by {analyser.bound}")
         return analyser

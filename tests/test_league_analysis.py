@@ -19,7 +19,7 @@ from test_league_uploads import call, token_of
 from league.analyser import DutyCycle, Pace, weigh_game, work
 from league.analysis import AnalysisSettings, AnalysisStore, analysis_settings, backlog, next_game, \
     set_analysis_settings
-from league.db import LeagueDB, database_url
+from league.db import LeagueDB, database_url, games
 from league.runner import LeagueRunner
 
 WORLDS = 32  # the smallest budget: the tests check where the values go, not how good they are
@@ -27,7 +27,8 @@ GAMES = 4
 
 
 def new_league(folder, games: int = GAMES) -> LeagueDB:
-    """A league of greedy and random (one hand a game, unjailed) that has played ``games`` games."""
+    """A league of greedy and random (one hand a game, unjailed) that has played ``games`` games, its analysis off
+    at a budget of ``WORLDS``."""
     assert arena("league", "init", folder, "--boards", "--isolation", "none").returncode == 0
     for name in ("greedy", "random"):
         assert arena("league", "add", name, name, "--league", folder).returncode == 0
@@ -50,6 +51,13 @@ def league(tmp_path_factory):
     yield folder, db, store, tokens
     store.close()
     db.close()
+
+
+def copied(league, folder):
+    """A copy of the fixture's league (its database alone), to change without changing the fixture's."""
+    folder.mkdir()
+    assert arena("league", "backup", league[0], folder / "league.db").returncode == 0
+    return LeagueDB.open(database_url(folder))
 
 
 def test_the_newest_games_go_first_and_those_beyond_the_backlog_are_skipped_and_counted(league, tmp_path):
@@ -96,6 +104,23 @@ def test_a_game_is_saved_whole_so_a_crash_loses_the_game_in_hand_only(league, tm
     store.close()
 
 
+def test_a_record_that_fails_its_seal_is_one_game_not_weighed_and_the_analysis_goes_on(league, tmp_path):
+    folder = tmp_path / "copy"
+    db = copied(league, folder)
+    changed = db.record(GAMES).replace('"seed":', '"seed": ', 1)  # (a changed record: its seal fails)
+    with db.engine.begin() as c:
+        c.execute(games.update().where(games.c.id == GAMES).values(record=changed))
+    store = AnalysisStore.open(folder)
+    assert next_game(db, store, 2) == GAMES
+    weigh_game(db, store, GAMES, AnalysisSettings(worlds=WORLDS).budget, Pace(None, None))
+    assert store.status(GAMES) == ("failed", "its seal does not match")
+    assert next_game(db, store, 2) == GAMES - 1  # the next newest, as if nothing happened
+    assert backlog(db, store, 2).text() == ("1 game waiting for analysis, 2 skipped (older than the backlog), "
+                                            "0 analysed, 1 could not be")
+    store.close()
+    db.close()
+
+
 def test_the_duty_cycle_keeps_the_cpu_within_its_share():
     slept = []
     duty = DutyCycle(0.25, burst=0.0, sleep=slept.append)
@@ -110,9 +135,9 @@ def test_the_duty_cycle_keeps_the_cpu_within_its_share():
     assert sum(slept) > 0  # a busy slice on a quiet core is four times its length in wall time
 
 
-def test_league_run_starts_the_analyser_at_the_lowest_priority_within_its_share_and_stops_it(tmp_path):
+def test_league_run_starts_the_analyser_at_the_lowest_priority_within_its_share_and_stops_it(league, tmp_path):
     folder = tmp_path / "league"
-    db = new_league(folder, games=2)
+    db = copied(league, folder)
     set_analysis_settings(db, AnalysisSettings(enabled=True, cpu_share=0.2, worlds=WORLDS))
     said, seen = [], {}
 
@@ -130,7 +155,7 @@ def test_league_run_starts_the_analyser_at_the_lowest_priority_within_its_share_
 
     runner = LeagueRunner(folder, db, {"tournament": {"concurrency": 1}}, random.Random(4), say=said.append,
                           on_game=on_game)
-    assert trio.run(runner.run, 2) == 2
+    assert trio.run(runner.run, 1) == 1
     assert seen["nice"] == 19 and seen["policy"] == os.SCHED_IDLE
     assert "at most 0.2 of a core by " in seen["line"]
     if "group" in seen:  # (as root, where the jail makes control groups)

@@ -67,3 +67,24 @@ def test_the_pool_gives_a_clean_jail_back_closes_the_rest_and_keeps_few(monkeypa
     assert kept.take("a") is None
     assert kept.take("b") is third
     assert kept.close_idle() == 1 and second.closed
+
+
+def test_a_forked_process_forgets_its_parents_idle_jails(monkeypatch):
+    """A child forked without an exec never hands games to its parent's keepers (it closes its copies of their
+    channels); the parent keeps them."""
+    import os
+    import socket
+
+    monkeypatch.setattr(kept, "_IDLE", {})
+    ours, keepers = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    jail = FakeJail()
+    jail.channel, jail.stderr = ours, os.dup(2)
+    kept.give_back("a", jail)
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0 if not kept._IDLE and ours.fileno() == -1 else 1)
+    assert os.waitpid(pid, 0)[1] == 0
+    assert kept.take("a") is jail and ours.fileno() != -1  # the parent's are untouched
+    ours.close()
+    keepers.close()
+    os.close(jail.stderr)

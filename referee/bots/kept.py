@@ -416,4 +416,18 @@ def close_idle() -> int:
     return len(jails)
 
 
+def _forget_in_child() -> None:
+    """A process forked without an exec does not play in its parent's jails (two referees on one keeper's channel
+    would mix their games): it forgets them, closing its copies of their descriptors."""
+    global _LOCK
+    _LOCK = threading.Lock()  # (a thread of the parent may have held it at the fork)
+    for jail in [jail for idle in _IDLE.values() for jail in idle]:
+        jail.closed = True
+        jail.channel.close()
+        with contextlib.suppress(OSError):
+            os.close(jail.stderr)
+    _IDLE.clear()
+
+
 atexit.register(close_idle)
+os.register_at_fork(after_in_child=_forget_in_child)

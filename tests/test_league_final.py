@@ -26,7 +26,7 @@ from league.final import plan_of
 from referee.records.record import GameRecord
 
 TOP = 3
-FINAL_GAMES = 36  # three tables (the pairs of three finalists), six deals each in both seatings
+FINAL_GAMES = 24  # three tables (the pairs of three finalists), four deals each in both seatings
 
 
 def db_of(folder) -> LeagueDB:
@@ -106,9 +106,9 @@ def final(tmp_path_factory):
     add(folder, "random", "random")
     add(folder, "noisy", "greedy", "option.noise=30")
     add(folder, "second", "random")
-    ok("league", "run", folder, "--games", "16", "--concurrency", "2", "--seed", "1")
+    ok("league", "run", folder, "--games", "8", "--concurrency", "2", "--seed", "1")  # a ladder to pick the top from
     ok("league", "update", "second", "greedy", "option.noise=10", "--league", folder)
-    ok("league", "run", folder, "--games", "12", "--concurrency", "2", "--seed", "2")
+    ok("league", "run", folder, "--games", "6", "--concurrency", "2", "--seed", "2")
     ok("league", "close", folder)
     db = db_of(folder)
     from league.final import finalists
@@ -138,7 +138,7 @@ def final(tmp_path_factory):
     assert all(row.low is None and row.high is None for row in playing.standings)
 
     done = ok(*command)  # the same command goes on where it stopped
-    assert "Final standings: the final's games alone (36 games" in done.stdout
+    assert f"Final standings: the final's games alone ({FINAL_GAMES} games" in done.stdout
     yield folder, db, top, ladder_games, after_ctrl_c, after_kill, done.stdout
     db.close()
 
@@ -193,7 +193,7 @@ def test_the_final_standings_are_what_ratings_gives_over_the_exported_final(fina
     assert [row[column] for row in rows[1:]] == [row.label for row in standings]
     shown = ok("league", "show", folder)
     assert "contest: final phase done" in shown.stdout
-    assert "Final standings: the final's games alone (36 games, the top 3's last versions" in shown.stdout
+    assert f"Final standings: the final's games alone ({FINAL_GAMES} games, the top 3's last versions" in shown.stdout
     assert f"league export {folder} OUT --final, then pinochle-arena ratings OUT" in shown.stdout
     table = shown.stdout.split("Final standings")[1].split("\n\n")[0].splitlines()[3:]  # (after its header)
     assert [line.split("|")[2].strip() for line in table] == [row.entrant for row in standings]

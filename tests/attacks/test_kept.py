@@ -11,6 +11,7 @@ its signals and ptrace get, the descriptors it holds), and any other value fails
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -56,13 +57,16 @@ def report(line: str) -> dict[str, str]:
 LIMITS = Limits(open_files=37)  # low: the keeper's set-up of a game holds few descriptors at once
 
 
-async def one_game(nursery: trio.Nursery, command: BotCommand) -> dict[str, str]:
+async def one_game(nursery: trio.Nursery, command: BotCommand, killed: bool = False) -> dict[str, str]:
+    """The report of one game's process, which then ends as a bot's process ends after its game (its input
+    closed), or ``killed`` (SIGTERM, then SIGKILL, as the referee ends a bot that overran its time)."""
     bot = await BotProcess.start(nursery, command, sandbox=Sandbox(LIMITS, kept_jail=True))
     try:
         said = report((await bot.read_line(trio.current_time() + 60)).text)
         assert (await bot.read_line(trio.current_time() + 60)).text == "left"
     finally:
-        await bot.stop()
+        code = await (bot.kill() if killed else bot.stop())
+    assert code == (128 + signal.SIGTERM if killed else 0)  # (a game's init ends as bwrap does: 128 + signal)
     return said
 
 
@@ -73,7 +77,7 @@ def two_games(bots: Path, mark: str) -> tuple[dict[str, str], dict[str, str], in
 
     async def main():
         async with trio.open_nursery() as nursery:
-            first = await one_game(nursery, command)
+            first = await one_game(nursery, command, killed=True)  # its jail is given back all the same
             jails.update(id(j) for idle in kept._IDLE.values() for j in idle)
             second = await one_game(nursery, command)
             jails.update(id(j) for idle in kept._IDLE.values() for j in idle)
@@ -89,6 +93,8 @@ FRESH = {"files": "-", "process": "-", "ipc": "-", "pages": "0"}
 
 
 def test_a_game_finds_nothing_an_earlier_game_left_and_cannot_reach_the_keeper(kept_jails, bots, mark):
+    """Game 1 leaves everything and is killed (SIGTERM to its init, as for a bot out of time); game 2, a fresh
+    process in the same jail, finds none of it."""
     first, second, jails = two_games(bots, mark)
     assert jails == 1  # both games in one kept jail
     for said in (first, second):

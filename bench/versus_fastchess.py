@@ -13,7 +13,8 @@ median and highest over the rounds. Every run is timed from the command's
 start to its end, as a user waits for it (start-up included).
 
 Rows: fastchess with its engines kept between games (its default, the
-base); pinochle-arena's defaults (the jail, a fresh process per game) with
+base); pinochle-arena's defaults (the jail, a fresh process per game: as
+root, in a jail kept per bot, docs/jail.md) with
 and without the HTML report; the jail with ``--persist``; ``--isolation
 none`` with fresh processes and with ``--persist``. Also printed: the jail
 with ``--persist`` over ``--isolation none --persist``, and the referee's
@@ -49,7 +50,7 @@ SCRIPTED = BUILD / "peers" / "scripted"
 PLIES = 525  # moves in the scripted engine's game
 
 ARENA_ROWS = {  # row -> the tournament command's flags
-    "pinochle-arena defaults (jail, fresh process a game, report)": [],
+    "pinochle-arena defaults (jail, fresh process a game, report)": [],  # (as root, in a kept jail: docs/jail.md)
     "pinochle-arena defaults, --no-report": ["--no-report"],
     "jail + --persist": ["--no-report", "--persist"],
     "--isolation none, fresh processes": ["--no-report", "--isolation", "none"],

@@ -69,6 +69,26 @@ def test_the_pool_gives_a_clean_jail_back_closes_the_rest_and_keeps_few(monkeypa
     assert kept.close_idle() == 1 and second.closed
 
 
+def test_a_game_reaped_before_its_pid_is_read_has_a_pid_no_group_has():
+    """A game that ends at once is reaped by the keeper right after it says "started": its pidfd then names no
+    pid (-1), and the pid the transport kills by must find no group (never killpg(-1), which is an error)."""
+    import os
+    import signal
+
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    pidfd = os.pidfd_open(pid)
+    try:
+        assert kept.host_pid(pidfd) == pid
+        os.waitpid(pid, 0)
+        assert kept.host_pid(pidfd) == kept.GONE
+    finally:
+        os.close(pidfd)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(kept.GONE, signal.SIGTERM)
+
+
 def test_a_forked_process_forgets_its_parents_idle_jails(monkeypatch):
     """A child forked without an exec never hands games to its parent's keepers (it closes its copies of their
     channels); the parent keeps them."""

@@ -261,13 +261,18 @@ class GamePopen:
             self.returncode = -signal.SIGKILL
 
 
+GONE = (1 << 22) + 1  # above every pid (PID_MAX_LIMIT): the pid of a game reaped already, whose group is none
+
+
 def host_pid(pidfd: int) -> int:
-    """The pid, in the referee's PID namespace, of the process a pidfd refers to."""
+    """The pid, in the referee's PID namespace, of the process a pidfd refers to; GONE if it has been reaped (a
+    game that ended at once: the keeper reaps it right after saying it started)."""
     with open(f"/proc/self/fdinfo/{pidfd}") as f:
         for line in f:
             if line.startswith("Pid:"):
-                return int(line.split()[1])
-    raise OSError(errno.ESRCH, "the game's process is gone already")
+                pid = int(line.split()[1])
+                return pid if pid > 0 else GONE  # (-1 once reaped: killpg(-1) would be an error, not "no such")
+    raise OSError(errno.ENOSYS, "this kernel does not say a pidfd's process (Linux 5.3 or later does)")
 
 
 # ------------------------------------------------------------------ the jail

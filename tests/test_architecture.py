@@ -31,7 +31,7 @@ ALLOWED = {
     "tournaments": {"referee", "protocol"},
     "analysis": {"referee", "protocol", "sample_bots"},  # borrows the montecarlo bot's search (by its folder)
     "league": {"tournaments", "analysis", "referee", "protocol"},  # weighs its games in the background
-    "viewer": {"league", "tournaments", "referee", "protocol"},
+    "viewer": {"league", "tournaments", "analysis", "referee", "protocol"},  # shows analyse's marks
     "arena": {"viewer", "league", "tournaments", "analysis", "referee", "protocol"},
     "sample_bots": {"referee.rules", "protocol"},
 }

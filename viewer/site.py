@@ -21,6 +21,9 @@ names, commands, notes) unless a template says otherwise. Pages:
 * ``/entrant/NAME/analysis`` and ``/entrant/NAME/analysis/N``: where the
   entrant lost its points (:mod:`league.analysis`), over its latest games
   and in game N: its own seats alone, to itself and the organiser only;
+* ``/entrant/NAME/analysis/N/replay/``: game N in the replay viewer with the
+  marks of ``analysis.js`` (:func:`viewer.marks.game_marks`) on NAME's seats
+  alone (the organiser's: every seat's), to the same two;
 * ``/game/N/``: game N (its number in the league, a stable address) in the
   replay viewer of the HTML report (``viewer/static/report.js``), its record's
   seal checked first.
@@ -76,6 +79,7 @@ from .accounts import Accounts
 from .guard import BIGGEST, SESSION_DAYS, BodyLimit, by_browser, session_key
 from .film import film_script
 from .kits import kit_archive, kits
+from .marks import game_marks
 from .report import GAMES_HTML, STATIC, game_row, script_json
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent / "templates")
@@ -181,6 +185,8 @@ class Pages:
             *self.accounts.routes(),
             Route("/entrant/{name}/analysis", self.analysis),
             Route("/entrant/{name}/analysis/{number:int}", self.game_analysis),
+            Route("/entrant/{name}/analysis/{number:int}/replay/", self.marked_replay),
+            Route("/entrant/{name}/analysis/{number:int}/replay/films/0.js", self.marked_film),
             Route("/game/{number:int}/", self.game),
             Route("/game/{number:int}/films/0.js", self.game_film),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -256,8 +262,32 @@ class Pages:
         holder = self.accounts.allowed(request, name)
         view = await trio.to_thread.run_sync(self._game_analysis, number, None if holder.organiser else name)
         if not by_browser(request):
-            return Response(game_analysis_json(view), media_type="application/json", headers=PRIVATE)
+            return Response(game_analysis_json(view, name), media_type="application/json", headers=PRIVATE)
         return private(self.accounts.page(request, "analysis_game.html", {"name": name, "view": view}))
+
+    async def marked_replay(self, request: Request) -> Response:
+        """Game N in the replay viewer with the marks of the asking entrant's own seats (the organiser: every
+        seat's), embedded in the page: no other seat's decision is in it or in anything it loads."""
+        name, number = request.path_params["name"], request.path_params["number"]
+        holder = self.accounts.allowed(request, name)
+        view, record, marks = await trio.to_thread.run_sync(self._marked, number,
+                                                            None if holder.organiser else name)
+        row = {**game_row(0, record), "analysis": marks is not None}
+        return private(self.accounts.page(request, "analysis_replay.html", {
+            "name": name, "view": view, "record": record, "viewer": GAMES_HTML, "games_json": script_json([row]),
+            "marks_json": script_json(marks) if marks is not None else None}))
+
+    async def marked_film(self, request: Request) -> Response:
+        """The film of the replay with marks, to the same holders (the film itself is the public replay's)."""
+        self.accounts.allowed(request, request.path_params["name"])
+        return private(await self.game_film(request))
+
+    def _marked(self, number: int, entrant: str | None) -> tuple[GameAnalysis, GameRecord, dict | None]:
+        """Game ``number`` weighed (``entrant``'s seats; None: all), its record, and the marks of those seats that
+        fit the record (None: no valued decision)."""
+        view = self._game_analysis(number, entrant)
+        record = _record(self.db, number)
+        return view, record, game_marks(record, [s.analysis for s in view.seats])
 
     def _store(self) -> AnalysisStore:
         """The league's analysis (its folder's ``analysis.db``), opened once; 404 without the league's folder."""
@@ -313,12 +343,15 @@ def analysis_json(view: EntrantAnalysis) -> str:
                        "phases": [_phase_dict(r) for r in view.rows],
                        "games": [{"number": g.number, "game": g.game_id, "versions": list(g.labels), "lost": g.lost,
                                   "marks": g.marks, "analysis": f"/entrant/{view.name}/analysis/{g.number}",
-                                  "replay": f"/game/{g.number}/"} for g in view.games]}, indent=1) + "\n"
+                                  "replay": f"/game/{g.number}/",
+                                  "marked_replay": f"/entrant/{view.name}/analysis/{g.number}/replay/"}
+                                 for g in view.games]}, indent=1) + "\n"
 
 
-def game_analysis_json(view: GameAnalysis) -> str:
+def game_analysis_json(view: GameAnalysis, name: str) -> str:
     """One game's seats weighed, as JSON: each seat's every decision, and the per-phase table."""
     return json.dumps({"number": view.number, "game": view.game_id, "replay": f"/game/{view.number}/",
+                       "marked_replay": f"/entrant/{name}/analysis/{view.number}/replay/",
                        "seats": [{"seat": s.seat, "entrant": s.entrant, "version": s.label,
                                   "decisions": [w.to_dict() for w in s.analysis.decisions]} for s in view.seats],
                        "phases": [_phase_dict(r) for r in view.rows]}, indent=1) + "\n"

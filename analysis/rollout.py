@@ -24,8 +24,9 @@ montecarlo bot's searches would cost a search per decision per world):
 
 Some choice sets are too large to try whole (a bid among hundreds of
 amounts, a card to pass among 16): there the candidates are the action
-played, the policy's own, and a few more (``candidates``); the loss is then
-against the best of those, a lower bound of the loss against every action.
+played, the policy's own, and a few more in the policy's order, whatever
+the seed (``candidates``); the loss is then against the best of those, a
+lower bound of the loss against every action.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.rules import Claim, Variant
-from referee.rules.actions import Action, AuctionChoices, Bid, CallCard, DeclareTrump, Pass, PlayCard
+from referee.rules.actions import Action, AuctionChoices, Bid, CallCard, DeclareTrump, Meld, Pass, PlayCard
 from referee.rules.cards import Rank, Suit
 from referee.rules.events import DecisionKind
 from referee.rules.state import GameState
@@ -69,14 +70,24 @@ class Policy:
             return self.bid(hand, d.legal)
         if d.kind is DecisionKind.TRUMP:
             return DeclareTrump(self.trump(hand))
-        if d.kind is DecisionKind.CALL:
-            return self.call(hand, game.trump, d.legal)
-        if d.kind is DecisionKind.GIVE and d.seat != game.bidder:
-            return max(d.legal, key=lambda a: (a.card.suit is game.trump, a.card.rank is Rank.ACE, a.card.strength))
-        if d.kind in (DecisionKind.GIVE, DecisionKind.BURY):
-            kind = d.kind.value
-            return max(d.legal, key=lambda a: self.house.discard_key(kind, hand, a.card, game.trump))
+        if d.kind in (DecisionKind.CALL, DecisionKind.GIVE, DecisionKind.BURY):
+            return self.ranked(game, d.seat, d.kind, d.legal, hand)[0]
         return self.card(game, d.seat, [a.card for a in d.legal])
+
+    def ranked(self, game: Any, seat: int, kind: DecisionKind, legal: Sequence[Any], hand: Sequence[Any]) -> list[Any]:
+        """A card to call, pass or bury (or a two-handed meld) from ``hand``: the legal actions in the policy's
+        order, its own choice first (it reads the seat's own cards and the table, nothing hidden)."""
+        trump = game.trump
+        if kind is DecisionKind.CALL:
+            first = [CallCard(c) for c in self.bot.call_candidates(list(hand), trump, [a.card for a in legal],
+                                                                    self.variant)]
+            return _distinct([*first, *legal])
+        if kind is DecisionKind.GIVE and seat != game.bidder:  # to the bid winner: the best trumps and aces
+            return sorted(legal, key=lambda a: (a.card.suit is trump, a.card.rank is Rank.ACE, a.card.strength),
+                          reverse=True)
+        if kind in (DecisionKind.GIVE, DecisionKind.BURY):
+            return sorted(legal, key=lambda a: self.house.discard_key(kind.value, hand, a.card, trump), reverse=True)
+        return sorted(legal, key=lambda a: game.meld_value(a) if isinstance(a, Meld) else -1, reverse=True)
 
     def worth(self, hand: Sequence[Any]) -> float:
         """What a hand is estimated to make as the bid winner: its best suit's meld, the trick points a seat takes
@@ -122,8 +133,10 @@ def _side_numbers(sides: Sequence[Sequence[int]], seats: int) -> list[int]:
     return number
 
 
-def candidates(game: GameState, chosen: Action, policy: Policy, rng: random.Random) -> list[Action]:
-    """The actions tried for the decision in ``game`` (``chosen`` always among them; one action: none to weigh)."""
+def candidates(game: GameState, chosen: Action, policy: Policy) -> list[Action]:
+    """The actions tried for the decision in ``game`` (``chosen`` always among them; one action: none to weigh):
+    every legal action, but for a bid (passing, the lowest bid, the bid made and the policy's) and where there are
+    more than MAX_CANDIDATES (the one chosen, then the policy's favourites). The same whatever the seed."""
     d = game.decision()
     assert d is not None
     if d.kind is DecisionKind.BID:
@@ -135,11 +148,8 @@ def candidates(game: GameState, chosen: Action, policy: Policy, rng: random.Rand
     legal: list[Action] = [a for a in d.legal if not isinstance(a, Claim)]
     if len(legal) <= MAX_CANDIDATES:
         return legal
-    world = game.determinize(d.seat, rng)
-    world.log = []
-    own = policy.act(world, random.Random(0))
-    rest = [a for a in legal if a not in (chosen, own)]
-    picked = _distinct([chosen, own, *rng.sample(rest, min(len(rest), MAX_CANDIDATES))])[:MAX_CANDIDATES]
+    hand = game.observation(d.seat).hand
+    picked = _distinct([chosen, *policy.ranked(game, d.seat, d.kind, legal, hand)])[:MAX_CANDIDATES]
     return [a for a in legal if a in picked]  # in the legal actions' order
 
 

@@ -164,7 +164,7 @@ class Searcher:
         rng = random.Random(f"{self.budget.seed}:{key}")
         d = game.decision()
         assert d is not None
-        some = candidates(game, chosen if chosen is not None else d.legal[0], self.policy, rng)
+        some = candidates(game, chosen if chosen is not None else d.legal[0], self.policy)
         if len(some) < 2:
             return None
         worlds = max(MIN_ROLLOUTS, self.budget.worlds // ROLLOUT_SHARE)

@@ -10,6 +10,7 @@ import copy
 import random
 import sys
 
+import attrs
 import pytest
 from test_analysis import RandomPlayer, record_of
 
@@ -157,3 +158,14 @@ def test_a_stuck_dealers_lowest_bid_is_not_weighed():
     assert [e.action for e in record.actions[:5]] == ["pass"] * 4 + ["bid:50"]
     (weighed,) = analyse_record(record, {0}, TINY, only={5})
     assert weighed.kind == "bid" and weighed.values is None and weighed.mark == ""
+
+
+def test_a_large_choice_weighs_the_card_played_and_the_policys_favourites_whatever_the_seed():
+    """A card to pass among more than six: the card passed and the policy's favourites, the same under two seeds
+    (so a second seed weighs the same choices, and only the worlds differ)."""
+    record = record_of("call-for-partner", 2, [Greedy() for _ in range(5)], [f"s{i}" for i in range(5)], actions=20)
+    number, seat = next((i, e.seat) for i, e in enumerate(record.actions, 1) if e.action.startswith("give:"))
+    one, = analyse_record(record, {seat}, TINY, only={number})
+    other, = analyse_record(record, {seat}, attrs.evolve(TINY, seed=2), only={number})
+    assert one.kind == "give" and one.values is not None and len(one.values) == 6
+    assert one.chosen in one.values and set(one.values) == set(other.values) and one.values != other.values

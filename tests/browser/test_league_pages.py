@@ -9,8 +9,11 @@ import tarfile
 
 import pytest
 
+from analysis_lines import weighed
 from helpers import HOSTILE, arena, hostile
+from league.analysis import AnalysisStore
 from league.contest import ContestState
+from league.db import LeagueDB, database_url
 from league.final import FinalPlan
 from league.ladder import EntrantView, VersionLine
 from league.uploads import read_manifest, unpack
@@ -241,6 +244,45 @@ def test_the_entrant_page_charts_its_rating_a_line_a_version(page, league):
     assert games[0] == 0 and games == sorted(games) and games[-1] <= 8, games
     assert page.evaluate("getComputedStyle(document.querySelector('#rating-plot polyline')).stroke") == FELT
     page.screenshot(path=str(page.shots / "entrant.png"), full_page=True)
+
+
+def test_an_entrant_steps_through_its_own_marks_in_its_replay_and_the_page_holds_no_other_seats(page, league):
+    """From its game's analysis page to the replay viewer with analyse's marks on its own seats (made by hand and
+    saved as the league's analyser saves them: no search), and nothing of the other seat's in the page's data."""
+    from test_league_replay_marks import league_record, save_by_hand, seats_of
+    from test_league_uploads import token_of
+
+    address, folder, _ = league
+    db = LeagueDB.open(database_url(folder))
+    store = AnalysisStore.open(folder)
+    save_by_hand(db, store, 1)
+    store.close()
+    record = league_record(db, 1)
+    db.close()
+    mine, theirs = seats_of(folder, "random", 1), seats_of(folder, "greedy", 1)
+    every = weighed(record, mine | theirs)  # (as it was saved)
+    marked = [w for w in every if w.mark and w.seat in mine]
+    other = next(w for w in every if w.mark and w.seat in theirs)
+    page.goto(address + "/login")
+    page.fill("input[name=token]", token_of(arena("league", "token", "random", "--league", folder)))
+    page.click("#login button")
+    page.goto(address + "/entrant/random/analysis/1")
+    page.click("#marked-replay")
+    page.wait_for_selector("#mark-nav:not([hidden])")
+    assert page.inner_text("#mark-scope").startswith(f"{len(marked)} marked decisions")
+    assert page.evaluate("[...new Set(analyses[0].decisions.map((d) => d.seat))]") == sorted(mine)
+    assert page.evaluate("analyses[0].seats.map((s) => s.seat)") == sorted(mine)
+    assert page.evaluate("(n) => analyses[0].decisions.some((d) => d.number === n)", other.number) is False
+    page.click("#next-mark")
+    first = marked[0]
+    assert page.inner_text("#step-count").startswith(f"step {first.number + 1} of")
+    assert page.inner_text("#analysis-step .mark").endswith(first.mark)
+    assert f"(seat {first.seat}), {first.kind}: played " in page.inner_text("#analysis-step .words")
+    drawn = page.locator("#eval-line polyline.side").evaluate_all("(lines) => lines.map((l) => l.dataset.seat)")
+    assert drawn and set(drawn) == {str(s) for s in mine}
+    page.evaluate("(n) => go(n)", other.number)  # the other seat's mark: nothing to show
+    assert page.locator("#analysis-step").inner_text() == ""
+    page.screenshot(path=str(page.shots / "replay-marks.png"), full_page=True)
 
 
 def test_the_chart_draws_an_interval_as_a_band_where_the_history_has_one():

@@ -108,3 +108,38 @@ def test_a_forked_process_forgets_its_parents_idle_jails(monkeypatch):
     ours.close()
     keepers.close()
     os.close(jail.stderr)
+
+
+def test_a_game_is_stopped_through_its_pidfd_never_by_a_pid_another_process_may_have_by_then():
+    """The keeper reaps a game's init, not the referee: by the time the referee stops the game, the init's pid
+    may belong to another process (one leading a group, too). The stop goes through the init's pidfd, which
+    names that process alone: once it has ended, a stop reaches nobody, even a group whose id is the old pid."""
+    import os
+    import signal
+    import socket
+    import subprocess
+
+    pid = os.fork()  # the game's init, ended and reaped before the stop
+    if pid == 0:
+        os._exit(0)
+    pidfd = os.pidfd_open(pid)
+    os.waitpid(pid, 0)
+    stranger = subprocess.Popen(["sleep", "60"], start_new_session=True)  # a group leader that is not the game
+    ours, keepers = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        game = kept.GamePopen(stranger.pid, ours, pidfd)  # as if the old pid had gone to the stranger
+        with pytest.raises(ProcessLookupError):
+            game.signal(signal.SIGKILL)
+        assert stranger.poll() is None  # untouched
+        keepers.send(b"exit 0")
+        assert game.wait() == 0 and game.pidfd is None  # the keeper's word closes the pidfd
+        with pytest.raises(ProcessLookupError):
+            game.signal(signal.SIGKILL)
+        assert stranger.poll() is None
+    finally:
+        stranger.kill()
+        stranger.wait()
+        ours.close()
+        keepers.close()
+        if game.pidfd is not None:
+            os.close(game.pidfd)

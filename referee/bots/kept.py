@@ -232,10 +232,24 @@ class GamePopen:
     """What :class:`spawn.ChildProcess` asks of a process (its pid, exit status, waiting), for a game's init in a
     kept jail: not the referee's child, so its status comes from the keeper, who reaps it."""
 
-    pid: int  # the game's init on this host; it leads a process group, which transport kills
+    pid: int  # the game's init on this host (GONE once reaped), for what reads its /proc entry
     channel: socket.socket
+    # The game's init, to signal: not its pid, which the keeper reaps (a pid another process may be given by the
+    # time the referee stops the game); the init of the game's PID namespace, so its end ends the whole game.
+    pidfd: int | None = None
     returncode: int | None = None
     lost: bool = False  # the keeper said something else, or nothing: the jail is not given back
+
+    def signal(self, sig: int) -> None:
+        """Send the game's init ``sig`` (ProcessLookupError once it has ended)."""
+        if self.pidfd is None:
+            raise ProcessLookupError(errno.ESRCH, "the game has ended")
+        signal.pidfd_send_signal(self.pidfd, sig)
+
+    def close(self) -> None:
+        if self.pidfd is not None:
+            fd, self.pidfd = self.pidfd, None
+            os.close(fd)
 
     def poll(self) -> int | None:
         if self.returncode is None:
@@ -259,6 +273,7 @@ class GamePopen:
         else:  # the keeper is gone (or broken): so is the game, whose init dies with the jail
             self.lost = True
             self.returncode = -signal.SIGKILL
+        self.close()
 
 
 GONE = (1 << 22) + 1  # above every pid (PID_MAX_LIMIT): the pid of a game reaped already, whose group is none
@@ -311,17 +326,18 @@ class KeptJail:
             pidfd = await self._started()
             try:
                 pid = host_pid(pidfd)
-            finally:
+            except BaseException:
                 os.close(pidfd)
+                raise
         except BaseException:
             for fd in ours:
                 os.close(fd)
             raise
-        self.game = GamePopen(pid, self.channel)
+        self.game = GamePopen(pid, self.channel, pidfd)
         # trio waits for the game by the channel (readable once the keeper reaped the game's init)
         return spawn.ChildProcess(self.game, trio.lowlevel.FdStream(ours[0]),  # type: ignore[arg-type]
                                   trio.lowlevel.FdStream(ours[1]), trio.lowlevel.FdStream(ours[2]),
-                                  os.dup(self.channel.fileno()))
+                                  os.dup(self.channel.fileno()), signal_group=self.game.signal)
 
     async def _started(self) -> int:
         """The pidfd of the game's init, from the keeper's "started"."""
@@ -357,6 +373,8 @@ class KeptJail:
         if self.closed:
             return
         self.closed = True
+        if self.game is not None:
+            self.game.close()
         self.channel.close()  # the keeper ends at once if it waits for a game
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.bwrap.pid, signal.SIGKILL)  # bwrap, and with it the jail (--die-with-parent)

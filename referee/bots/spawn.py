@@ -19,6 +19,7 @@ import ctypes
 import os
 import signal
 import subprocess
+from collections.abc import Callable
 from functools import cache
 
 import attrs
@@ -37,10 +38,20 @@ class ChildProcess:
     stderr: trio.lowlevel.FdStream
     _pidfd: int | None = None  # readable once the process has exited (Linux 5.3 and later)
     _wait_lock: trio.Lock = attrs.Factory(trio.Lock)
+    # How to signal the process and its group, where that is not killpg(pid): a game in a kept jail, which is
+    # not this process's child (another process reaps it, so its pid may be another process's by then)
+    _signal_group: Callable[[int], None] | None = attrs.field(default=None, alias="signal_group")
 
     @property
     def pid(self) -> int:
         return self.popen.pid
+
+    def signal_group(self, sig: int) -> None:
+        """Send ``sig`` to the process's group (ProcessLookupError if there is none)."""
+        if self._signal_group is not None:
+            self._signal_group(sig)
+        else:
+            os.killpg(self.pid, sig)
 
     @property
     def returncode(self) -> int | None:

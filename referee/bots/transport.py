@@ -567,7 +567,7 @@ class BotProcess:
         with trio.CancelScope(shield=True):
             for sig, patience in ((signal.SIGTERM, 0.2), (signal.SIGKILL, 5.0)):
                 try:
-                    os.killpg(self.process.pid, sig)
+                    self.process.signal_group(sig)
                 except (ProcessLookupError, PermissionError):
                     pass
                 with trio.move_on_after(patience):

@@ -104,7 +104,10 @@ def _texts(cards) -> tuple[str, ...]:
 
 def request_message(decision: e.Decision, time_left_ms: int, bank_ms: int, meld_value=None) -> m.Request:
     """The request for ``decision``; with ``meld_value`` (version 3) each meld token carries its points."""
-    return m.Request(decision.kind.value, time_left_ms, bank_ms, legal_tokens(decision.legal, meld_value))
+    return m.Request(_KIND_TEXT[decision.kind], time_left_ms, bank_ms, legal_tokens(decision.legal, meld_value))
+
+
+_KIND_TEXT = {kind: kind.value for kind in e.DecisionKind}  # (an enum's value is two Python calls away)
 
 
 def legal_tokens(actions, meld_value=None) -> tuple[str, ...]:

@@ -1,8 +1,8 @@
 """The background analyser: a process of its own that weighs the league's games, newest first, at the lowest priority
 and within a share of one core (what it keeps and who sees it: :mod:`league.analysis`).
 
-``league run`` starts it (:meth:`Analyser.start`) when the league's analysis is on and stops it when the run
-ends; the weighing never runs in the runner's process, let alone its event loop. The process:
+``league run`` and ``league final`` start it (:func:`start_if_on`) when the league's analysis is on and stop it
+when the run ends; the weighing never runs in the runner's process, let alone its event loop. The process:
 
 * **Priority.** The runner lowers it as soon as it is started, before it has imported anything (started by
   hand, it lowers itself): nice 19, and the scheduling class SCHED_IDLE, in which the kernel gives it a core only when
@@ -109,6 +109,23 @@ class Analyser:
         self.process.wait()
         if self.group is not None:
             remove_group(self.group)
+
+
+def start_if_on(db: LeagueDB, folder: Path, say: Callable[[str], None]) -> Analyser | None:
+    """The analyser of the league in ``folder`` if its analysis is on, started and said in a line (``league run``
+    and ``league final`` start it alike); None when off, or when it cannot start (said: the games are played all
+    the same)."""
+    settings = analysis_settings(db)
+    if not settings.enabled:
+        return None
+    try:
+        analyser = Analyser.start(folder, settings.cpu_share)
+    except OSError as e:
+        say(f"the games' analysis could not start ({e.strerror or e}): playing without it")
+        return None
+    say(f"analysing the games in the background (process {analyser.process.pid}, nice 19, SCHED_IDLE), "
+        f"at most {settings.cpu_share:g} of a core by {analyser.bound}")
+    return analyser
 
 
 GROUP_PREFIX = "pinochle-arena-analysis-"  # + the run's name (PID.START of its first process)
@@ -313,4 +330,4 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["Analyser", "DutyCycle", "Pace", "cpu_group", "lower_priority", "weigh_game", "work"]
+__all__ = ["Analyser", "DutyCycle", "Pace", "cpu_group", "lower_priority", "start_if_on", "weigh_game", "work"]

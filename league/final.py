@@ -41,6 +41,7 @@ from referee.records.seals import seal
 from referee.rules.dealing import derive_seed
 from tournaments.runner import run_games
 
+from .analyser import start_if_on
 from .db import LeagueDB, LeagueError, Version
 from .deadline import FINAL, closed_at
 from .errors import LeagueRefused
@@ -214,10 +215,14 @@ async def play_final(db: LeagueDB, folder: Path, overrides: dict | None = None,
                      say: Callable[[str], None] = print) -> int:
     """Play the final's games not saved yet; returns how many were saved. The league is held as ``league run``
     holds it (``hold``, if the caller took it, else taken here; given back at the end). FinalError if no final is
-    planned, or a finalist's files changed since its version was entered."""
+    planned, or a finalist's files changed since its version was entered. With the league's analysis on, its games
+    are weighed in the background as the ladder's are (:func:`league.analyser.start_if_on`, the same settings)."""
     held = hold if hold is not None else await trio.to_thread.run_sync(Hold.take, db)
+    analyser = None
     try:
         store, specs, config = await trio.to_thread.run_sync(_prepare, db, folder, overrides)
+        if specs:
+            analyser = await trio.to_thread.run_sync(start_if_on, db, folder, say)
         before = len(db.final_records())
         async with trio.open_nursery() as nursery:
             def lost() -> None:
@@ -229,6 +234,9 @@ async def play_final(db: LeagueDB, folder: Path, overrides: dict | None = None,
                 await run_games(config, specs, store, on_game, gather=GATHER)
             nursery.cancel_scope.cancel()
     finally:
+        if analyser is not None:
+            with trio.CancelScope(shield=True):
+                await trio.to_thread.run_sync(analyser.stop)
         held.release()
     if store.changed:
         v = store.changed[0]

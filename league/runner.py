@@ -38,8 +38,7 @@ from tournaments.runner import run_games
 from tournaments.schedule import GameSpec, seatings
 
 from . import standing
-from .analyser import Analyser
-from .analysis import analysis_settings
+from .analyser import Analyser, start_if_on
 from .db import LeagueDB, Unit, Version
 from .lock import Hold
 from .logs import MIB, LogQuota, quota_mib
@@ -234,17 +233,7 @@ class LeagueRunner:
     def _start_analyser(self) -> Analyser | None:
         """The background analysis of the games (:mod:`league.analyser`), if the league's is on: a process of its
         own at the lowest priority, never in this one."""
-        settings = analysis_settings(self.db)
-        if not settings.enabled:
-            return None
-        try:
-            analyser = Analyser.start(self.folder, settings.cpu_share)
-        except OSError as e:  # (the games are played all the same)
-            self.say(f"the games' analysis could not start ({e.strerror or e}): playing without it")
-            return None
-        self.say(f"analysing the games in the background (process {analyser.process.pid}, nice 19, SCHED_IDLE), "
-                 f"at most {settings.cpu_share:g} of a core by {analyser.bound}")
-        return analyser
+        return start_if_on(self.db, self.folder, self.say)
 
     def _history_read(self) -> _History:
         """Who met whom, read when the run began (:meth:`_run`)."""

@@ -1,15 +1,19 @@
 """An entrant replays its own analysed game with analyse's marks (viewer/site.py's /entrant/NAME/analysis/N/replay/):
 the marks of its own seats alone are in the page, the organiser's page has every seat's, the public and other
 entrants are refused, and the public replay carries no analysis. The analysis is made by hand
-(tests/analysis_lines.py), saved as the league's analyser saves it: no search."""
+(tests/analysis_lines.py), saved as the league's analyser saves it: no search. And ``league final`` weighs its
+games in the background as ``league run`` does."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import urllib.request
 
 import pytest
+import trio
 from analysis_lines import weighed
 from helpers import arena
 from helpers import league_serving as serving
@@ -19,8 +23,10 @@ from test_league_uploads import call, token_of
 from analysis import SeatAnalysis
 from analysis.values import Budget
 from analysis.walk import Weighed
-from league.analysis import AnalysisStore, SeatRow
-from league.db import LeagueDB
+from league.analysis import AnalysisSettings, AnalysisStore, SeatRow, set_analysis_settings
+from league.db import LeagueDB, database_url
+from league.deadline import close
+from league.final import plan_final, play_final
 from referee.records.record import GameRecord
 from referee.records.seals import check_seal
 
@@ -143,3 +149,29 @@ def test_the_analysis_pages_lead_to_it_and_the_public_replay_carries_no_analysis
     for token in (None, tokens["random"], tokens["organiser"]):  # whoever asks
         status, page = call(f"{address}/game/1/", token, html=True)
         assert status == 200 and "analysis" not in page and "pinochleAnalysis" not in page
+
+
+def test_league_final_weighs_its_games_in_the_background_as_league_run_does(league, tmp_path):
+    _, folder, _ = league
+    copy = tmp_path / "league"
+    copy.mkdir()
+    assert arena("league", "backup", folder, copy / "league.db").returncode == 0
+    shutil.copyfile(folder / "analysis.db", copy / "analysis.db")  # (the ladder's games weighed already)
+    db = LeagueDB.open(database_url(copy))
+    close(db)
+    plan_final(db, top=2, games=2, seed=7)
+    set_analysis_settings(db, AnalysisSettings(enabled=True, cpu_share=0.2, worlds=32))
+    said: list[str] = []
+    seen: dict[str, int] = {}
+
+    def on_game(_record) -> None:
+        line = next(line for line in said if "in the background" in line)
+        pid = int(line.split("process ")[1].split(",")[0])
+        seen.setdefault("pid", pid)
+        seen.setdefault("nice", os.getpriority(os.PRIO_PROCESS, pid))  # (running while the final plays)
+
+    assert trio.run(play_final, db, copy, {"tournament": {"concurrency": 1}}, on_game, None, said.append) == 2
+    assert seen["nice"] == 19 and "at most 0.2 of a core by " in said[0]
+    with pytest.raises(ProcessLookupError):
+        os.kill(seen["pid"], 0)  # stopped with the final, and reaped
+    db.close()

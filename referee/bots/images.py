@@ -207,8 +207,9 @@ def image_for(source: Source) -> str:
 
 def is_made(source: Source) -> bool:
     """Whether an image of ``source`` is in the store (of its files as they are now, or as they were)."""
+    prefix = source.name() + "-"  # (once: a system image's name hashes its thousand paths; the store holds hundreds)
     try:
-        return any(entry.name.startswith(source.name() + "-") and entry.name.endswith(".erofs")
+        return any(entry.name.startswith(prefix) and entry.name.endswith(".erofs")
                    for entry in os.scandir(open_store()))
     except OSError:
         return False
@@ -236,8 +237,9 @@ def note(name: str, value) -> None:
 def _remove_older(store: Path, source: Source, kept: str) -> None:
     """Remove the images of ``source`` made before its files changed (a jail still using one keeps it: its
     loop device holds the file)."""
+    prefix = source.name() + "-"
     for entry in os.scandir(store):
-        if entry.name.startswith(source.name() + "-") and entry.name.endswith(".erofs") and entry.path != kept:
+        if entry.name.startswith(prefix) and entry.name.endswith(".erofs") and entry.path != kept:
             with contextlib.suppress(OSError):
                 os.unlink(entry.path)
 

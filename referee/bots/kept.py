@@ -156,7 +156,7 @@ def plan(fresh: list[str]) -> Plan:
         raise KeptJailError("a kept jail needs the bot's files as images (own files)")
     uid, command = _setpriv(command)
     keeper += ["--uid", uid]
-    for what in sorted(WEAKEN & {"spaces", "ipc", "pid"}):
+    for what in sorted(WEAKEN & {"spaces", "ipc", "pid", "devpts"}):
         keeper += ["--weaken", what]
     return Plan(tuple(bwrap), tuple(keeper), tuple(binds), tuple(command))
 

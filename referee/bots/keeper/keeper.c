@@ -19,8 +19,8 @@
 
    Arguments (all fixed for the jail's life):
      --channel FD               the referee's socket
-     --weaken spaces|ipc|pid    keep that state from game to game: only for the attack tests, which show that
-                                each attack succeeds without its fence (never set by a run)
+     --weaken WHAT              keep that state (spaces, ipc, pid or devpts) from game to game: only for the attack
+                                tests, which show that each attack succeeds without its fence (never set by a run)
      --tmpfs PATH MODE BYTES    a fresh tmpfs for each game (repeatable)
      --carry PATH               a mount under /proc carried onto each game's fresh /proc (the fixed counters)
      --image TARGET             where the game's next image folder is mounted, read-only (repeatable)
@@ -61,7 +61,7 @@ static int n_tmpfs, n_carry, n_images;
 static const char *workdir = "/";
 static int channel = -1;
 static long bot_uid = -1;
-static int share_spaces, share_ipc, share_pid; /* --weaken: for the attack tests only (docs/jail.md) */
+static int share_spaces, share_ipc, share_pid, share_devpts; /* --weaken: for the attack tests only (docs/jail.md) */
 static char **command;
 
 static void die(const char *what) {
@@ -92,6 +92,7 @@ static void parse(int argc, char **argv) {
             if (!strcmp(what, "spaces")) share_spaces = 1;
             else if (!strcmp(what, "ipc")) share_ipc = 1;
             else if (!strcmp(what, "pid")) share_pid = 1;
+            else if (!strcmp(what, "devpts")) share_devpts = 1;
             else break;
         } else {
             dprintf(2, "keeper: bad argument %s\n", a);
@@ -136,6 +137,15 @@ static void fresh_spaces(void) {
         snprintf(options, sizeof options, "mode=%s,size=%s", tmpfs[i].mode, tmpfs[i].bytes);
         if (mount("tmpfs", tmpfs[i].path, "tmpfs", MS_NOSUID | MS_NODEV, options) < 0) die(tmpfs[i].path);
     }
+}
+
+/* A devpts instance of the game's own, as bwrap's --dev makes for a fresh jail (its /dev/ptmx is a link to
+   pts/ptmx). Not the jail's: a pseudo-terminal whose master a game leaves in flight in a cycle of Unix sockets
+   outlives the game's processes until the kernel collects the cycle, and in a kept instance the next game
+   would find it in /dev/pts, with what was written to it. */
+static void fresh_devpts(void) {
+    if (mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620") < 0)
+        die("/dev/pts");
 }
 
 /* The folders down to PATH, where a fresh tmpfs (the host's /tmp, say, holding the bot's folder) has none. */
@@ -221,6 +231,7 @@ static int game(const int *fds) {
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) die("private /");
     if (!share_pid) fresh_proc();
     if (!share_spaces) fresh_spaces();
+    if (!share_devpts) fresh_devpts();
     fresh_images(fds + PIPES);
     loopback_up();
     pid_t bot = fork();

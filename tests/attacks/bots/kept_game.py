@@ -11,6 +11,11 @@ What it looks for and leaves:
 * a process: a child in a session of its own, sleeping, named kept-sleeper;
 * IPC: a SysV shared memory segment, semaphore set and message queue under a key from MARK, and a POSIX
   message queue named after MARK;
+* a terminal: a pseudo-terminal with MARK written to its master, whose descriptor it leaves in flight in a
+  cycle of two Unix sockets: no process holds it, and it lives until the kernel's collector of such cycles runs
+  (only when some Unix socket is released, anywhere on the machine), so after the game's processes are gone.
+  It looks for one in /dev/pts and reads what it holds; it also tells which devpts instance it sees (the time
+  its ptmx was made, which a fresh instance does not share);
 * pages: 8 files of the Python runtime (12 pages or more, drawn by MARK, none of which it imports): it asks
   whether each one's eighth page is cached, by fault-around (attack 15's way, nothing refused), then reads
   them all: a page found cached was warmed by an earlier game;
@@ -18,16 +23,19 @@ What it looks for and leaves:
   "game" written to every socket among them, and its uid, groups, capabilities (every set), no_new_privs,
   seccomp mode and limit on open files.
 
-Reports ``ATTACK kept files=NAMES|- process=PIDS|- ipc=KINDS|- pages=N seen=PIDS signals=... ptrace=...
+Reports ``ATTACK kept files=NAMES|- process=PIDS|- ipc=KINDS|- ptys=NAMES|- note=TEXT|- devpts=NS pages=N seen=PIDS signals=... ptrace=...
 fds=FDS sent=... caps=HEX nnp=N seccomp=N``.
 """
 
+import array
 import ctypes
+import fcntl
 import glob
 import os
 import random
 import resource
 import signal
+import socket
 import struct
 import sys
 import time
@@ -48,6 +56,7 @@ libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_
 IPC_CREAT, O_CREAT, O_RDWR, PTRACE_ATTACH, PR_SET_NAME = 0o1000, 0o100, 0o2, 16, 15
 SLEEPER = b"kept-sleeper"  # the name of the process it leaves
 PROT_READ, MAP_PRIVATE, MADV_RANDOM = 1, 2, 1
+TIOCSPTLCK = 0x40045431  # unlock a pseudo-terminal's other end
 
 
 def error(code):
@@ -100,6 +109,36 @@ def leave_ipc():
     libc.semget(KEY, 1, IPC_CREAT | 0o600)
     libc.msgget(KEY, IPC_CREAT | 0o600)
     libc.mq_open(QUEUE, O_CREAT | O_RDWR, 0o600, None)
+
+
+def ptys_found():
+    """The pseudo-terminals in /dev/pts, and what the first one holds (MARK, from an earlier game's master)."""
+    found = sorted(name for name in os.listdir("/dev/pts") if name.isdigit())
+    note = "-"
+    for name in found[:1]:
+        try:
+            fd = os.open(f"/dev/pts/{name}", os.O_RDWR | os.O_NONBLOCK | os.O_NOCTTY)
+            try:
+                note = os.read(fd, 100).decode(errors="replace").strip() or "-"
+            finally:
+                os.close(fd)
+        except OSError as e:
+            note = error(e.errno)
+    return found, note
+
+
+def leave_pty():
+    """A pseudo-terminal holding MARK, its master in flight in a cycle of two sockets that no process holds."""
+    master = os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY)
+    fcntl.ioctl(master, TIOCSPTLCK, struct.pack("i", 0))
+    os.write(master, MARK.encode() + b"\n")
+    one, other = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    fds = array.array("i", [master, one.fileno(), other.fileno()])
+    for end in (one, other):
+        end.sendmsg([b"x"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)])
+    os.close(master)
+    one.close()
+    other.close()
 
 
 def is_cached(path, page=7):
@@ -156,12 +195,16 @@ def main():
     found = files_found()
     leftovers = processes_found()
     ipc = ipc_found()
+    ptys, note = ptys_found()
+    devpts = os.stat("/dev/pts/ptmx").st_ctime_ns
     pages = sum(is_cached(path) for path in FILES)  # (before this process reads anything of them)
     keeper = keeper_attacks()
     print(f"ATTACK kept files={','.join(found) or '-'} process={','.join(leftovers) or '-'} "
-          f"ipc={','.join(ipc) or '-'} pages={pages} {keeper}", flush=True)
+          f"ipc={','.join(ipc) or '-'} ptys={','.join(ptys) or '-'} note={note} devpts={devpts} pages={pages} "
+          f"{keeper}", flush=True)
     leave_files()
     leave_ipc()
+    leave_pty()
     for path in FILES:  # warms the pages the next game looks at
         with open(path, "rb") as f:
             f.read()

@@ -14,7 +14,8 @@ every seat of every game in this process, at the default budget unless told othe
   the same best action, the same mark, the mean difference of the loss;
 * the bidding games (``--boards``, default 2 of each of three-handed and call-for-partner, ``greedy`` in every
   seat, one hand a game): the CPU a hand, and the points lost a hand in each phase (bids, trump and passing,
-  trick play), with how many of its decisions were valued and how many of those exactly.
+  trick play), with how many of its decisions were valued and how many of those exactly, and how stable the
+  marks before the tricks are under a second seed.
 
     python bench/analysis.py                       # the issue's figures: 100 games of each match
     python bench/analysis.py --games 10 --think 30  # a quick look
@@ -30,6 +31,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import attrs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -141,7 +144,7 @@ BIDDING = {"three-handed": 3, "call-for-partner": 5}  # the bidding presets --bo
 
 def report_bidding(boards: int, budget: Budget, folder: Path) -> None:
     """Greedy in every seat of each bidding preset, ``boards`` deals each played once a seating (one hand a game):
-    the analysis's CPU a hand, and greedy's points lost a hand per phase."""
+    the analysis's CPU a hand, and greedy's points lost a hand per phase (every seat's hands)."""
     for name, seats in BIDDING.items():
         records = play(["greedy"] * seats + ["--variant", name, "--boards", str(boards)], 0, 1, folder / name)
         analyses, seconds = timed_analysis(records, budget, folder / name / "analysis.jsonl")
@@ -149,13 +152,23 @@ def report_bidding(boards: int, budget: Budget, folder: Path) -> None:
         print(f"{name}: {len(records)} hands of greedy, {seconds:.1f} s of CPU, {seconds / max(hands, 1):.1f} s a hand "
               f"(every seat)")
         weighed = [w for a in analyses for w in a.decisions]
-        for phase, loss in losses_by_bot(analyses)["greedy"][1].items():
+        every_copy = [attrs.evolve(a, entrant="greedy") for a in analyses]  # the match names them greedy-2 ...
+        for phase, loss in losses_by_bot(every_copy)["greedy"][1].items():
             mine = [w for w in weighed if w.phase == phase]
             if not mine:
                 continue
             exact = sum(w.exact for w in mine)
             print(f"  {phase}: {loss.mean:.2f} ({loss.low:.2f} to {loss.high:.2f}) a hand; valued {loss.valued}/"
                   f"{loss.decisions}, {exact} exact; marks {loss.marks}")
+        again, _ = timed_analysis(records, attrs.evolve(budget, seed=budget.seed + 1),
+                                  folder / name / "analysis.jsonl")
+        print("  before the tricks (bids, trump, calls, passing, burying), ", end="")
+        report_agreement(*(before_tricks(x) for x in (analyses, again)))
+
+
+def before_tricks(analyses: list[SeatAnalysis]) -> list[SeatAnalysis]:
+    """``analyses`` with only the decisions made before the tricks."""
+    return [attrs.evolve(a, decisions=tuple(w for w in a.decisions if w.phase != "trick play")) for a in analyses]
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ def test_a_fresh_jails_command_becomes_a_kept_jail_and_its_keepers_arguments():
                           "/store/proc/stat", "/proc/stat", "--dir", "/tmp/bots/mine", "--remount-ro", "/",
                           "--chdir", "/home/bot")
     assert plan.keeper == ("--tmpfs", "/tmp", "1777", "1024", "--image", "/usr", "--carry", "/proc/stat",
-                           "--image", "/tmp/bots/mine", "--chdir", "/home/bot", "--uid", "7")
+                           "--image", "/tmp/bots/mine", "--chdir", "/home/bot")  # (a uid each game)
     assert plan.binds == ("system/usr", "1")
     assert plan.command == ("/bots/bot", "x")  # the keeper drops setpriv's privileges itself
 

@@ -154,8 +154,7 @@ def plan(fresh: list[str]) -> Plan:
             keeper += ["--chdir", words[0]]
     if not binds:
         raise KeptJailError("a kept jail needs the bot's files as images (own files)")
-    uid, command = _setpriv(command)
-    keeper += ["--uid", uid]
+    _, command = _setpriv(command)  # (each game's uid is the keeper's game message's: a uid of its own)
     for what in sorted(WEAKEN & {"spaces", "ipc", "pid", "devpts"}):
         keeper += ["--weaken", what]
     return Plan(tuple(bwrap), tuple(keeper), tuple(binds), tuple(command))
@@ -303,17 +302,18 @@ class KeptJail:
     group: cgroups.BotCgroup | None
     game: GamePopen | None = None
     closed: bool = False
+    last_uid: int | None = None  # its last game's uid (each game has a uid of its own: sandbox._game_uid)
 
-    async def start_game(self, trees: list[int]) -> spawn.ChildProcess:
-        """Hand the keeper one game: its pipes and ``trees`` (its images; closed here). Raises OSError if the
-        keeper does not start it."""
+    async def start_game(self, trees: list[int], uid: int) -> spawn.ChildProcess:
+        """Hand the keeper one game: its pipes, ``trees`` (its images; closed here) and ``uid``, the bot's uid in
+        this game alone. Raises OSError if the keeper does not start it."""
         if self.group is not None:
             self.group.rest()  # the low CPU weight of a process started ahead, until its game begins
         pipes = [os.pipe() for _ in range(3)]  # stdin, stdout, stderr: (read, write)
         theirs = [pipes[0][0], pipes[1][1], pipes[2][1]]
         ours = [pipes[0][1], pipes[1][0], pipes[2][0]]
         try:
-            self.channel.sendmsg([b"game"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
+            self.channel.sendmsg([f"game {uid}".encode()], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
                                               b"".join(fd.to_bytes(4, "little") for fd in (*theirs, *trees)))])
         except OSError:
             for fd in ours:

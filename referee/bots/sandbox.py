@@ -370,13 +370,17 @@ class _KeptStart:
     env: dict[str, str]
     layout: seating_fs.Layout
     marker: str
+    uid: jail.Uid | None = None  # the bot's uid in this game alone (_game_uid)
     jail: kept.KeptJail | None = None
     oom_before: int = 0  # its control group's count of processes killed for memory, when the game began
 
     def cleanup(self) -> None:
         if self.jail is not None:
             jail_, self.jail = self.jail, None
-            kept.give_back(self.key, jail_)
+            kept.give_back(self.key, jail_)  # (its game's processes are gone: reaped, or killed with the jail)
+        if self.uid is not None:
+            uid, self.uid = self.uid, None
+            uid.release()
 
     def out_of_memory(self) -> bool:
         group = self.jail.group if self.jail is not None else None
@@ -413,14 +417,32 @@ async def _start_kept(start: _KeptStart) -> spawn.ChildProcess:
     jail_ = start.jail
     start.oom_before = jail_.group.oom_kills() if jail_.group is not None else 0
     try:
+        start.uid = _game_uid(jail_)  # (given back by cleanup, as the jail is)
+    except jail.JailError as e:
+        raise SandboxError(str(e)) from None
+    try:
         trees = await trio.to_thread.run_sync(kept.game_images, start.layout, jail_.binds, start.marker)
     except (images.ImageError, OSError) as e:
         raise SandboxError(f"cannot mount the bot's own file system: {e}") from None
     try:
-        return await jail_.start_game(trees)
+        return await jail_.start_game(trees, start.uid.uid)
     except (OSError, trio.TooSlowError) as e:
         said = jail_.said()
         raise SandboxError(f"the bot's kept jail did not start its game: {said or e}") from None
+
+
+def _game_uid(kept_jail: kept.KeptJail) -> jail.Uid:
+    """A uid for a game in ``kept_jail``, not its last game's. The kernel counts some things per uid that a
+    game's objects hold after its processes are gone, while the kernel has not yet collected them (descriptors
+    left in flight in Unix sockets, with the message-queue bytes, pipe pages and terminals they hold): under
+    one uid, the next game could read that count (e.g. how many descriptors it may still send in flight)."""
+    uid = jail.Uid.take()
+    if uid.uid == kept_jail.last_uid:
+        other = jail.Uid.take()
+        uid.release()
+        uid = other
+    kept_jail.last_uid = uid.uid
+    return uid
 
 
 async def _open_kept(start: _KeptStart) -> kept.KeptJail:

@@ -100,6 +100,9 @@ def test_a_game_finds_nothing_an_earlier_game_left_and_cannot_reach_the_keeper(k
     # A devpts of its own each game: the terminal game 1 left in flight (alive until the kernel collects it,
     # which only a released Unix socket somewhere sets off) is in game 1's instance, not in game 2's.
     assert first["devpts"] != second["devpts"]
+    # A uid of its own each game: what game 1 left in flight is not counted against game 2's uid (37 open files:
+    # 38 in flight, the kernel refuses past the limit), whether or not the kernel has collected it yet.
+    assert first["uid"] != second["uid"] and first["inflight"] == second["inflight"] == "38"
     for said in (first, second):
         assert {key: said[key] for key in FRESH} == FRESH, said
         assert said["seen"] == "1"  # its PID namespace's init alone: the keeper is in another

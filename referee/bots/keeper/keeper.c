@@ -2,8 +2,8 @@
 
    bwrap makes the jail once (namespaces, uid, seccomp, rlimits and control group applied to this process, which
    every game inherits) and runs this program in it, with CAP_SYS_ADMIN, CAP_SETUID, CAP_SETGID and CAP_SETPCAP
-   and nothing else. For each game the referee sends one message on fd 3 (a SOCK_SEQPACKET socket): the word
-   "game" and descriptors: the bot's stdin, stdout and stderr, then one detached mount for each --image (a
+   and nothing else. For each game the referee sends one message on fd 3 (a SOCK_SEQPACKET socket): the words
+   "game UID" (the bot's uid for this game alone, never 0) and descriptors: the bot's stdin, stdout and stderr, then one detached mount for each --image (a
    folder of an image mounted for this game alone, open_tree'd by the referee), in order. The keeper then clones the game's init ("G") into new mount,
    PID, IPC and network namespaces and answers with a pidfd of it. G, still trusted and still root, gives the game
    a fresh /proc (with the jail's fixed counters over it), fresh tmpfs for home, /tmp and /dev/shm, the fresh
@@ -25,7 +25,6 @@
      --carry PATH               a mount under /proc carried onto each game's fresh /proc (the fixed counters)
      --image TARGET             where the game's next image folder is mounted, read-only (repeatable)
      --chdir DIR                the bot's working folder
-     --uid UID                  the bot's uid and gid (never 0)
      -- COMMAND...              the bot's command
 */
 #define _GNU_SOURCE
@@ -60,7 +59,7 @@ static const char *images[MAX_ITEMS];
 static int n_tmpfs, n_carry, n_images;
 static const char *workdir = "/";
 static int channel = -1;
-static long bot_uid = -1;
+static long bot_uid = -1; /* this game's (a uid of its own each game: docs/jail.md) */
 static int share_spaces, share_ipc, share_pid, share_devpts; /* --weaken: for the attack tests only (docs/jail.md) */
 static char **command;
 
@@ -85,8 +84,6 @@ static void parse(int argc, char **argv) {
             workdir = argv[++i];
         } else if (!strcmp(a, "--channel") && left >= 1) {
             channel = atoi(argv[++i]);
-        } else if (!strcmp(a, "--uid") && left >= 1) {
-            bot_uid = strtol(argv[++i], NULL, 10);
         } else if (!strcmp(a, "--weaken") && left >= 1) {
             const char *what = argv[++i];
             if (!strcmp(what, "spaces")) share_spaces = 1;
@@ -249,15 +246,22 @@ static int game(const int *fds) {
     }
 }
 
+/* The next game: its descriptors in FDS and its uid in bot_uid; 0 once the referee has closed the channel. */
 static int receive(int *fds) {
-    char word[8];
+    char word[32];
     char control[CMSG_SPACE(MAX_ITEMS * sizeof(int))];
     struct iovec data = {word, sizeof word};
     struct msghdr msg = {.msg_iov = &data, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control};
     ssize_t n = recvmsg(channel, &msg, MSG_CMSG_CLOEXEC);
     if (n <= 0) return 0; /* the referee closed the channel: the jail ends */
     struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-    if (n != 4 || memcmp(word, "game", 4) || !c || c->cmsg_type != SCM_RIGHTS
+    char *end = NULL;
+    if (n > 5 && n < (ssize_t)sizeof word && !memcmp(word, "game ", 5)) {
+        word[n] = 0;
+        errno = 0;
+        bot_uid = strtol(word + 5, &end, 10);
+    }
+    if (!end || *end || errno || bot_uid <= 0 || bot_uid > 0x7fffffff || !c || c->cmsg_type != SCM_RIGHTS
         || c->cmsg_len != CMSG_LEN((PIPES + n_images) * sizeof(int)) || (msg.msg_flags & MSG_CTRUNC)) {
         dprintf(2, "keeper: a message that is not a game\n");
         _exit(127);
@@ -286,7 +290,6 @@ int main(int argc, char **argv) {
     parse(argc, argv);
     if (prctl(PR_SET_NAME, "keeper", 0, 0, 0) < 0) die("name"); /* (run from /proc/self/fd/N, it is named "N") */
     if (channel < 3 || fcntl(channel, F_SETFD, FD_CLOEXEC) < 0) die("channel");
-    if (bot_uid <= 0) { errno = EINVAL; die("--uid"); }
     /* Nothing else of the referee's or bwrap's stays open (the descriptor this program was run from among them). */
     if (channel > 3 && syscall(SYS_close_range, 3, channel - 1, 0) < 0) die("close_range");
     if (syscall(SYS_close_range, channel + 1, ~0U, 0) < 0) die("close_range");

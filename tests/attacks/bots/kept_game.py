@@ -16,6 +16,9 @@ What it looks for and leaves:
   (only when some Unix socket is released, anywhere on the machine), so after the game's processes are gone.
   It looks for one in /dev/pts and reads what it holds; it also tells which devpts instance it sees (the time
   its ptmx was made, which a fresh instance does not share);
+* its uid's count of descriptors in flight: how many it can send in flight before the kernel refuses
+  (ETOOMANYREFS past its limit on open files, counted per uid), fewer if the terminal's cycle above is still
+  counted against its uid;
 * pages: 8 files of the Python runtime (12 pages or more, drawn by MARK, none of which it imports): it asks
   whether each one's eighth page is cached, by fault-around (attack 15's way, nothing refused), then reads
   them all: a page found cached was warmed by an earlier game;
@@ -23,12 +26,13 @@ What it looks for and leaves:
   "game" written to every socket among them, and its uid, groups, capabilities (every set), no_new_privs,
   seccomp mode and limit on open files.
 
-Reports ``ATTACK kept files=NAMES|- process=PIDS|- ipc=KINDS|- ptys=NAMES|- note=TEXT|- devpts=NS pages=N seen=PIDS signals=... ptrace=...
+Reports ``ATTACK kept files=NAMES|- process=PIDS|- ipc=KINDS|- ptys=NAMES|- note=TEXT|- devpts=NS inflight=N pages=N seen=PIDS signals=... ptrace=...
 fds=FDS sent=... caps=HEX nnp=N seccomp=N``.
 """
 
 import array
 import ctypes
+import errno
 import fcntl
 import glob
 import os
@@ -69,8 +73,11 @@ def files_found():
 
 def leave_files():
     for folder in ("/home/bot", "/tmp", "/dev/shm"):
-        with open(f"{folder}/{MARK}", "w") as f:
-            f.write("my hand")
+        try:
+            with open(f"{folder}/{MARK}", "w") as f:
+                f.write("my hand")
+        except PermissionError:  # an earlier game's (under another uid), kept: the keeper weakened by the test
+            pass
 
 
 def processes_found():
@@ -105,10 +112,11 @@ def ipc_found():
 
 
 def leave_ipc():
-    libc.shmget(KEY, 4096, IPC_CREAT | 0o600)
-    libc.semget(KEY, 1, IPC_CREAT | 0o600)
-    libc.msgget(KEY, IPC_CREAT | 0o600)
-    libc.mq_open(QUEUE, O_CREAT | O_RDWR, 0o600, None)
+    """Open to every uid: a later game of the same bot runs under another uid."""
+    libc.shmget(KEY, 4096, IPC_CREAT | 0o666)
+    libc.semget(KEY, 1, IPC_CREAT | 0o666)
+    libc.msgget(KEY, IPC_CREAT | 0o666)
+    libc.mq_open(QUEUE, O_CREAT | O_RDWR, 0o666, None)
 
 
 def ptys_found():
@@ -125,6 +133,23 @@ def ptys_found():
         except OSError as e:
             note = error(e.errno)
     return found, note
+
+
+def in_flight():
+    """How many descriptors it can send in flight before the kernel refuses (then collected: its sockets closed)."""
+    one, other = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sent = 0
+    try:
+        while sent < 10000:
+            one.sendmsg([b"x"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [0]))])
+            sent += 1
+    except OSError as e:
+        if e.errno != errno.ETOOMANYREFS:
+            return error(e.errno)
+    finally:
+        one.close()
+        other.close()
+    return str(sent)
 
 
 def leave_pty():
@@ -197,11 +222,12 @@ def main():
     ipc = ipc_found()
     ptys, note = ptys_found()
     devpts = os.stat("/dev/pts/ptmx").st_ctime_ns
+    inflight = in_flight()
     pages = sum(is_cached(path) for path in FILES)  # (before this process reads anything of them)
     keeper = keeper_attacks()
     print(f"ATTACK kept files={','.join(found) or '-'} process={','.join(leftovers) or '-'} "
-          f"ipc={','.join(ipc) or '-'} ptys={','.join(ptys) or '-'} note={note} devpts={devpts} pages={pages} "
-          f"{keeper}", flush=True)
+          f"ipc={','.join(ipc) or '-'} ptys={','.join(ptys) or '-'} note={note} devpts={devpts} "
+          f"inflight={inflight} pages={pages} {keeper}", flush=True)
     leave_files()
     leave_ipc()
     leave_pty()

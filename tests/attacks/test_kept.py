@@ -108,6 +108,8 @@ def test_a_game_finds_nothing_an_earlier_game_left_and_cannot_reach_the_keeper(k
         assert said["seen"] == "1"  # its PID namespace's init alone: the keeper is in another
         assert said["signals"] == "1:SIGTERM:Operation_not_permitted,1:SIGKILL:Operation_not_permitted"
         assert said["ptrace"] == "1:Operation_not_permitted"
+        assert said["procfs"] == ",".join(f"1:{name}:Permission_denied" for name in
+                                          ("exe", "fd", "ns", "root", "environ"))
         assert said["fds"] == "0,1,2" and said["sent"] == "-"  # no channel to the keeper
         assert said["caps"] == ",".join(["0000000000000000"] * 5) and said["nnp"] == "1" and said["seccomp"] == "2"
         assert int(said["uid"]) >= UID_BASE and said["groups"] == "-"  # a uid of its own, no groups

@@ -22,11 +22,13 @@ What it looks for and leaves:
 * pages: 8 files of the Python runtime (12 pages or more, drawn by MARK, none of which it imports): it asks
   whether each one's eighth page is cached, by fault-around (attack 15's way, nothing refused), then reads
   them all: a page found cached was warmed by an earlier game;
-* the keeper: the processes it can see, SIGTERM and SIGKILL to each and PTRACE_ATTACH, its open descriptors,
+* the keeper: the processes it can see, what /proc shows of each (its program, descriptors, a namespace to join,
+  root and environment), SIGTERM and SIGKILL to each and PTRACE_ATTACH, its open descriptors,
   "game" written to every socket among them, and its uid, groups, capabilities (every set), no_new_privs,
   seccomp mode and limit on open files.
 
-Reports ``ATTACK kept files=NAMES|- process=PIDS|- ipc=KINDS|- ptys=NAMES|- note=TEXT|- devpts=NS inflight=N pages=N seen=PIDS signals=... ptrace=...
+Reports ``ATTACK kept files=NAMES|- process=PIDS|- ipc=KINDS|- ptys=NAMES|- note=TEXT|- devpts=NS inflight=N
+pages=N seen=PIDS procfs=... signals=... ptrace=...
 fds=FDS sent=... caps=HEX nnp=N seccomp=N``.
 """
 
@@ -185,10 +187,30 @@ def is_cached(path, page=7):
         os.close(fd)
 
 
+# What of another process /proc shows only to a process that may trace it: the keeper's side's program, its
+# descriptors (the channel, the pidfd), namespaces (to join with setns), root and environment.
+PROC_ENTRIES = (("exe", os.readlink), ("fd", os.listdir), ("ns", lambda path: os.open(f"{path}/mnt", os.O_RDONLY)),
+                ("root", os.listdir), ("environ", lambda path: open(path, "rb").read()))
+
+
+def proc_reads(pid):
+    said = []
+    for name, read in PROC_ENTRIES:
+        try:
+            done = read(f"/proc/{pid}/{name}")
+            if isinstance(done, int):
+                os.close(done)
+            said.append(f"{pid}:{name}:ok")
+        except OSError as e:
+            said.append(f"{pid}:{name}:{error(e.errno)}")
+    return said
+
+
 def keeper_attacks():
     seen = [pid for pid in filter(str.isdigit, os.listdir("/proc")) if int(pid) != os.getpid()]
-    signals, traced = [], []
+    signals, traced, read = [], [], []
     for pid in seen:
+        read += proc_reads(pid)
         for sig in (signal.SIGTERM, signal.SIGKILL):
             try:
                 os.kill(int(pid), sig)
@@ -208,7 +230,8 @@ def keeper_attacks():
             except OSError as e:
                 sent.append(f"{fd}:{error(e.errno)}")
     status = dict(line.split(":\t", 1) for line in open("/proc/self/status").read().splitlines() if ":\t" in line)
-    return (f"seen={','.join(seen) or '-'} signals={','.join(signals) or '-'} ptrace={','.join(traced) or '-'} "
+    return (f"seen={','.join(seen) or '-'} procfs={','.join(read) or '-'} signals={','.join(signals) or '-'} "
+            f"ptrace={','.join(traced) or '-'} "
             f"fds={','.join(map(str, fds))} sent={','.join(sent) or '-'} uid={status['Uid'].split()[0]} "
             f"groups={status['Groups'].strip() or '-'} "
             f"caps={','.join(status[k].strip() for k in ('CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb'))} "

@@ -2,21 +2,21 @@
 
 ``python -m build`` makes an sdist and a wheel that carry every file a user needs (each package, PROTOCOL.md,
 the sample bots, the starter kits, the viewer's files, the montecarlo core's crate; never a build's output). In
-a fresh virtual environment, ``pip install .`` and then ``pip install -e .`` each play ``match montecarlo greedy``
-under the default jail from a folder outside the checkout, and montecarlo loads its compiled core: built on first use
+a fresh virtual environment, ``pip install .`` and ``pip install -e .`` each play ``match montecarlo greedy`` under
+the default jail from a folder outside the checkout, and montecarlo loads its compiled core: built on first use
 into the user's cache (the installed package's folder may be read-only), never into site-packages; an editable
 install builds it in its own tree's ``target/``, as a checkout does. (``pip install .`` installs a wheel pip builds
 from the tree; the wheel ``python -m build`` makes from the sdist is checked to hold the same files, rather than
 installed and played a third time: each install and match costs about half a minute of the suite.)
 
-The installs are slow tests (about half a minute each beside a busy machine). Both kinds go into one fresh
-virtual environment, one after the other: the second install replaces the first as pip replaces any package
-(uninstalled, its files gone), and the dependencies, installed once, are not fetched, unpacked and compiled a second
-time. Each test checks that the copy it means played (the command's path), so the first install's files cannot
-stand in for the second's. One cargo build serves the installed package (a cache folder of the test session's
-own); the editable install builds its own, in its tree. The montecarlo bot thinks 10 ms a decision
-(``option.think=10``), not its default 100: the test checks that it plays with its compiled core, not how well.
-They skip, in one line, where pip cannot reach PyPI or ``build`` is not installed.
+The installs are slow tests (about half a minute each): one virtual environment per kind of install (one
+shared, the second install replacing the first, was tried: the jail's image of an interpreter's installation is
+compared with its files every 30 s, so the second game saw the first install's files; and what a run builds
+beside an installed package's modules, such as the kept jail's keeper, outlives pip's uninstall). One cargo build
+serves the installed package (a cache folder of the test session's own); the editable install builds its own, in
+its tree. The montecarlo bot thinks 10 ms a decision (``option.think=10``), not its default 100: the test checks
+that it plays with its compiled core, not how well. They skip, in one line, where pip cannot reach PyPI or
+``build`` is not installed.
 """
 
 from __future__ import annotations
@@ -110,19 +110,13 @@ def user_cache(tmp_path_factory) -> Path:
 EDITABLE = "pip install -e ."
 
 
-@pytest.fixture(scope="module")
-def venv(tmp_path_factory) -> Path:
-    """A fresh virtual environment, with nothing installed yet, for both kinds of install."""
-    folder = tmp_path_factory.mktemp("venv")
-    folder.chmod(0o755)  # (pytest makes it 0700) the jailed bot, a uid of its own, reads the interpreter's folder
-    succeeded(run([sys.executable, "-m", "venv", folder], folder), "python -m venv")
-    return folder
-
-
 @pytest.fixture(scope="module", params=["pip install .", EDITABLE])
-def installed(request, venv, source, tmp_path_factory) -> tuple[Path, Path]:
-    """``venv`` with pinochle-arena installed, in place of what the other kind of install put there; returns its
-    folder and the package's (the tree of an editable install: a copy of ``source`` of its own)."""
+def installed(request, source, tmp_path_factory) -> tuple[Path, Path]:
+    """A fresh virtual environment with pinochle-arena installed; returns its folder and the package's (the tree
+    of an editable install: a copy of ``source`` of its own)."""
+    venv = tmp_path_factory.mktemp("venv")
+    venv.chmod(0o755)  # (pytest makes it 0700) the jailed bot, a uid of its own, reads the interpreter's folder
+    succeeded(run([sys.executable, "-m", "venv", venv], venv), "python -m venv")
     if request.param == "pip install .":
         command, cwd = ["install", "--quiet", "."], source
     else:

@@ -1,12 +1,13 @@
 """A game record as a film for the replay viewer: each step's events, each with the seats that saw it.
 
 A film is the notices each step made, every event with the seats the
-rules showed it to, written down as they come. A game played on this
-machine hands them over as it is played (the game loop keeps them for
-its lane's ``seen``: see :class:`viewer.film_maker.FilmsSeen`), so its
-film costs their writing and no rules at all; a record made elsewhere, or read back
-later, is played again through the rules (as ``replay`` does) for the
-same notices. The viewer's script (``viewer/static/film.js``) then keeps
+rules showed it to, written down as they come. Where several games are
+played at once, each hands them over as it is played (the game loop
+keeps them for its lane's ``seen``: see :class:`viewer.film_maker.FilmsSeen`),
+so its film costs their writing and no rules at all; a record made
+elsewhere, or read back later, or played while a core was left idle for
+a film maker, is played again through the rules (as ``replay`` does) for
+the same notices. The viewer's script (``viewer/static/film.js``) then keeps
 each seat's table from the events it was shown, as a bot keeps its model
 from the lines the referee sends it: its hand, what lies on the table,
 the auction, the scores. Nothing here knows a rule (the rules engine

@@ -15,12 +15,12 @@ writes ``out/report/``:
   the game is opened (a browser may load a script from ``file://`` but not
   fetch a file), so a report of thousands of games opens at once. Films
   are most of a report's cost, so a tournament or match makes them while
-  its games are played: where a game is played on this machine, from the
-  notices it made, in the process that played it
-  (:class:`viewer.film_maker.FilmsSeen`: about 1 ms of CPU a game, no
-  rules); a cluster's records are replayed by one process in the kernel's
-  idle class (:class:`FilmsAhead`), which uses a core the games leave idle
-  and yields to them at once. The films still missing at the end (records
+  its games are played: where several are played at once on this machine,
+  from the notices each made, in the process that played it
+  (:class:`viewer.film_maker.FilmsSeen`: 1-2 ms of CPU a game, no rules);
+  one game at a time, or a cluster's, by one process in the kernel's idle
+  class that replays each record (:class:`FilmsAhead`), on a core the
+  games leave idle, yielding it to them at once. The films still missing at the end (records
   given to ``report`` later) are replayed, and
   written here, or by a process per core when there are many;
 * where the results folder has an ``analysis.jsonl`` (``pinochle-arena
@@ -199,8 +199,9 @@ def _feed(maker: subprocess.Popen[str], numbered: Sequence[tuple[int, GameRecord
 
 
 class FilmsAhead:
-    """Films made while a run's games are played elsewhere (a cluster's: the games played on this machine hand
-    their notices to :class:`viewer.film_maker.FilmsSeen`), for :func:`write_films` to find in ``films/ahead/``.
+    """Films made while a run's games are played one at a time or on a cluster (several games at once on this
+    machine hand their notices to :class:`viewer.film_maker.FilmsSeen` instead), for :func:`write_films` to find
+    in ``films/ahead/``.
 
     A film maker (:mod:`viewer.film_maker`) in the kernel's idle class
     makes them as records are added: beside a game at a time it keeps up,

@@ -107,11 +107,12 @@ def run(args) -> int:
 
     def on_game(record: GameRecord) -> None:
         records.append(record)
+        films.add(record)
         progress.update(len(records), game_line(record))
         rating_interval(progress, records, args.ratinginterval)
 
     try:
-        with films_ahead(out, not args.no_report) as films:
+        with films_ahead(out, not args.no_report, from_notices=args.concurrency > 1) as films:
             run_trio(run_match, plan, on_game, store, {r.game_id for r in records}, args.concurrency, films.seen)
     except KeyboardInterrupt:
         progress.close()

@@ -9,7 +9,9 @@ before/after comparisons of the referee's own cost are made here:
 * referee: instructions per decision of real games between the instant C
   bots (benchmark 2's workload, one process, concurrency 1);
 * no-pipes: the same per decision against in-process instant stand-ins
-  (benchmark 2's ceiling): the referee's own work, without any I/O;
+  (benchmark 2's ceiling): the referee's own work, without any I/O (and
+  without the garbage collector, whose full collections fell in one run or
+  the other);
 * trio: instructions per request/reply round trip to the C echo program
   (benchmark 1's language limit).
 
@@ -19,7 +21,7 @@ spawning the bots) cancels out. Only the referee's own process is counted,
 not the bots, and not the kernel (system calls count as the instructions
 that make them). About 4 minutes; needs valgrind.
 
-The counts repeat exactly for the engine and no-pipes. The two workloads
+The counts repeat within 0.1% for the engine and no-pipes. The two workloads
 with pipes move between runs, by up to about 12% on a quiet machine and more
 beside other work: whether a reply is already there when the referee (or
 trio) reads decides which path the read takes, and a bot slowed by other
@@ -46,7 +48,7 @@ from _common import c_program, summary
 from tabulate import tabulate
 
 # (small, large) amounts of work per workload: games, games, round trips
-SIZES = {"engine": (2, 12), "referee": (2, 6), "no-pipes": (2, 6), "trio": (500, 5000)}
+SIZES = {"engine": (2, 12), "referee": (2, 6), "no-pipes": (3, 12), "trio": (500, 5000)}
 UNITS = {"engine": "hand", "referee": "decision", "no-pipes": "decision", "trio": "round trip"}
 
 
@@ -77,9 +79,15 @@ def referee(n: int) -> int:
 
 
 def no_pipes(n: int) -> int:
-    """Play ``n`` two-handed games against in-process instant stand-ins (no processes); return the decisions."""
+    """Play ``n`` two-handed games against in-process instant stand-ins (no processes); return the decisions.
+
+    With the garbage collector off: whether a full collection (of every object the imports made) falls in the
+    small run or the large one moved this count by up to 20% between two runs of the same code."""
+    import gc
+
     from referee_throughput import play_without_pipes
 
+    gc.disable()
     return play_without_pipes(n)[0]
 
 

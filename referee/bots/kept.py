@@ -46,7 +46,7 @@ SOURCE = Path(__file__).resolve().parent / "keeper" / "keeper.c"
 PROGRAM = SOURCE.parent / "build" / "keeper"
 SEAT = str(seating_fs.SEATINGS / "kept")  # the seating folder the plan's bwrap command is made with
 CHANNEL_BYTES = 64  # the keeper's answers: "started", "exit N", "signal N"
-WEAKEN: frozenset[str] = frozenset()  # the attack tests only: state the keeper keeps between games (keeper.c)
+WEAKEN: frozenset[str] = frozenset()  # the attack tests only: state kept between games (keeper.c, sandbox.py)
 
 # bwrap's options as jail.command writes them: how many words follow each
 ARITY = {"--unshare-pid": 0, "--unshare-ipc": 0, "--unshare-uts": 0, "--unshare-net": 0, "--unshare-cgroup-try": 0,

@@ -372,23 +372,33 @@ class _KeptStart:
     marker: str
     uid: jail.Uid | None = None  # the bot's uid in this game alone (_game_uid)
     jail: kept.KeptJail | None = None
-    oom_before: int = 0  # its control group's count of processes killed for memory, when the game began
+    # The game's control group, its own (_game_group): None without control groups, where the jail's counts
+    group: cgroups.BotCgroup | None = None
+    oom_before: int = 0  # the jail's group's count of processes killed for memory, when the game began
+    oom_kills: int = 0  # the game's group's, when it was removed
 
     def cleanup(self) -> None:
         if self.jail is not None:
             jail_, self.jail = self.jail, None
             kept.give_back(self.key, jail_)  # (its game's processes are gone: reaped, or killed with the jail)
+        if self.group is not None:
+            group, self.group = self.group, None
+            self.oom_kills = group.oom_kills()
+            group.close()
         if self.uid is not None:
             uid, self.uid = self.uid, None
             uid.release()
 
     def out_of_memory(self) -> bool:
+        if self.group is not None:
+            return self.group.oom_kills() > 0
         group = self.jail.group if self.jail is not None else None
-        return group is not None and group.oom_kills() > self.oom_before
+        return self.oom_kills > 0 or (group is not None and group.oom_kills() > self.oom_before)
 
     def play(self) -> None:
-        if self.jail is not None and self.jail.group is not None:
-            self.jail.group.play()
+        group = self.group or (self.jail.group if self.jail is not None else None)
+        if group is not None:
+            group.play()
 
 
 def _kept_launch(sandbox: Sandbox, argv: tuple[str, ...], cwd: str | None, env: dict[str, str],
@@ -417,18 +427,50 @@ async def _start_kept(start: _KeptStart) -> spawn.ChildProcess:
     jail_ = start.jail
     start.oom_before = jail_.group.oom_kills() if jail_.group is not None else 0
     try:
-        start.uid = _game_uid(jail_)  # (given back by cleanup, as the jail is)
-    except jail.JailError as e:
-        raise SandboxError(str(e)) from None
+        start.uid = _game_uid(jail_)  # (given back by cleanup, as the jail and the group are)
+        start.group = _game_group(start.sandbox)
+        procs = _opened(start.group.procs if start.group is not None else ())
+    except (jail.JailError, cgroups.CgroupError, OSError) as e:
+        raise SandboxError(f"cannot set the bot's game up: {e}") from None
     try:
         trees = await trio.to_thread.run_sync(kept.game_images, start.layout, jail_.binds, start.marker)
     except (images.ImageError, OSError) as e:
+        for fd in procs:
+            os.close(fd)
         raise SandboxError(f"cannot mount the bot's own file system: {e}") from None
     try:
-        return await jail_.start_game(trees, start.uid.uid)
+        return await jail_.start_game(trees + procs, start.uid.uid)
     except (OSError, trio.TooSlowError) as e:
         said = jail_.said()
         raise SandboxError(f"the bot's kept jail did not start its game: {said or e}") from None
+
+
+def _game_group(sandbox: Sandbox) -> cgroups.BotCgroup | None:
+    """A control group for one game in a kept jail, with the bot's limits, which the game's init joins before it
+    starts the bot. Not the jail's: what a game leaves charged to its group after its processes are gone (memory
+    held by descriptors left in flight in a cycle of Unix sockets, until the kernel collects them) would count
+    against the next game's memory limit, which that game could probe."""
+    hierarchy = _game_hierarchy()
+    return None if hierarchy is None else cgroups.BotCgroup.create(hierarchy, sandbox.limits.cgroup())
+
+
+def _game_hierarchy() -> cgroups.Hierarchy | None:
+    """Where games' own control groups are made: None without control groups, or when the attack tests weaken
+    the jail to keep the jail's group for every game (kept.WEAKEN)."""
+    return None if "groups" in kept.WEAKEN else cgroups.usable_hierarchy()[0]
+
+
+def _opened(paths: tuple[str, ...]) -> list[int]:
+    """Descriptors of ``paths``, opened for writing (all of them, or none)."""
+    fds: list[int] = []
+    try:
+        for path in paths:
+            fds.append(os.open(path, os.O_WRONLY | os.O_CLOEXEC))
+    except OSError:
+        for fd in fds:
+            os.close(fd)
+        raise
+    return fds
 
 
 def _game_uid(kept_jail: kept.KeptJail) -> jail.Uid:
@@ -464,8 +506,11 @@ async def _open_kept(start: _KeptStart) -> kept.KeptJail:
         child_fds.append(theirs.detach())
         child_fds.append(os.open(kept.program(), os.O_RDONLY | os.O_CLOEXEC))
         channel, program = child_fds[-2:]
+        games = _game_hierarchy()
+        groups = len(games.folders) if games is not None else 0  # each game's (_game_group)
         argv = [jail.bwrap() or "bwrap", *plan.bwrap, "--cap-add", "CAP_SYS_ADMIN", "--",
-                f"/proc/self/fd/{program}", "--channel", str(channel), *plan.keeper, "--", *plan.command]
+                f"/proc/self/fd/{program}", "--channel", str(channel), "--groups", str(groups), *plan.keeper, "--",
+                *plan.command]
         command, args_fd = jail.through_fd(argv)
         child_fds.append(args_fd)
         passed, child_fds = tuple(child_fds), []

@@ -103,6 +103,9 @@ def test_a_game_finds_nothing_an_earlier_game_left_and_cannot_reach_the_keeper(k
     # A uid of its own each game: what game 1 left in flight is not counted against game 2's uid (37 open files:
     # 38 in flight, the kernel refuses past the limit), whether or not the kernel has collected it yet.
     assert first["uid"] != second["uid"] and first["inflight"] == second["inflight"] == "38"
+    # A control group of its own each game: memory game 1 left charged to its group (held in flight) is not
+    # counted against game 2's limit.
+    assert first["cgroup"] != second["cgroup"]
     for said in (first, second):
         assert {key: said[key] for key in FRESH} == FRESH, said
         assert said["seen"] == "1"  # its PID namespace's init alone: the keeper is in another
@@ -119,10 +122,11 @@ def test_a_game_finds_nothing_an_earlier_game_left_and_cannot_reach_the_keeper(k
 def test_each_fence_matters(kept_jails, bots, mark):
     """With the keeper's fences between games turned off, game 2 finds each thing game 1 left (so the test above
     can fail): files (no fresh tmpfs), IPC objects (no fresh IPC namespace), a process (no fresh PID namespace),
-    warmed pages (the same image mounts each game) and the jail's own devpts (where game 1's terminal is, while
+    warmed pages (the same image mounts each game), the jail's own devpts (where game 1's terminal is, while
     the kernel has not collected it: not asserted, it depends on Unix sockets released elsewhere on the
-    machine). Each probe sees through one fence only."""
-    kept_jails("spaces", "ipc", "pid", "images", "devpts")
+    machine) and the jail's control group (whose removal with the game would also kill the process left).
+    Each probe sees through one fence only."""
+    kept_jails("spaces", "ipc", "pid", "images", "devpts", "groups")
     first, second, _ = two_games(bots, mark)
     assert {key: first[key] for key in FRESH} == FRESH, first
     assert second["files"] == "/home/bot,/tmp,/dev/shm"
@@ -130,6 +134,7 @@ def test_each_fence_matters(kept_jails, bots, mark):
     assert second["process"] != "-"
     assert second["pages"] == "8"
     assert second["devpts"] == first["devpts"]
+    assert second["cgroup"] == first["cgroup"]
 
 
 def test_games_of_the_game_loop_play_in_kept_jails(kept_jails, tmp_path):

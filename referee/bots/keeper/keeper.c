@@ -4,7 +4,8 @@
    every game inherits) and runs this program in it, with CAP_SYS_ADMIN, CAP_SETUID, CAP_SETGID and CAP_SETPCAP
    and nothing else. For each game the referee sends one message on fd 3 (a SOCK_SEQPACKET socket): the words
    "game UID" (the bot's uid for this game alone, never 0) and descriptors: the bot's stdin, stdout and stderr, then one detached mount for each --image (a
-   folder of an image mounted for this game alone, open_tree'd by the referee), in order. The keeper then clones the game's init ("G") into new mount,
+   folder of an image mounted for this game alone, open_tree'd by the referee), in order, then the game's control
+   group's cgroup.procs files (one per hierarchy, opened for writing by the referee), which G joins. The keeper then clones the game's init ("G") into new mount,
    PID, IPC and network namespaces and answers with a pidfd of it. G, still trusted and still root, gives the game
    a fresh /proc (with the jail's fixed counters over it), fresh tmpfs for home, /tmp and /dev/shm, the fresh
    images at their places and a loopback of its own, then forks the bot, which drops every privilege as setpriv
@@ -24,6 +25,7 @@
      --tmpfs PATH MODE BYTES    a fresh tmpfs for each game (repeatable)
      --carry PATH               a mount under /proc carried onto each game's fresh /proc (the fixed counters)
      --image TARGET             where the game's next image folder is mounted, read-only (repeatable)
+     --groups N                 how many cgroup.procs files each game's message holds after its images
      --chdir DIR                the bot's working folder
      -- COMMAND...              the bot's command
 */
@@ -56,7 +58,7 @@ struct tmpfs { const char *path, *mode, *bytes; };
 static struct tmpfs tmpfs[MAX_ITEMS];
 static const char *carry[MAX_ITEMS];
 static const char *images[MAX_ITEMS];
-static int n_tmpfs, n_carry, n_images;
+static int n_tmpfs, n_carry, n_images, n_groups;
 static const char *workdir = "/";
 static int channel = -1;
 static long bot_uid = -1; /* this game's (a uid of its own each game: docs/jail.md) */
@@ -78,8 +80,11 @@ static void parse(int argc, char **argv) {
             i += 3;
         } else if (!strcmp(a, "--carry") && left >= 1 && n_carry < MAX_ITEMS && !strncmp(argv[i + 1], "/proc/", 6)) {
             carry[n_carry++] = argv[++i];
-        } else if (!strcmp(a, "--image") && left >= 1 && n_images < MAX_ITEMS - PIPES) {
+        } else if (!strcmp(a, "--image") && left >= 1 && n_images < MAX_ITEMS - PIPES - 8) {
             images[n_images++] = argv[++i];
+        } else if (!strcmp(a, "--groups") && left >= 1) {
+            n_groups = atoi(argv[++i]);
+            if (n_groups < 0 || n_groups > 8) break;
         } else if (!strcmp(a, "--chdir") && left >= 1) {
             workdir = argv[++i];
         } else if (!strcmp(a, "--channel") && left >= 1) {
@@ -143,6 +148,16 @@ static void fresh_spaces(void) {
 static void fresh_devpts(void) {
     if (mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620") < 0)
         die("/dev/pts");
+}
+
+/* G joins the game's control group, which the referee made for this game alone: what a game leaves charged to
+   its group after its processes are gone (memory held by descriptors left in flight in a cycle of Unix sockets,
+   until the kernel collects it) is not counted against the next game's limits. */
+static void join_groups(const int *procs) {
+    for (int i = 0; i < n_groups; i++) {
+        if (write(procs[i], "0", 1) != 1) die("control group");
+        close(procs[i]);
+    }
 }
 
 /* The folders down to PATH, where a fresh tmpfs (the host's /tmp, say, holding the bot's folder) has none. */
@@ -224,6 +239,7 @@ static int game(const int *fds) {
     if (dup2(fds[2], 2) < 0) die("stderr"); /* what goes wrong here is told in the bot's log */
     if (setpgid(0, 0) < 0) die("setpgid"); /* the referee kills the game by this group: G, and so its namespace */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) die("pdeathsig");
+    join_groups(fds + PIPES + n_images);
     if (signal(SIGTERM, end_game) == SIG_ERR) die("signal");
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) die("private /");
     if (!share_pid) fresh_proc();
@@ -262,11 +278,11 @@ static int receive(int *fds) {
         bot_uid = strtol(word + 5, &end, 10);
     }
     if (!end || *end || errno || bot_uid <= 0 || bot_uid > 0x7fffffff || !c || c->cmsg_type != SCM_RIGHTS
-        || c->cmsg_len != CMSG_LEN((PIPES + n_images) * sizeof(int)) || (msg.msg_flags & MSG_CTRUNC)) {
+        || c->cmsg_len != CMSG_LEN((PIPES + n_images + n_groups) * sizeof(int)) || (msg.msg_flags & MSG_CTRUNC)) {
         dprintf(2, "keeper: a message that is not a game\n");
         _exit(127);
     }
-    memcpy(fds, CMSG_DATA(c), (PIPES + n_images) * sizeof(int));
+    memcpy(fds, CMSG_DATA(c), (PIPES + n_images + n_groups) * sizeof(int));
     return 1;
 }
 
@@ -301,7 +317,7 @@ int main(int argc, char **argv) {
         pid_t g = (pid_t)syscall(SYS_clone, flags, 0, 0, 0, 0);
         if (g < 0) die("clone");
         if (g == 0) _exit(game(fds));
-        for (int i = 0; i < PIPES + n_images; i++) close(fds[i]);
+        for (int i = 0; i < PIPES + n_images + n_groups; i++) close(fds[i]);
         int pidfd = (int)syscall(SYS_pidfd_open, g, 0);
         if (pidfd < 0) die("pidfd_open");
         send_fd("started", pidfd);

@@ -19,6 +19,8 @@ What it looks for and leaves:
 * its uid's count of descriptors in flight: how many it can send in flight before the kernel refuses
   (ETOOMANYREFS past its limit on open files, counted per uid), fewer if the terminal's cycle above is still
   counted against its uid;
+* its memory control group (what /proc/self/cgroup says of it), which a later game must not share: what a game
+  leaves in flight holds memory charged to its group, which would count against that game's limit;
 * pages: 8 files of the Python runtime (12 pages or more, drawn by MARK, none of which it imports): it asks
   whether each one's eighth page is cached, by fault-around (attack 15's way, nothing refused), then reads
   them all: a page found cached was warmed by an earlier game;
@@ -28,7 +30,7 @@ What it looks for and leaves:
   seccomp mode and limit on open files.
 
 Reports ``ATTACK kept files=NAMES|- process=PIDS|- ipc=KINDS|- ptys=NAMES|- note=TEXT|- devpts=NS inflight=N
-pages=N seen=PIDS procfs=... signals=... ptrace=...
+cgroup=PATH pages=N seen=PIDS procfs=... signals=... ptrace=...
 fds=FDS sent=... caps=HEX nnp=N seccomp=N``.
 """
 
@@ -154,6 +156,14 @@ def in_flight():
     return str(sent)
 
 
+def memory_group():
+    """This process's memory control group, as its cgroup namespace shows it (v1's memory line, or v2's)."""
+    lines = [line.split(":", 2) for line in open("/proc/self/cgroup").read().splitlines()]
+    paths = [path for _, controllers, path in lines if "memory" in controllers.split(",")]
+    paths += [path for number, controllers, path in lines if number == "0" and not controllers]
+    return paths[0] if paths else "-"
+
+
 def leave_pty():
     """A pseudo-terminal holding MARK, its master in flight in a cycle of two sockets that no process holds."""
     master = os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY)
@@ -246,11 +256,12 @@ def main():
     ptys, note = ptys_found()
     devpts = os.stat("/dev/pts/ptmx").st_ctime_ns
     inflight = in_flight()
+    group = memory_group()
     pages = sum(is_cached(path) for path in FILES)  # (before this process reads anything of them)
     keeper = keeper_attacks()
     print(f"ATTACK kept files={','.join(found) or '-'} process={','.join(leftovers) or '-'} "
           f"ipc={','.join(ipc) or '-'} ptys={','.join(ptys) or '-'} note={note} devpts={devpts} "
-          f"inflight={inflight} pages={pages} {keeper}", flush=True)
+          f"inflight={inflight} cgroup={group} pages={pages} {keeper}", flush=True)
     leave_files()
     leave_ipc()
     leave_pty()

@@ -143,3 +143,27 @@ def test_a_game_is_stopped_through_its_pidfd_never_by_a_pid_another_process_may_
         keepers.close()
         if game.pidfd is not None:
             os.close(game.pidfd)
+
+
+def test_the_keeper_is_built_where_only_root_writes_and_never_run_from_a_place_another_could_write(tmp_path,
+                                                                                                     monkeypatch):
+    """The keeper runs as root in every kept jail: it is compiled into a root-only folder named by its source's
+    digest (not the package's folder, read-only where installed and left by an uninstall), and a keeper or a
+    folder that another user could have written is refused, not run."""
+    import os
+    import stat
+
+    path = kept.program_path()
+    assert path.parent == kept.KEEPERS and kept.SOURCE.parent not in path.parents
+    shared = tmp_path / "keepers"
+    shared.mkdir()
+    monkeypatch.setattr(kept, "KEEPERS", shared)
+    os.chmod(shared, 0o777)  # anyone may write here
+    with pytest.raises(kept.KeptJailError, match="not root's alone"):
+        kept.program()
+    os.chmod(shared, 0o700)
+    built = kept.program()
+    assert built.parent == shared and stat.S_IMODE(built.stat().st_mode) & 0o022 == 0
+    os.chmod(built, 0o777)  # the program itself made writable by others
+    with pytest.raises(kept.KeptJailError, match="not root's alone"):
+        kept.program()

@@ -26,11 +26,14 @@ import contextlib
 import ctypes
 import errno
 import functools
+import hashlib
 import os
+import platform
 import re
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import threading
 from collections.abc import Callable
@@ -43,7 +46,10 @@ import trio
 from . import cgroups, seating_fs, spawn
 
 SOURCE = Path(__file__).resolve().parent / "keeper" / "keeper.c"
-PROGRAM = SOURCE.parent / "build" / "keeper"
+# Where the keeper is compiled: a folder only root may write (the keeper runs as root in every kept jail, so
+# whoever could write its program could run as root there), not the package's folder (read-only where installed,
+# and left behind by an uninstall) nor a user's cache. Named by the source's digest: never a stale build.
+KEEPERS = Path("/run/pinochle-arena/keeper")
 SEAT = str(seating_fs.SEATINGS / "kept")  # the seating folder the plan's bwrap command is made with
 CHANNEL_BYTES = 64  # the keeper's answers: "started", "exit N", "signal N"
 WEAKEN: frozenset[str] = frozenset()  # the attack tests only: state kept between games (keeper.c, sandbox.py)
@@ -65,28 +71,43 @@ class KeptJailError(Exception):
 # ------------------------------------------------------------------ the keeper's program
 def program() -> Path:
     """The keeper, compiled (statically: the jail shows it no library) on first use, like the C sample bots."""
-    if _is_built():
-        return PROGRAM
+    path = program_path()
+    if path.exists():
+        _check_trusted(path)
+        return path
     compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if compiler is None:
         raise KeptJailError("the keeper is C and needs a C compiler (cc, gcc or clang) on PATH")
-    PROGRAM.parent.mkdir(parents=True, exist_ok=True)
-    partial = PROGRAM.with_name(f"keeper.{os.getpid()}.{threading.get_ident()}.tmp")
+    KEEPERS.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _check_trusted(KEEPERS)
+    partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     done = subprocess.run([compiler, "-O2", "-static", "-o", str(partial), str(SOURCE)], capture_output=True,
                           text=True)
     if done.returncode != 0:
         raise KeptJailError(f"cannot compile the keeper ({SOURCE}; a static C library is needed: Debian's "
                             f"libc6-dev): {done.stderr.strip()[-500:]}")
     try:
-        os.replace(partial, PROGRAM)  # atomic: a process that starts a jail meanwhile runs a whole program
+        os.replace(partial, path)  # atomic: a process that starts a jail meanwhile runs a whole program
     except OSError:
-        if not _is_built():  # (another process built it at the same moment, and may have tidied the folder)
+        if not path.exists():  # (another process built it at the same moment, and may have tidied the folder)
             raise
-    return PROGRAM
+    _check_trusted(path)
+    return path
 
 
-def _is_built() -> bool:
-    return PROGRAM.exists() and PROGRAM.stat().st_mtime >= SOURCE.stat().st_mtime
+def program_path() -> Path:
+    """Where the keeper of this source, for this machine, is compiled to."""
+    digest = hashlib.sha256(f"{platform.machine()}\n".encode() + SOURCE.read_bytes()).hexdigest()[:16]
+    return KEEPERS / f"keeper-{digest}"
+
+
+def _check_trusted(path: Path) -> None:
+    """Refuse a keeper (or its folder) that someone other than root could have written."""
+    for checked in (path.parent, path) if path != KEEPERS else (path,):
+        info = checked.lstat()
+        if info.st_uid != 0 or info.st_mode & 0o022 or stat.S_ISLNK(info.st_mode):
+            raise KeptJailError(f"{checked} is not root's alone (owner {info.st_uid}, mode "
+                                f"{stat.filemode(info.st_mode)}): the keeper runs as root, so it is not used")
 
 
 KERNEL = (5, 12)  # mount_setattr (5.12); open_tree and move_mount (5.2), pidfd_open (5.3), close_range (5.9)

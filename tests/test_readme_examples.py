@@ -9,7 +9,7 @@ and ``style``, as the examples that set them assume; and the results of one shor
 
 Runs are made short and nothing else: ``--games`` becomes the fewest a run takes (one game per seating of a deal), a
 game is one hand (``--option max-hands=1``, unless on boards), ``check`` plays one game, ``--boards`` 2,
-``deals --count`` 3; an SPRT stops after one pair (``--max-pairs 1``, exit status 3,
+``deals --count`` 3; ``analyse`` weighs with 32 worlds (``--worlds 32``); an SPRT stops after one pair (``--max-pairs 1``, exit status 3,
 undecided, which is what it says then); a match or tournament writes no HTML report (``--no-report``;
 tests/test_report.py covers the report). Everything else is as printed: the bots, variants, options, seeds,
 folders and flags.
@@ -127,6 +127,8 @@ def shortened(command: str) -> str:
         command = re.sub(r"--games \d+", "--games 4", command)  # a league's loop, a few games long
     if kind == "league" and words[2:3] == ["show"]:
         command = re.sub(r"(\s+#.*)?$", lambda m: " --bootstrap 0" + (m.group(1) or ""), command, count=1)
+    if kind == "analyse" and "--worlds" not in command:  # a few worlds a decision: seconds a game otherwise
+        command = re.sub(r"(\s+#.*)?$", lambda m: " --worlds 32" + (m.group(1) or ""), command, count=1)
     if kind == "sprt":
         extra = "" if "--boards" in command else " --max-pairs 1"
         command = re.sub(r"(\s+#.*)?$", lambda m: f"{extra} || [ $? = 3 ]" + (m.group(1) or ""), command, count=1)

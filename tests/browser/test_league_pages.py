@@ -269,7 +269,9 @@ def test_an_entrant_steps_through_its_own_marks_in_its_replay_and_the_page_holds
     page.goto(address + "/entrant/random/analysis/1")
     page.click("#marked-replay")
     page.wait_for_selector("#mark-nav:not([hidden])")
-    assert page.inner_text("#mark-scope").startswith(f"{len(marked)} marked decisions")
+    scope = page.inner_text("#mark-scope")
+    assert scope.startswith(f"{len(marked)} marked decisions, ") and "every seat's" not in scope, scope
+    assert all(f"random's (seat {seat})" in scope for seat in mine), scope  # whose marks they are, by name
     assert page.evaluate("[...new Set(analyses[0].decisions.map((d) => d.seat))]") == sorted(mine)
     assert page.evaluate("analyses[0].seats.map((s) => s.seat)") == sorted(mine)
     assert page.evaluate("(n) => analyses[0].decisions.some((d) => d.number === n)", other.number) is False

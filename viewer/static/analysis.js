@@ -92,8 +92,12 @@ function decisionLine(film, d) {
     sign, el("span", { class: "words" }, ...parts), every);
 }
 
+// Whose marks: with every hand face up, the seats the page holds analysis of (a league entrant's page holds its own)
 function scopeText(film, viewing, count, weighed) {
-  const whose = viewing.view === "all" ? "every seat's" : `${film.names[viewing.view]}'s (seat ${viewing.view})`;
+  const seatName = (seat) => `${film.names[seat]}'s (seat ${seat})`;
+  const held = [...new Set(viewing.analysis.decisions.map((d) => d.seat))].sort((a, b) => a - b);
+  const allHeld = held.length === film.names.length;
+  const whose = viewing.view !== "all" ? seatName(viewing.view) : allHeld ? "every seat's" : held.map(seatName).join(", ");
   if (!weighed) return `no decision of ${film.names[viewing.view]} (seat ${viewing.view}) was analysed`;
   return `${count} marked decision${count === 1 ? "" : "s"}, ${whose} (inaccuracies, mistakes, blunders): p / n`;
 }

@@ -52,6 +52,7 @@ PLIES = 525  # moves in the scripted engine's game
 ARENA_ROWS = {  # row -> the tournament command's flags
     "pinochle-arena defaults (jail, fresh process a game, report)": [],  # (as root, in a kept jail: docs/jail.md)
     "pinochle-arena defaults, --no-report": ["--no-report"],
+    "a fresh jail a game (--no-kept-jail), --no-report": ["--no-report", "--no-kept-jail"],  # (the old default)
     "jail + --persist": ["--no-report", "--persist"],
     "--isolation none, fresh processes": ["--no-report", "--isolation", "none"],
     "--isolation none --persist": ["--no-report", "--isolation", "none", "--persist"],

@@ -29,7 +29,7 @@ from typing import Any
 
 from referee.rules.actions import Action
 from referee.rules.cards import Card, sort_cards
-from referee.rules.observation import Place, Sampler, World
+from referee.rules.observation import Place, Sampler, World, splits
 from referee.rules.state import GameState
 
 MAX_LINES = 600  # worlds times the lines of play of the rest of the hand, at most, for an exact search (~1 s)
@@ -109,7 +109,7 @@ def _spread(kinds: list[tuple[Card, int]], places: list[Place],
         yield 1, {}
         return
     (card, copies), rest = kinds[0], kinds[1:]
-    for split in _splits(copies, [room[p] for p in places]):
+    for split in splits(copies, [room[p] for p in places]):
         left = dict(room)
         for p, k in zip(places, split):
             left[p] -= k
@@ -117,16 +117,6 @@ def _spread(kinds: list[tuple[Card, int]], places: list[Place],
         for more, put in _spread(rest, places, left):
             merged = {p: [*([card] * k), *put.get(p, ())] for p, k in zip(places, split)}
             yield ways * more, merged
-
-
-def _splits(total: int, limits: list[int]) -> Iterator[tuple[int, ...]]:
-    if len(limits) == 1:
-        if total <= limits[0]:
-            yield (total,)
-        return
-    for k in range(min(total, limits[0]) + 1):
-        for rest in _splits(total - k, limits[1:]):
-            yield (k, *rest)
 
 
 def best_play(game: Any, seat: int) -> float:

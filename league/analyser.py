@@ -48,7 +48,7 @@ import attrs
 from analysis import AnalysisError, SeatAnalysis, analyse_record
 from analysis.house import core
 from analysis.values import Budget
-from referee.bots.cgroups import CPU_PERIOD_US, BotCgroup, run_name, usable_hierarchy
+from referee.bots.cgroups import CPU_PERIOD_US, BotCgroup, run_name, start_time, usable_hierarchy
 from referee.records.record import GameRecord
 from referee.records.seals import SealError, check_seal
 
@@ -166,17 +166,9 @@ def sweep_groups(home: Path) -> None:
     analyser)."""
     for group in home.glob(f"{GROUP_PREFIX}*"):
         pid, _, start = group.name.removeprefix(GROUP_PREFIX).partition(".")
-        if pid.isdigit() and _started(int(pid)) == start:
+        if pid.isdigit() and start_time(int(pid)) == start:
             continue  # (its run goes on)
         BotCgroup((group,)).close()
-
-
-def _started(pid: int) -> str | None:
-    """When process ``pid`` started (clock ticks since boot), or None if there is none."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None
 
 
 def remove_group(group: Path) -> None:

@@ -228,7 +228,7 @@ def test_each_run_keeps_its_bots_groups_in_its_own_and_a_gone_ones_are_swept():
     gone = _a_dead_pid()
     shared = cgroups.Hierarchy(hierarchy.version, tuple(folder.parent for folder in hierarchy.folders))
     # as killed runs leave them: one whose first process is gone, and one whose pid a new process has now
-    mine = cgroups._start_time(os.getpid())
+    mine = cgroups.start_time(os.getpid())
     left = [folder / name / f"{gone}-1" for folder in shared.folders
             for name in (f"{gone}.123", f"{os.getpid()}.{int(mine) - 1}")]
     for folder in left:

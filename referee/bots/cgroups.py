@@ -313,10 +313,10 @@ def _usable_hierarchy() -> tuple[Hierarchy | None, str]:
 def run_name() -> str:
     """This run's folder name: ``PID.START`` of its first process (a pid alone may be a new process's by now);
     a referee worker process is told its run's by its parent (``RUN_ENV``)."""
-    return os.environ.get(RUN_ENV) or f"{os.getpid()}.{_start_time(os.getpid())}"
+    return os.environ.get(RUN_ENV) or f"{os.getpid()}.{start_time(os.getpid())}"
 
 
-def _start_time(pid: int) -> str | None:
+def start_time(pid: int) -> str | None:
     """When process ``pid`` started (clock ticks since boot), or None if there is no such process."""
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
@@ -344,13 +344,13 @@ def sweep(shared: Hierarchy) -> int:
         for entry in _folders(parent):
             if run := _RUN.fullmatch(entry.name):
                 pid, start = run.groups()
-                started = _start_time(int(pid))
+                started = start_time(int(pid))
                 if started is not None and start in (None, started):
                     continue  # its run goes on
                 removed += _clear(entry)
                 with contextlib.suppress(OSError):
                     entry.rmdir()
-            elif (old := _OLD_GROUP.fullmatch(entry.name)) and _start_time(int(old.group(1))) is None:
+            elif (old := _OLD_GROUP.fullmatch(entry.name)) and start_time(int(old.group(1))) is None:
                 BotCgroup((entry,)).close()
                 removed += 1
     return removed

@@ -594,7 +594,7 @@ class _Placement:
                 self.memo[key] = _multinomial([room[j] for j in where]) if fits else 0
             else:
                 self.memo[key] = sum(_multinomial(split) * self._count(i + 1, _less(room, where, split))
-                                     for split in _splits(len(cards), [room[j] for j in where]))
+                                     for split in splits(len(cards), [room[j] for j in where]))
         return self.memo[key]
 
     def draw(self, rng: random.Random) -> dict[Place, list[tuple[frozenset[Place], Card]]]:
@@ -609,7 +609,7 @@ class _Placement:
                 split = tuple(room[j] for j in where)
             else:
                 pick = rng.randrange(self._count(i, room))
-                for split in _splits(len(cards), [room[j] for j in where]):
+                for split in splits(len(cards), [room[j] for j in where]):
                     pick -= _multinomial(split) * self._count(i + 1, _less(room, where, split))
                     if pick < 0:
                         break
@@ -634,14 +634,14 @@ class _Placement:
         return _Placement({p: r for p, r in self.room.items() if p != place}, groups)
 
 
-def _splits(total: int, limits: list[int]) -> Iterator[tuple[int, ...]]:
+def splits(total: int, limits: list[int]) -> Iterator[tuple[int, ...]]:
     """Every way to split ``total`` cards into parts, part i at most ``limits[i]``."""
     if len(limits) == 1:
         if total <= limits[0]:
             yield (total,)
         return
     for k in range(min(total, limits[0]) + 1):
-        for rest in _splits(total - k, limits[1:]):
+        for rest in splits(total - k, limits[1:]):
             yield (k, *rest)
 
 

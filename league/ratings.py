@@ -37,12 +37,17 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import attrs
-import numpy as np
 
 from tournaments.elo import NATURAL as SCALE  # Elo points per natural unit of the logistic
 from tournaments.systems import Games, Rated, RatingTable, normal_interval, register
+
+if TYPE_CHECKING:
+    import numpy as np
+# numpy is imported in the functions of the fit, not here: the league's other commands (list, add, pause ...) read
+# the tally from this module and start without it (docs/performance.md, "Start of a command").
 
 PRIOR = 350.0  # Elo: the spread of ratings assumed before any game
 ITERATIONS = 50  # Newton steps at most
@@ -144,6 +149,8 @@ def fit(seatings: Iterable[Sequence[tuple[int, float]]] | Tally, players: Iterab
 def fit_pool(seatings: Iterable[Sequence[tuple[int, float]]] | Tally, players: Iterable[int] = (),
              start: Mapping[int, float] | None = None) -> Fit:
     """:func:`fit`, with the uncertainty of every gap between two ratings."""
+    import numpy as np
+
     counted = seatings if isinstance(seatings, Tally) else tally(seatings)
     games = counted.games
     ids = sorted({p for pair in counted.pairs for p in pair} | set(players))
@@ -184,12 +191,16 @@ class _Curvature:
     h: np.ndarray
 
     def times(self, x: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         n = len(x)
         off = (np.bincount(self.first, self.h * x[self.second], minlength=n)
                + np.bincount(self.second, self.h * x[self.first], minlength=n))
         return self.diagonal * x - off
 
     def dense(self) -> np.ndarray:
+        import numpy as np
+
         out = np.diag(self.diagonal)
         np.add.at(out, (self.first, self.second), -self.h)
         np.add.at(out, (self.second, self.first), -self.h)
@@ -208,6 +219,8 @@ class _Pairs:
 
     @classmethod
     def of(cls, pairs: Mapping[tuple[int, int], Sequence[float]], index: dict[int, int]) -> _Pairs:
+        import numpy as np
+
         count = len(pairs)
         first = np.fromiter((index[a] for a, _ in pairs), dtype=np.intp, count=count)
         second = np.fromiter((index[b] for _, b in pairs), dtype=np.intp, count=count)
@@ -217,6 +230,8 @@ class _Pairs:
 
     def derivatives(self, r: np.ndarray, prior: float) -> tuple[np.ndarray, _Curvature]:
         """The gradient of the log-posterior at ``r``, and its curvature (the negated Hessian)."""
+        import numpy as np
+
         p = 1 / (1 + np.exp(r[self.second] - r[self.first]))
         g = self.points - self.weight * p
         grad = -prior * r + np.bincount(self.first, g, minlength=self.n) - np.bincount(self.second, g,
@@ -230,6 +245,8 @@ class _Pairs:
 def _solve(curvature: _Curvature, b: np.ndarray) -> np.ndarray:
     """x with ``curvature`` x = ``b``: conjugate gradients, preconditioned by the diagonal (the curvature is
     symmetric and positive definite: the prior's share of its diagonal makes it so)."""
+    import numpy as np
+
     x = np.zeros_like(b)
     residual = b.copy()
     z = residual / curvature.diagonal
@@ -252,6 +269,8 @@ def _solve(curvature: _Curvature, b: np.ndarray) -> np.ndarray:
 def _relative_variances(cov: np.ndarray, pool: np.ndarray) -> np.ndarray:
     """The variance of each rating less the average of ``pool``: the level of the ratings as a whole is known
     only from the prior, and no comparison depends on it."""
+    import numpy as np
+
     if not len(cov):
         return np.zeros(0)
     to_pool = cov[:, pool].mean(axis=1)
@@ -267,6 +286,8 @@ def _approximate_variances(curvature: _Curvature) -> tuple[np.ndarray, dict[int,
     and the second gives a pair that met the covariance w_ij / (d_i d_j). The rest of the series is mostly the
     pool's common level, which no rating relative to the pool depends on. ``tests/test_league_scale.py`` checks
     it against the exact inverse."""
+    import numpy as np
+
     d, h = curvature.diagonal, curvature.h
     first, second = curvature.first, curvature.second
     opponents = (np.bincount(first, h * h / d[second], minlength=len(d))

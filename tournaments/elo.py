@@ -12,8 +12,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
-
 ELO_PER_DECADE = 400.0  # Elo points for odds of 10 to 1
 NATURAL = ELO_PER_DECADE / math.log(10)  # Elo points per natural unit of log-odds (about 173.7)
 NELO_PER_T = 2 * NATURAL  # normalized Elo per unit of t-value (per game), as fishtest defines it
@@ -41,6 +39,8 @@ def solve_linear(matrix: Sequence[Sequence[float]], vector: Sequence[float]) -> 
     same elimination the fits each wrote out in Python, at C speed, so a bootstrap's few hundred Newton fits of
     a pool of twenty cost less. ValueError when the system has no single solution (a rating left undetermined).
     """
+    import numpy as np  # here: what only reads this module's scale (league list, add ...) starts without numpy
+
     if not len(vector):
         return []
     try:

@@ -16,28 +16,31 @@ from __future__ import annotations
 import os
 import sys
 
-from league.errors import LeagueError
-from referee.bots.transport import BotError
-from referee.records.audit import ScheduleError
-from referee.records.deals import DealFileError
-from referee.records.record import RecordError
-from referee.records.seals import KeyFileError
-from referee.records.store import STARTED, StoreError
-from referee.rules import VariantError
 
-from .args import UsageError
+def user_errors() -> tuple[type[Exception], ...]:
+    """Errors that are the user's input (a flag, a file, a folder, a bot that cannot start, what a league refuses),
+    not a referee bug: each is printed as one line, without a traceback, and the command exits with status 2."""
+    # Imported when an error is met, not at start: their modules bring trio and the records (0.1 s of CPU).
+    from league.errors import LeagueError
+    from referee.bots.transport import BotError
+    from referee.records.audit import ScheduleError
+    from referee.records.deals import DealFileError
+    from referee.records.record import RecordError
+    from referee.records.seals import KeyFileError
+    from referee.records.store import StoreError
+    from referee.rules import VariantError
 
-# Errors that are the user's input (a flag, a file, a folder, a bot that cannot start, what a league refuses), not a
-# referee bug: each is printed as one line, without a traceback, and the command exits with status 2.
-USER_ERRORS = (UsageError, VariantError, RecordError, BotError, KeyFileError, ScheduleError, DealFileError, StoreError,
-               LeagueError)
+    from .args import UsageError
+
+    return (UsageError, VariantError, RecordError, BotError, KeyFileError, ScheduleError, DealFileError, StoreError,
+            LeagueError)
 
 
 def main(argv: list[str] | None = None) -> int:
     from .parser import build_parser
 
-    parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     args.argv, args.cwd, args.parser = argv, os.getcwd(), parser  # match and sprt resume from OUT alone
     if not getattr(args, "handler", None):
@@ -50,12 +53,16 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (``variants | head``): stop quietly, as cat does
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141  # 128 + SIGPIPE, what a shell reports for a program a closed pipe stopped
-    except USER_ERRORS as e:
+    except Exception as e:
+        if not isinstance(e, user_errors()):
+            raise
         print(f"pinochle-arena: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\npinochle-arena: interrupted; every finished game is in the records file", file=sys.stderr)
         return 130
     finally:
+        from referee.records.store import STARTED  # here: a command that never opened a store need not import it
+
         while STARTED:  # a new run that ends before its first game leaves only its logs: the same command may rerun
             STARTED.pop().discard_if_unplayed()

@@ -6,18 +6,14 @@ import argparse
 import math
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import attrs
+if TYPE_CHECKING:
+    from referee.bots.sandbox import Sandbox
+    from referee.match import Entrant, Restart, TimeControl
 
-from referee.bots.start_clock import WALL_FACTOR
-from referee.bots.samples import SAMPLES, resolve_bot, unique_names
-from referee.bots.sandbox import Isolation, Limits, Sandbox, SandboxError
-from referee.match import Entrant, Restart, TimeControl
-from referee.match.client import STARTUP_ALLOWANCE
-from referee.records.deals import DealsOrder, read_deals
-from referee.rules import get_variant
-from referee.rules.dealing import derive_seed
-from referee.rules.variants import parse_option_text
+# The referee's modules are imported in the functions that use them, not here: a command that takes none of their
+# flags (ratings, replay, report, the league's) starts without trio and the match loop (docs/performance.md).
 
 OPTION_PREFIX = "option."
 
@@ -65,6 +61,8 @@ def add_boards_argument(p: argparse.ArgumentParser, what: str) -> None:
 
 
 def add_deals_argument(p: argparse.ArgumentParser) -> None:
+    from referee.records.deals import DealsOrder
+
     p.add_argument("--deals", type=Path, default=None, metavar="FILE",
                    help="play the deals of this deal file, in turn, instead of deals from the seed (written by "
                         "'pinochle-arena deals'; see docs/boards.md, Deal files)")
@@ -115,6 +113,10 @@ def add_variant_arguments(p: argparse.ArgumentParser, default: str | None = "two
 def add_time_arguments(p: argparse.ArgumentParser, each: bool = False) -> None:
     """The time control and fence flags. With ``each`` (tournament) they default to the configuration's values and,
     when given, apply to every bot."""
+    from referee.bots.start_clock import WALL_FACTOR
+    from referee.match import TimeControl
+    from referee.match.client import STARTUP_ALLOWANCE
+
     d = TimeControl()
 
     def default(value):
@@ -137,6 +139,9 @@ def add_time_arguments(p: argparse.ArgumentParser, each: bool = False) -> None:
 
 
 def add_fence_arguments(p: argparse.ArgumentParser, each: bool = False) -> None:
+    from referee.bots.sandbox import Isolation, Limits
+    from referee.match import Restart
+
     where = "the configuration's, else " if each else ""
     p.add_argument("--limit", action="append", default=[], metavar="KEY=N",
                    help="resource limit per bot process, 0 for none (repeatable): "
@@ -209,6 +214,9 @@ def _paths_from_args(given: list[str], flag: str) -> list[str]:
 
 
 def fence_from_args(args) -> tuple[Sandbox, Restart, bool]:
+    from referee.bots.sandbox import Isolation, Limits, Sandbox, SandboxError
+    from referee.match import Restart
+
     try:
         limits = Limits.from_dict(limits_from_args(args))
     except ValueError as e:
@@ -226,6 +234,9 @@ def fence_from_args(args) -> tuple[Sandbox, Restart, bool]:
 
 def variant_from_args(args, boards: bool = False):
     """The variant of --variant and --option; for boards, played one hand a game (max-hands=1)."""
+    from referee.rules import get_variant
+    from referee.rules.variants import parse_option_text
+
     options = dict(parse_option_text(o) for o in args.option)
     if boards:
         if options.get("max-hands", "1") != "1":
@@ -235,11 +246,15 @@ def variant_from_args(args, boards: bool = False):
 
 
 def time_control_from_args(args) -> TimeControl:
+    from referee.match import TimeControl
+
     return TimeControl(bank_ms=args.time_bank, increment_ms=args.increment, move_ms=args.time_per_move, grace_ms=args.grace)
 
 
 def deals_from_args(args, variant):
     """The deal file of --deals, checked against the variant (None without --deals)."""
+    from referee.records.deals import read_deals
+
     if args.deals is None and args.deals_order is not None:
         raise UsageError("--deals-order orders the deals of a deal file: give one with --deals FILE")
     return read_deals(args.deals, variant) if args.deals is not None else None
@@ -247,6 +262,9 @@ def deals_from_args(args, variant):
 
 def deals_in_order(args, deals, seed: int):
     """The deal file in the order of --deals-order: a random one is drawn from the run's seed."""
+    from referee.records.deals import DealsOrder
+    from referee.rules.dealing import derive_seed
+
     if deals is None or args.deals_order != DealsOrder.RANDOM:
         return deals
     return deals.in_random_order(derive_seed(seed, "deal-order"))
@@ -273,6 +291,9 @@ def bots_with_options(words: list[str]) -> list[tuple[str, tuple[tuple[str, str]
 def entrants_from_args(args, bots: list[str]) -> tuple[Entrant, ...]:
     """Sample names or command lines, each followed by its option.NAME=VALUE words -> entrants with unique names
     and the command line's time control and start allowance."""
+    from referee.bots.samples import resolve_bot, unique_names
+    from referee.match import Entrant
+
     grouped = bots_with_options(bots)
     resolved = [resolve_bot(b) for b, _ in grouped]
     say_core_problems([b for b, _ in grouped])
@@ -286,6 +307,8 @@ def entrants_from_args(args, bots: list[str]) -> tuple[Entrant, ...]:
 def say_core_problems(bots: list[str]) -> None:
     """One line for each sample bot named that plays without its compiled core (no cargo, a failed build), with
     the reason: the bot plays on, weaker, and says so only in its log."""
+    from referee.bots.samples import SAMPLES
+
     for text in dict.fromkeys(bots):
         problem = SAMPLES[text].core_problem() if text in SAMPLES else ""
         if problem:
@@ -295,4 +318,6 @@ def say_core_problems(bots: list[str]) -> None:
 
 def with_startup_timeout(entrants, seconds: float) -> tuple[Entrant, ...]:
     """``entrants`` with ``seconds`` as their start allowance (a configuration's: a tournament's, a league's)."""
+    import attrs
+
     return tuple(attrs.evolve(e, startup_timeout=seconds) for e in entrants)

@@ -5,9 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from .args import UsageError, add_bootstrap_argument, add_no_verify_argument, add_partial_argument
-from .printing import print_report, print_table, write_pgn
-from .results import games_file, records_to_use
-from .running import check_new_file, check_out
 
 
 def add_parser(sub) -> None:
@@ -28,6 +25,11 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # Here, not at the top: the records, the tables and trio are the work's, and 'ratings --help' needs none of them.
+    from .printing import print_report, print_table, write_pgn
+    from .results import games_file, records_to_use
+    from .running import check_new_file, check_out
+
     if args.out is not None:
         check_out(args.out)
     if args.pgn is not None:

@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.records.ledger import LEDGER_FILE
-from referee.records.replay import replay_record
-
 from .args import add_no_verify_argument, add_partial_argument
-from .results import games_file, verified_records
 
 
 def add_parser(sub) -> None:
@@ -22,6 +18,12 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # Here, not at the top: the records and the rules are the work's, and 'replay --help' needs neither.
+    from referee.records.ledger import LEDGER_FILE
+    from referee.records.replay import replay_record
+
+    from .results import games_file, verified_records
+
     bad = 0
     total = 0
     rejected = 0

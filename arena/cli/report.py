@@ -5,8 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from .args import UsageError, add_bootstrap_argument, add_no_verify_argument, add_partial_argument
-from .printing import write_html_report
-from .results import records_to_use
 
 
 def add_parser(sub) -> None:
@@ -25,6 +23,10 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # Here, not at the top: the records and the report's writer are the work's, and 'report --help' needs neither.
+    from .printing import write_html_report
+    from .results import records_to_use
+
     folder = args.results
     if not (folder / "games.jsonl").is_file():
         raise UsageError(f"{folder}: not a results folder (it has no games.jsonl)")

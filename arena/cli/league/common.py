@@ -45,7 +45,7 @@ def open_league(folder: Path) -> LeagueDB:
 def meet_errors_in_one_line(commands: argparse._SubParsersAction) -> None:
     """Every league command, and those under it, made to meet what the league refuses and a database that fails
     under it (not a database, a malformed page, a table or column missing) with one line, not a traceback. A
-    LeagueError of any other kind is one of the command line's user errors as it is (arena.cli.USER_ERRORS)."""
+    LeagueError of any other kind is one of the command line's user errors as it is (arena.cli.user_errors())."""
     for parser in commands.choices.values():
         handler = parser.get_default("handler")
         if handler is not None:

@@ -10,10 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..args import UsageError, add_bootstrap_argument, positive_int
-from ..progress import Progress
-from ..running import run_trio
 from .common import open_league, when_arg
-from .show import print_final
 
 if TYPE_CHECKING:
     from league.db import LeagueDB
@@ -84,6 +81,9 @@ def run_final(args: argparse.Namespace) -> int:
     from referee.records.record import GameRecord
 
     from ..printing import game_line
+    from ..progress import Progress
+    from ..running import run_trio
+    from .show import print_final
 
     db = open_league(args.folder)
     hold = Hold.take(db)  # (before anything else: the ladder's runner and the final's never play at once)

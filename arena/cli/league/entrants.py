@@ -8,13 +8,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tabulate import tabulate
-
-from referee.bots.samples import SAMPLES, resolve_bot
-from referee.bots.transport import BotStartError
-
 from ..args import UsageError, bots_with_options, positive_int
-from ..running import check_apart, check_bots_start
 from .common import add_league_argument, open_league
 
 if TYPE_CHECKING:
@@ -100,7 +94,10 @@ def _enter(args: argparse.Namespace, new: bool) -> int:
     from league.db import Version
     from league.runner import games_folder, league_config
     from referee.bots.fingerprint import fingerprint
+    from referee.bots.transport import BotStartError
     from tournaments.config import ConfigError
+
+    from ..running import check_apart, check_bots_start
 
     check_name(args.name)
     db = open_league(args.league)
@@ -132,6 +129,8 @@ def check_name(name: str) -> None:
 
 def bot_table(words: list[str]) -> dict[str, Any]:
     """``BOT [option.KEY=VALUE ...]`` -> a [[bot]] table (a command's paths made absolute: they mean this folder)."""
+    from referee.bots.samples import SAMPLES, resolve_bot
+
     grouped = bots_with_options(words)
     if len(grouped) != 1:
         raise UsageError(f"{' '.join(words)}: one bot (quote a command line with spaces: 'mine/bot --fast')")
@@ -202,6 +201,8 @@ def run_void(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------- listing
 
 def run_list(args: argparse.Namespace) -> int:
+    from tabulate import tabulate
+
     db = open_league(args.folder)
     played = _games_by_entrant(db)
     rows = [[e.name, e.version.number if e.version else "-", e.status + (f": {e.note}" if e.note else ""),

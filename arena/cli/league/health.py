@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 from ..args import UsageError
-from ..progress import Progress
 
 
 def add_health(commands: argparse._SubParsersAction) -> None:
@@ -39,6 +38,8 @@ def database_of(path: Path) -> str:
 
 def run_check(args: argparse.Namespace) -> int:
     from league.health import check
+
+    from ..progress import Progress
 
     progress: Progress | None = None
 

@@ -6,8 +6,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from referee.rules.variants import parse_option_text
-
 from ..args import (
     UsageError,
     add_time_arguments,
@@ -16,7 +14,6 @@ from ..args import (
     limits_from_args,
     positive_int,
 )
-from ..running import check_out
 from .common import when_arg
 
 
@@ -42,6 +39,8 @@ def run_init(args: argparse.Namespace) -> int:
     from league.db import DEFAULT_FILE, URL_FILE, LeagueDB
     from league.deadline import set_deadline, when_text
     from league.settings import check_settings
+
+    from ..running import check_out
 
     folder = args.folder
     check_out(folder, "DIR")
@@ -79,6 +78,7 @@ def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
     """The [tournament], [time] and [limits] tables every game of the league is played under, and the league's own
     [league] table (its stderr quota)."""
     from league.logs import DEFAULT_QUOTA_MIB
+    from referee.rules.variants import parse_option_text
 
     options = dict(parse_option_text(o) for o in args.option)
     if args.boards:

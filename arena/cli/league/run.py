@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..args import UsageError, positive_int
-from ..progress import Progress
-from ..running import run_trio
 from .common import open_league
 
 if TYPE_CHECKING:
@@ -42,6 +40,8 @@ def run_run(args: argparse.Namespace) -> int:
     from referee.records.record import GameRecord
 
     from ..printing import game_line
+    from ..progress import Progress
+    from ..running import run_trio
 
     db = open_league(args.folder)
     check_no_final(db, args.folder)

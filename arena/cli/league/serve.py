@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 
 from ..args import UsageError
-from ..running import run_trio_stoppable
 from .common import open_league
 
 
@@ -30,6 +29,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from league.builds import build_forever
     from viewer.site import league_site, serve_site
+
+    from ..running import run_trio_stoppable
 
     db = open_league(args.folder)
     if not 0 <= args.port <= 65535:

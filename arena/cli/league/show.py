@@ -8,10 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tabulate import tabulate
-
 from ..args import UsageError, add_bootstrap_argument
-from ..running import check_out
 from .common import open_league
 
 if TYPE_CHECKING:
@@ -60,6 +57,7 @@ def add_export(commands: argparse._SubParsersAction) -> None:
 
 def run_show(args: argparse.Namespace) -> int:
     from league.ladder import ladder, ladder_csv, ladder_json, ladder_rows
+    from tabulate import tabulate
 
     db = open_league(args.folder)
     if args.format != "table":
@@ -113,6 +111,8 @@ def versions_named(db: LeagueDB) -> str:
 def run_export(args: argparse.Namespace) -> int:
     from league.export import export
 
+    from ..running import check_out
+
     db = open_league(args.folder)
     check_out(args.out, "OUT")
     if args.out.exists() and any(args.out.iterdir()):
@@ -143,6 +143,7 @@ def print_final(db: LeagueDB, bootstrap: int, folder: Path | None = None) -> Non
     """The final standings, with the line saying which games and which model made them."""
     from league.contest import contest_state
     from league.final import final_standings
+    from tabulate import tabulate
 
     state = contest_state(db, standings=False)
     rows, games = final_standings(db, bootstrap)

@@ -36,6 +36,14 @@ def user_errors() -> tuple[type[Exception], ...]:
             LeagueError)
 
 
+def __getattr__(name: str) -> object:
+    """``USER_ERRORS``, the tuple's name until 0.2 (imported as ``referee.cli.USER_ERRORS`` by 0.1's code), made when
+    asked for (PEP 562) so that starting a command imports none of their modules."""
+    if name == "USER_ERRORS":
+        return user_errors()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def main(argv: list[str] | None = None) -> int:
     from .parser import build_parser
 

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable
+import multiprocessing
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 import attrs
@@ -70,26 +73,50 @@ def read_analyses(path: Path) -> dict[tuple[str, int, Budget], SeatAnalysis]:
 
 
 def analyse(records: Iterable[GameRecord], seats_of: Callable[[GameRecord], set[int]], budget: Budget, path: Path,
-            told: Callable[[GameRecord], None] | None = None) -> list[SeatAnalysis]:
+            told: Callable[[GameRecord], None] | None = None, workers: int = 1) -> list[SeatAnalysis]:
     """Each record's seats that ``seats_of`` names, from ``path`` where they were analysed with ``budget``
-    before, else analysed now and appended there (a record at a time, so an interrupted run keeps its work).
-    ``told`` is called before a record is analysed."""
+    before, else analysed now and appended there (a record at a time, in the records' order, so an interrupted
+    run keeps its work). ``told`` is called as a record's analysis starts. With ``workers`` above 1 that many
+    processes search at once; the values are the same (each decision's search is seeded by its own key)."""
+    records = list(records)
     known = read_analyses(path)
-    done = []
+    jobs = []
     for record in records:
-        seats = seats_of(record)
-        missing = {s for s in seats if (record.game_id, s, budget) not in known}
+        missing = {s for s in seats_of(record) if (record.game_id, s, budget) not in known}
         if missing:
+            jobs.append((record, missing))
+    for record, missing, weighed in _weigh(jobs, budget, workers, told):
+        fresh = [SeatAnalysis(record.game_id, s, record.seats[s].entrant if s < len(record.seats) else f"seat {s}",
+                              budget, tuple(w for w in weighed if w.seat == s)) for s in sorted(missing)]
+        with path.open("a", encoding="utf-8") as out:
+            out.writelines(a.to_json() + "\n" for a in fresh)
+        known.update({(a.game_id, a.seat, budget): a for a in fresh})
+    return [known[record.game_id, s, budget] for record in records for s in sorted(seats_of(record))]
+
+
+def _weigh(jobs: list[tuple[GameRecord, set[int]]], budget: Budget, workers: int,
+           told: Callable[[GameRecord], None] | None) -> Iterator[tuple[GameRecord, set[int], list[Weighed]]]:
+    """Each job's weighed decisions, in the jobs' order: here, or in ``workers`` processes (a few jobs ahead of
+    the one awaited, so every process stays busy and a stop loses little)."""
+    if workers <= 1 or len(jobs) <= 1:
+        for record, missing in jobs:
             if told is not None:
                 told(record)
-            weighed = analyse_record(record, missing, budget)
-            fresh = [SeatAnalysis(record.game_id, s, record.seats[s].entrant if s < len(record.seats) else f"seat {s}",
-                                  budget, tuple(w for w in weighed if w.seat == s)) for s in sorted(missing)]
-            with path.open("a", encoding="utf-8") as out:
-                out.writelines(a.to_json() + "\n" for a in fresh)
-            known.update({(a.game_id, a.seat, budget): a for a in fresh})
-        done += [known[record.game_id, s, budget] for s in sorted(seats)]
-    return done
+            yield record, missing, analyse_record(record, missing, budget)
+        return
+    # "spawn": a fresh interpreter per process, never a fork of one holding the core or a caller's threads
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        pending: deque[tuple[GameRecord, set[int], Future[list[Weighed]]]] = deque()
+        for record, missing in jobs:
+            if told is not None:
+                told(record)
+            pending.append((record, missing, pool.submit(analyse_record, record, missing, budget)))
+            if len(pending) > workers:
+                done, seats, future = pending.popleft()
+                yield done, seats, future.result()
+        while pending:
+            done, seats, future = pending.popleft()
+            yield done, seats, future.result()
 
 
 @attrs.frozen

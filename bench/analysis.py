@@ -18,6 +18,7 @@ every seat of every game in this process, at the default budget unless told othe
   marks before the tricks are under a second seed.
 
     python bench/analysis.py                       # the issue's figures: 100 games of each match
+    python bench/analysis.py --concurrency 2       # the same, the analysis searching in two processes
     python bench/analysis.py --games 10 --think 30  # a quick look
     python bench/analysis.py --games 0 --boards 2   # the bidding games only
 """
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -57,12 +59,22 @@ def play(words: list[str], games: int, seed: int, out: Path) -> list[GameRecord]
     return [GameRecord.from_json(line) for line in (out / "games.jsonl").read_text().splitlines()]
 
 
+WORKERS = 1  # processes the analysis searches in (--concurrency)
+
+
+def cpu_seconds() -> float:
+    """CPU of this process and of its children reaped so far (the analysis's worker processes, once done)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def timed_analysis(records: list[GameRecord], budget: Budget, path: Path,
                    skip: str | None = None) -> tuple[list[SeatAnalysis], float]:
-    """Every seat of ``records`` analysed (but ``skip``'s), and the CPU seconds it took."""
-    started = time.process_time()
-    analyses = analyse(records, lambda r: {s for s, x in enumerate(r.seats) if x.entrant != skip}, budget, path)
-    return analyses, time.process_time() - started
+    """Every seat of ``records`` analysed (but ``skip``'s), and the CPU seconds it took (every process's)."""
+    started = cpu_seconds()
+    analyses = analyse(records, lambda r: {s for s, x in enumerate(r.seats) if x.entrant != skip}, budget, path,
+                       workers=WORKERS)
+    return analyses, cpu_seconds() - started
 
 
 def by_game_interval(analyses: list[SeatAnalysis], bot: str, rng: random.Random) -> tuple[float, float, float]:
@@ -178,7 +190,11 @@ def main() -> None:
     parser.add_argument("--think", type=int, default=100, help="montecarlo's think time in the match, ms")
     parser.add_argument("--seed", type=int, default=1, help="the matches' seed")
     parser.add_argument("--boards", type=int, default=2, help="deals of each bidding preset (0: none)")
+    parser.add_argument("--concurrency", type=int, default=1,
+                        help="processes the analysis searches in (the CPU figures count them all)")
     args = parser.parse_args()
+    global WORKERS
+    WORKERS = max(1, args.concurrency)
     rng = random.Random(args.seed)
     budget = Budget(worlds=args.worlds)
     with tempfile.TemporaryDirectory() as tmp:

@@ -168,6 +168,20 @@ def test_a_second_run_reads_the_analysis_kept_beside_the_records(tmp_path, monke
     assert len(path.read_text().splitlines()) == 3 and other != first[1:]
 
 
+def test_games_analysed_in_several_processes_have_the_same_values_written_in_the_records_order(tmp_path):
+    """analyse(workers=2) searches in two processes: the same values as one (each decision's search is seeded
+    by its own key), the lines written in the records' order, and the games read back from the file."""
+    records = [record_of("two-handed", s, [RandomPlayer(s), Greedy()], ["random", "greedy"], actions=12)
+               for s in (1, 2, 3)]
+    alone = analyse(records, lambda r: {0, 1}, SMALL, tmp_path / "alone.jsonl")
+    told: list[str] = []
+    together = analyse(records, lambda r: {0, 1}, SMALL, tmp_path / "together.jsonl",
+                       told=lambda r: told.append(r.game_id), workers=2)
+    assert together == alone and told == [r.game_id for r in records]
+    written = [json.loads(line)["game_id"] for line in (tmp_path / "together.jsonl").read_text().splitlines()]
+    assert written == [r.game_id for r in records for _ in (0, 1)]
+
+
 @pytest.fixture
 def results(tmp_path):
     """A results folder of two short games (unsealed: read with --no-verify)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -31,6 +32,8 @@ def add_parser(sub) -> None:
                    help=f"sampled worlds a decision (default {DEFAULT_WORLDS}), in {DEFAULT_BATCHES} equal batches "
                         f"(N rounded down to a multiple of {DEFAULT_BATCHES})")
     p.add_argument("--seed", type=nonneg_int, default=0, metavar="S", help="the search's seed (default 0)")
+    p.add_argument("--concurrency", type=positive_int, default=None, metavar="N",
+                   help="games analysed at once, one process each (default: cores); the values do not depend on it")
     add_no_verify_argument(p)
     add_partial_argument(p, "analyse")
     p.set_defaults(handler=run)
@@ -49,7 +52,8 @@ def run(args) -> int:
     budget = Budget(worlds=args.worlds, seed=args.seed)
     try:
         analyses = analyse(records, lambda r: seats_of(r, args.bot), budget, path.parent / ANALYSIS_FILE,
-                           told=lambda r: print(f"analysing {r.game_id} ...", file=sys.stderr, flush=True))
+                           told=lambda r: print(f"analysing {r.game_id} ...", file=sys.stderr, flush=True),
+                           workers=args.concurrency or os.cpu_count() or 1)
     except AnalysisError as error:
         raise UsageError(str(error)) from None
     if args.game is not None:

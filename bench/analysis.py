@@ -18,7 +18,7 @@ every seat of every game in this process, at the default budget unless told othe
   marks before the tricks are under a second seed.
 
     python bench/analysis.py                       # the issue's figures: 100 games of each match
-    python bench/analysis.py --concurrency 2       # the same, the analysis searching in two processes
+    python bench/analysis.py --concurrency 2       # the same, two games played and analysed at once
     python bench/analysis.py --games 10 --think 30  # a quick look
     python bench/analysis.py --games 0 --boards 2   # the bidding games only
 """
@@ -50,16 +50,16 @@ THROWER = ROOT / "tests" / "bots" / "ace_thrower.py"
 TARGET_S = 30.0  # the issue's cost target: a two-handed game analysed in at most this much CPU
 
 
+WORKERS = 1  # games the matches play at once, processes the analysis searches in (--concurrency)
+
+
 def play(words: list[str], games: int, seed: int, out: Path) -> list[GameRecord]:
     command = [sys.executable, "-m", "arena", "match", *words, *(["--games", str(games)] if games else []),
-               "--seed", str(seed), "--out", str(out), "--no-report"]
+               "--seed", str(seed), "--out", str(out), "--no-report", "--concurrency", str(WORKERS)]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(words)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
     return [GameRecord.from_json(line) for line in (out / "games.jsonl").read_text().splitlines()]
-
-
-WORKERS = 1  # processes the analysis searches in (--concurrency)
 
 
 def cpu_seconds() -> float:
@@ -191,7 +191,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="the matches' seed")
     parser.add_argument("--boards", type=int, default=2, help="deals of each bidding preset (0: none)")
     parser.add_argument("--concurrency", type=int, default=1,
-                        help="processes the analysis searches in (the CPU figures count them all)")
+                        help="games the matches play at once, and processes the analysis searches in (the CPU "
+                             "figures count them all)")
     args = parser.parse_args()
     global WORKERS
     WORKERS = max(1, args.concurrency)

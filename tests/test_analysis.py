@@ -95,6 +95,21 @@ def test_every_decision_of_the_chosen_seat_gets_every_legal_action_valued_and_th
     assert analyse_record(record, {1}, SMALL, only=some) == [w for w in first if w.number in some]
 
 
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_has_its_decisions_valued(name):
+    """analyse in each of the eight presets: the first decisions of every seat of a game between greedy bots
+    are weighed, each valued one with every legal action's value and the chosen and best among them."""
+    players = PRESETS[name].players
+    record = record_of(name, 7, [Greedy() for _ in range(players)], [f"greedy-{s}" for s in range(players)],
+                       actions=12)
+    weighed = analyse_record(record, set(range(players)), Budget(worlds=32, batches=8, seed=1))
+    assert [w.number for w in weighed] == list(range(1, len(record.actions) + 1))
+    valued = [w for w in weighed if w.values is not None]
+    assert valued, [w.kind for w in weighed]
+    for w in valued:
+        assert w.chosen in w.values and w.best in w.values and w.values[w.best] == max(w.values.values())
+
+
 def test_the_bidding_games_value_bids_trump_burying_and_trick_play():
     record = record_of("three-handed", 3, [Greedy(), Greedy(), Greedy()], ["a", "b", "c"], actions=40)
     weighed = analyse_record(record, {0, 1, 2}, SMALL)

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import errno
 import os
 import subprocess
 import sys
@@ -92,7 +91,7 @@ class Analyser:
             process.kill()
             process.wait()
             if group is not None:
-                remove_group(group)
+                BotCgroup((group,)).remove()
             raise
         bound = (f"a control group's CPU quota ({group})" if group is not None
                  else f"a duty cycle in its process (no control group: {why})")
@@ -108,7 +107,7 @@ class Analyser:
                 self.process.kill()
         self.process.wait()
         if self.group is not None:
-            remove_group(self.group)
+            BotCgroup((self.group,)).remove()
 
 
 def start_if_on(db: LeagueDB, folder: Path, say: Callable[[str], None]) -> Analyser | None:
@@ -156,7 +155,7 @@ def cpu_group(share: float) -> tuple[Path | None, str]:
         if (group / "cpu.idle").exists():
             (group / "cpu.idle").write_text("1")
     except OSError as e:
-        remove_group(group)
+        BotCgroup((group,)).remove()
         return None, f"cannot set up its control group {group}: {e.strerror or e}"
     return group, ""
 
@@ -169,19 +168,6 @@ def sweep_groups(home: Path) -> None:
         if pid.isdigit() and start_time(int(pid)) == start:
             continue  # (its run goes on)
         BotCgroup((group,)).close()
-
-
-def remove_group(group: Path) -> None:
-    for attempt in range(50):
-        try:
-            group.rmdir()
-            return
-        except FileNotFoundError:
-            return
-        except OSError as e:
-            if e.errno != errno.EBUSY:
-                return
-            time.sleep(0.002 * (attempt + 1))  # (its last process is still being released)
 
 
 # ---------------------------------------------------------------------- the analyser's side

@@ -66,7 +66,8 @@ def test_lines_that_do_not_fit_the_record_are_left_out_whole(match, tmp_path):
         assert game_marks(first, [bad]) is None
     assert game_marks(first, [good, wrong_seat])["seats"] == [{"seat": 0, "worlds": 64, "seed": 0}]
     broken = json.loads(good.to_json())
-    broken["decisions"][5]["loss"] = "a lot"
+    valued = next(i for i, w in enumerate(good.decisions) if w.values)  # (an unvalued decision's loss is not read)
+    broken["decisions"][valued]["loss"] = "a lot"
     path = tmp_path / "analysis.jsonl"
     path.write_text("\n".join([json.dumps(broken), "not json", "\x00\x01", lines(first, {1})[0]]) + "\n")
     assert read_marks(path, records)[first.game_id]["seats"] == [{"seat": 1, "worlds": 64, "seed": 0}]

@@ -174,6 +174,31 @@ def test_a_bot_that_cannot_start_stops_the_match_at_once_with_the_reason(tmp_pat
     assert not (out / "games.jsonl").exists() or not (out / "games.jsonl").read_text().strip()  # no game played
 
 
+def test_the_bots_are_checked_side_by_side_so_the_run_waits_for_the_slowest_start_not_the_sum(tmp_path):
+    """Each bot waits, before its handshake, until the other has started: checked one after the other, the first
+    would wait out its start allowance and the run would stop; side by side, both start at once."""
+    meet = tmp_path / "meet"
+    meet.mkdir()
+
+    def waiting_for(me: str, other: str) -> str:
+        return (f"sh -c 'touch {meet}/{me}; while [ ! -e {meet}/{other} ]; do sleep 0.01; done; "
+                f"exec {sys.executable} {ROOT / 'sample_bots' / 'random_bot.py'}'")
+
+    run = arena("tournament", "--bot", f"a={waiting_for('a', 'b')}", "--bot", f"b={waiting_for('b', 'a')}",
+                "--games", "2", "--concurrency", "1", "--startup-timeout", "60", "--out", str(tmp_path / "t"),
+                "--isolation", "none", "--no-report")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "cannot start" not in run.stderr
+
+
+def test_bots_that_cannot_start_are_named_in_the_order_given(tmp_path):
+    run = arena("tournament", "--bot", "b=false", "--bot", "greedy", "--bot",
+                f"a={sys.executable} -c 'import sys; sys.exit(3)'", "--out", str(tmp_path / "t"), "--isolation", "none")
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert run.stderr.index("bot b cannot start") < run.stderr.index("bot a cannot start")
+    assert "bot greedy" not in run.stderr
+
+
 def test_a_bot_cannot_write_escape_sequences_to_the_organisers_terminal(tmp_path):
     """The last line of a failing bot's stderr is quoted in the error: its control characters (which could set
     the window title, clear the screen and print a fake verdict) are shown as escapes, not sent raw."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import os
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -344,25 +345,42 @@ async def preflight(entrants: Sequence[Entrant], logs: Path, startup_timeout: fl
     engines the same way), and the ``id name`` of each that can. The start
     is logged in the bot's stderr log like any other. Each has its entrant's
     start allowance, as in its games, unless ``startup_timeout`` is given.
+    The bots start side by side, as many at once as there are cores: a start
+    is charged its own time, not its waits for a core, so company costs none
+    of them its allowance, and the run waits for the slowest start, not for
+    their sum.
     """
-    failures = []
-    names = {}
-    notes = []
+    found: list[tuple[str | None, str | None, list[str]]] = [(None, None, [])] * len(entrants)
+    at_once = trio.CapacityLimiter(max(len(os.sched_getaffinity(0)), 1))
+
+    async def start(index: int, entrant: Entrant) -> None:
+        async with at_once:
+            found[index] = await _start_once(entrant, logs, startup_timeout)
+
     async with trio.open_nursery() as nursery:
-        for entrant in entrants:
-            player = Player.logged(entrant, logs, startup_timeout=startup_timeout)
-            player.preflight = True
-            try:
-                client = await player.ensure_started(nursery)
-                if client.ids.get("name"):
-                    names[entrant.name] = printable(client.ids["name"])
-                notes += [(entrant.name, note) for note in client.notes]
-            except BotError as e:
-                player.note(f"could not start before the first game: {e}")
-                failures.append((entrant.name, str(e)))
-            finally:
-                await player.close()
-    return Preflight(tuple(failures), names, tuple(notes))
+        for index, entrant in enumerate(entrants):
+            nursery.start_soon(start, index, entrant)
+    failures = tuple((e.name, why) for e, (why, _, _) in zip(entrants, found, strict=True) if why is not None)
+    names = {e.name: name for e, (_, name, _) in zip(entrants, found, strict=True) if name}
+    notes = tuple((e.name, note) for e, (_, _, said) in zip(entrants, found, strict=True) for note in said)
+    return Preflight(failures, names, notes)
+
+
+async def _start_once(entrant: Entrant, logs: Path,
+                      startup_timeout: float | None) -> tuple[str | None, str | None, list[str]]:
+    """One entrant's bot started and closed: (why it cannot start or None, its ``id name`` or None, its notes)."""
+    player = Player.logged(entrant, logs, startup_timeout=startup_timeout)
+    player.preflight = True
+    async with trio.open_nursery() as nursery:
+        try:
+            client = await player.ensure_started(nursery)
+            name = printable(client.ids["name"]) if client.ids.get("name") else None
+            return None, name, list(client.notes)
+        except BotError as e:
+            player.note(f"could not start before the first game: {e}")
+            return str(e), None, []
+        finally:
+            await player.close()
 
 
 def named_by_bots(entrants: Sequence[Entrant], names: dict[str, str], logs: Path) -> tuple[Entrant, ...]:

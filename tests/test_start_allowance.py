@@ -30,10 +30,11 @@ from referee.match import Entrant
 from referee.rules import get_variant
 
 SLOW_STARTER = ROOT / "tests" / "bots" / "slow_starter.py"
-SLOW = 2.0  # CPU seconds the slow starter spends before its handshake
+SLOW = 1.0  # CPU seconds the slow starter spends before its handshake
 # Above: well over SLOW, and its wall-clock ceiling (WALL_FACTOR times it) far beyond what SLOW takes even on a
-# machine at load 40; below: well under SLOW, and over a Python's start (about 0.05 s of CPU).
-ABOVE, BELOW = 8.0, 1.0
+# machine at load 40; below: under SLOW (a start is charged at least its CPU time, so a start that needs SLOW
+# seconds of CPU always reaches BELOW first), and ten times a Python's start (about 0.05 s of CPU).
+ABOVE, BELOW = 8.0, 0.5
 SAID = f"its start allowance is {BELOW:g} s"
 ALLOWANCES = [(ABOVE, "completed"), (BELOW, "timeout")]
 

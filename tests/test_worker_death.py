@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 import trio
-from helpers import descendants, process_stat
+from helpers import arena, descendants, process_stat
 
 from referee.records.record import read_records
 from referee.records.replay import replay_record
 from tournaments.config import parse_config
-from tournaments.runner import CRASH_LOOP, WorkerFailed, WorkerHooks, run_games
+from tournaments.runner import CRASH_LOOP, WorkerFailed, WorkerHooks, WorkersAhead, run_games
 from tournaments.schedule import schedule
 from tournaments.store import ResultStore, tournament_schedule
 
@@ -104,6 +104,29 @@ def test_a_worker_that_keeps_dying_stops_the_tournament_with_a_clear_error(tmp_p
     left = _gone([pid for pid in _children() if pid not in before])  # (a bot forked as its worker was
     # killed ends a moment later, orphaned to us)
     assert left == [], [_cmdline(pid) for pid in left]
+
+
+def test_workers_started_ahead_play_the_games_and_one_not_needed_exits_saying_nothing(tmp_path, capfd):
+    """The tournament command starts its referee workers before it checks the bots (runner.WorkersAhead), so that
+    their start overlaps the check: the run plays on those processes and starts none of its own; one it does not
+    take sees its input end before any setup and exits at once, with no traceback."""
+    config, games, store = small_tournament(tmp_path)  # two referee processes
+    played_on = set()
+    with WorkersAhead(3) as ahead:
+        trio.run(functools.partial(run_games, config, games, store, ahead=ahead,
+                                   hooks=WorkerHooks(on_record=lambda index, pid, record: played_on.add(pid))))
+    assert played_on == {p.pid for p in ahead.started[:2]}
+    assert [p.returncode for p in ahead.started] == [0, 0, 0]
+    assert len(list(read_records(store.games_path, store.key))) == len(games)
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_tournament_whose_bot_cannot_start_leaves_no_worker_started_ahead(tmp_path):
+    before = set(_children())
+    run = arena("tournament", "--bot", "random", "--bot", "false", "--games", "2", "--concurrency", "2",
+                "--processes", "2", "--isolation", "none", "--out", str(tmp_path / "t"))
+    assert run.returncode == 2 and "bot false cannot start" in run.stderr and "Traceback" not in run.stderr
+    assert [_cmdline(pid) for pid in _children() if pid not in before] == []
 
 
 def test_the_worker_does_not_import_the_runner():

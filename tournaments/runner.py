@@ -34,6 +34,7 @@ import subprocess
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
+from typing import IO
 
 import attrs
 import trio
@@ -85,6 +86,7 @@ async def run_games(
     gather: float = 0.0,
     say: Callable[[str], None] | None = None,
     seen: Seen | None = None,
+    ahead: WorkersAhead | None = None,
 ) -> None:
     """Play ``games`` (the ones not yet in the store) with ``config.concurrency`` games at once.
 
@@ -104,7 +106,8 @@ async def run_games(
     told, in one line, of a referee worker process that died and was
     replaced. ``seen`` is given each game's record and notices in the
     process that played it (see :data:`~referee.match.lane.Seen`; not on a
-    cluster).
+    cluster). ``ahead``: referee worker processes started before the run
+    knew its games (see :class:`WorkersAhead`), taken before new ones are.
     """
     if config.boards:
         games = board_runs(games, board_and_seating)
@@ -129,7 +132,8 @@ async def run_games(
                 await play_lanes(apart, entrants, lane_settings(config, logs, transcripts, seen), slots, writer,
                                  slot_stem)
             else:
-                workers = RefereeWorkers(config, entrants, apart, logs, transcripts, hooks, say or _silent, seen)
+                workers = RefereeWorkers(config, entrants, apart, logs, transcripts, hooks, say or _silent, seen,
+                                         ahead=ahead)
                 await workers.run(slots, processes, writer)
 
 
@@ -169,6 +173,7 @@ class RefereeWorkers:
     say: Callable[[str], None]
     seen: Seen | None = None  # pickled into each worker: given each game's record and notices there
     retired: set[str] = attrs.Factory(set)  # sent with every game: a 'never' entrant's fault in one retires it in all
+    ahead: WorkersAhead | None = None  # processes already started, used first
 
     async def run(self, slots: int, processes: int, writer: Writer) -> None:
         shares = [slots // processes + (1 if i < slots % processes else 0) for i in range(processes)]
@@ -196,8 +201,7 @@ class RefereeWorkers:
     async def _run_worker(self, index: int, first_slot: int, slots: int, writer: Writer) -> _Session:
         """One worker process, until the games run out (nothing left in flight) or it dies (its output ends)."""
         session = _Session()
-        process = await trio.lowlevel.open_process(list(self.hooks.command), env=self._environment(),
-                                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        process = await self._start_worker()
         link = _WorkerLink.to(process)
         try:
             await link.send(encode({"config": self.config, "first_slot": first_slot, "slots": slots,
@@ -221,6 +225,14 @@ class RefereeWorkers:
         session.exit = _exit_text(process.returncode)
         return session
 
+    async def _start_worker(self) -> trio.Process | _StartedWorker:
+        """One started ahead, if one is left; else a new one."""
+        started = self.ahead.take() if self.ahead is not None else None
+        if started is not None:
+            return started
+        return await trio.lowlevel.open_process(list(self.hooks.command), env=worker_environment(),
+                                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
     async def _fill(self, session: _Session, slots: int, link: _WorkerLink) -> None:
         """Games for the worker's free slots, as many as may start now."""
         while len(session.in_flight) < slots and (spec := self.apart.take()) is not None:
@@ -237,11 +249,90 @@ class RefereeWorkers:
         if self.hooks.on_record is not None:
             self.hooks.on_record(index, pid, record)
 
-    def _environment(self) -> dict[str, str]:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
-        env[cgroups.RUN_ENV] = cgroups.run_name()  # the workers' bots share this run's control group (fair between games)
-        return env
+
+def worker_environment() -> dict[str, str]:
+    """A referee worker's environment: this one, the referee importable, and this run's name."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    env[cgroups.RUN_ENV] = cgroups.run_name()  # the workers' bots share this run's control group (fair between games)
+    return env
+
+
+class WorkersAhead:
+    """Referee worker processes started before a run knows its games, so that their start (a new interpreter
+    importing the referee: about 0.2 s of CPU each) overlaps the run's own start (its check of the bots,
+    its results folder) instead of delaying the first games. Use as a context manager around the run: a process
+    the run did not take is told there is nothing to play (its input ends before any setup) and exits."""
+
+    def __init__(self, count: int) -> None:
+        env = worker_environment()
+        self.started = tuple(subprocess.Popen(list(WORKER_COMMAND), env=env, stdin=subprocess.PIPE,
+                                              stdout=subprocess.PIPE) for _ in range(count))
+        self._waiting = list(self.started)
+
+    def take(self) -> _StartedWorker | None:
+        """One of them, driven from trio from now on (None: none left)."""
+        return _StartedWorker(self._waiting.pop(0)) if self._waiting else None
+
+    def __enter__(self) -> WorkersAhead:
+        return self
+
+    def __exit__(self, *_) -> None:
+        for popen in self._waiting:
+            for pipe in (popen.stdin, popen.stdout):
+                if pipe is not None:
+                    pipe.close()
+            try:
+                popen.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                popen.kill()
+                popen.wait()
+
+
+@attrs.define(eq=False)
+class _StartedWorker:
+    """A worker started with :mod:`subprocess`, driven as :func:`trio.lowlevel.open_process`'s processes are:
+    trio streams over its pipes, its exit waited for on its pidfd."""
+
+    popen: subprocess.Popen
+    stdin: trio.lowlevel.FdStream = attrs.field(init=False)
+    stdout: trio.lowlevel.FdStream = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.stdin, self.stdout = (_fd_stream(self.popen.stdin), _fd_stream(self.popen.stdout))
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self.popen.poll()
+
+    def send_signal(self, number: int) -> None:
+        if self.popen.poll() is None:
+            self.popen.send_signal(number)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    async def wait(self) -> int:
+        if self.popen.poll() is None:
+            pidfd = os.pidfd_open(self.popen.pid)
+            try:
+                await trio.lowlevel.wait_readable(pidfd)
+            finally:
+                os.close(pidfd)
+        return self.popen.wait()
+
+
+def _fd_stream(pipe: IO[bytes] | None) -> trio.lowlevel.FdStream:
+    """A trio stream over the pipe ``pipe`` was opened on, which is closed (the stream has its own descriptor)."""
+    if pipe is None:
+        raise WorkerFailed("a referee worker was started without pipes to it")
+    stream = trio.lowlevel.FdStream(os.dup(pipe.fileno()))
+    pipe.close()
+    return stream
 
 
 @attrs.define
@@ -249,13 +340,13 @@ class _WorkerLink:
     """The parent's ends of a worker's pipes: a send to a worker that died is dropped (its output ends too, and
     says which games it took along)."""
 
-    process: trio.Process
+    process: trio.Process | _StartedWorker
     input: trio.abc.SendStream
     output: trio.abc.ReceiveStream
     writable: bool = True
 
     @classmethod
-    def to(cls, process: trio.Process) -> _WorkerLink:
+    def to(cls, process: trio.Process | _StartedWorker) -> _WorkerLink:
         """The link to a worker started with pipes for its stdin and stdout."""
         if process.stdin is None or process.stdout is None:
             raise WorkerFailed("a referee worker was started without pipes to it")
@@ -278,7 +369,7 @@ class _WorkerLink:
                 await self.process.wait()
 
 
-async def _stop(process: trio.Process) -> None:
+async def _stop(process: trio.Process | _StartedWorker) -> None:
     """A worker still running is stopped: SIGTERM (it closes its bots and exits), then SIGKILL."""
     with trio.CancelScope(shield=True):
         if process.returncode is None:

@@ -8,7 +8,8 @@ parent on stdin/stdout (:mod:`tournaments.worker_wire`):
 * in: one ``setup`` line (the configuration, and the function given each
   game's record and notices, if any: the report's films; pickled and base64-encoded),
   then one (game spec, entrants retired so far) per line (the same), then ``end`` when there are no
-  more games; end of input without ``end`` means the parent died;
+  more games; end of input without ``end`` means the parent died (before
+  the ``setup`` line: a worker started ahead that the run did not need);
 * out: one game record per line (its JSON), as each game ends.
 
 It runs ``slots`` games at once, each slot with its own bot processes, just
@@ -31,7 +32,10 @@ async def serve() -> None:
     stdin = trio.lowlevel.FdStream(os.dup(0))
     stdout = trio.lowlevel.FdStream(os.dup(1))
     lines = read_lines(stdin)
-    setup = decode(await anext(lines))
+    first = await anext(lines, None)
+    if first is None:  # started ahead by a run that did not need it (runner.WorkersAhead): nothing to play
+        return
+    setup = decode(first)
     config, first_slot, slots, logs, transcripts, seen = (
         setup[k] for k in ("config", "first_slot", "slots", "logs", "transcripts", "seen"))
     entrants = config.seat_entrants()
@@ -73,7 +77,10 @@ async def serve() -> None:
 
 
 def main() -> None:
-    trio.run(serve)
+    try:
+        trio.run(serve)
+    except KeyboardInterrupt:  # Ctrl-C before its setup (started ahead, during the run's check): nothing to stop
+        raise SystemExit(130) from None
 
 
 if __name__ == "__main__":

@@ -101,14 +101,23 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from tournaments.config import Format
-    from tournaments.store import open_tournament
+    from tournaments.runner import WorkersAhead
 
     config, data, path = config_from_args(args)
-    given_seed = config.seed
     check_out(config.output)
     if args.pgn is not None:
         check_new_file(args.pgn, "--pgn")
+    # the referee worker processes start now: their start overlaps the check of the bots, not the first games
+    with WorkersAhead(config.referee_processes if config.cluster is None and config.referee_processes > 1 else 0) \
+            as ahead:
+        return _run(args, config, data, path, ahead)
+
+
+def _run(args, config, data, path, ahead) -> int:
+    from tournaments.config import Format
+    from tournaments.store import open_tournament
+
+    given_seed = config.seed
     check_bots_start(config.entrants, config.output / "logs", args.startup_timeout)  # before any results exist
     opened = open_tournament(config, data, path, resuming=args.resume is not None)
     config, store = opened.config, opened.store
@@ -124,7 +133,7 @@ def run(args) -> int:
     if config.cluster is not None and any(e.sandbox.isolation is Isolation.NONE for e in config.entrants):
         print("WARNING: on a cluster an unjailed bot can also reach the Dask scheduler, and through it run code on "
               "every worker and change results", file=sys.stderr)
-    per_worker = play(args, opened)
+    per_worker = play(args, opened, ahead)
     if per_worker is None:
         return 130
     store.mark_ended({})  # with how many records it wrote: the last ones taken away are missed too
@@ -147,9 +156,9 @@ def run(args) -> int:
     return 0
 
 
-def play(args, opened) -> collections.Counter | None:
+def play(args, opened, ahead=None) -> collections.Counter | None:
     """Play the games not yet saved, with a progress line; returns this run's games by cluster worker (empty when
-    played here), or None when stopped by Ctrl-C."""
+    played here), or None when stopped by Ctrl-C. ``ahead``: referee workers started before (runner.WorkersAhead)."""
     from tournaments.config import Format
     from tournaments.runner import run_games
     from tournaments.standings import Leader
@@ -186,7 +195,7 @@ def play(args, opened) -> collections.Counter | None:
                 progress.grow(opened.total(live))
                 play_these = functools.partial(run_games, planned=opened.planned(live), played=list(live),
                                               say=functools.partial(print, file=sys.stderr, flush=True),
-                                              seen=films.seen)
+                                              seen=films.seen, ahead=ahead)
                 run_on_cluster_or_here(play_these, config, todo, store, on_game, args.transcripts)
                 todo = opened.todo(live) if config.format is Format.KNOCKOUT else []
     except KeyboardInterrupt:

@@ -14,6 +14,7 @@ import sys
 
 import pytest
 import trio
+import trio.testing
 
 from referee.bots.transport import ALONE_WAIT, BotCommand, BotProcess, BotProtocolError, BotTimeout
 
@@ -210,3 +211,21 @@ class _KernelWaits:
         if ms:
             self.taken.append(ms)
         return self.real.poll(ms)
+
+
+def test_a_stopped_bot_leaves_no_task_waiting_out_the_exit_linger():
+    """After a bot's exit its output is read for EXIT_LINGER more (lines written just before it): but once the
+    referee has stopped it (``kill``) nothing more is read, so its watchers end at once and the nursery that holds
+    them (a check of the bots, a run's lanes) does not wait. On a clock that moves only when every task waits for
+    it: had the linger run, the clock would have had to jump."""
+    clock = trio.testing.MockClock(autojump_threshold=5.0)  # (real seconds of every task asleep before it jumps:
+    # far more than a bot's exit takes on a loaded machine; a task sleeping out the linger makes it jump in 5 s)
+
+    async def run() -> float:
+        async with trio.open_nursery() as nursery:
+            bot = await BotProcess.start(nursery, BotCommand((sys.executable, "-c", ECHO)), None)
+            assert await _ask(bot, "fast", 60) == "ok"
+            await bot.stop()
+        return trio.current_time()
+
+    assert trio.run(run, clock=clock) == 0.0

@@ -191,6 +191,7 @@ class BotProcess:
     # two calls trio.current_time makes to find the clock each time (a reply is stamped twice per request).
     now: Callable[[], float] = attrs.field(default=trio.current_time, init=False)
     _exited: bool = False  # the process has exited (its output may still be held open by a child)
+    _stopped: trio.Event = attrs.Factory(trio.Event)  # kill() is done: nothing more is read, so no linger
     # A read's deadline is kept by one watcher task per process (_watch_clock), not by a cancel scope per
     # read: entering and leaving a cancel scope with a deadline cost a fifth of the referee's work per request.
     _reading: bool = False  # a read_line is waiting for the bot
@@ -272,7 +273,8 @@ class BotProcess:
     async def _watch_exit(self) -> None:
         """End of output when the bot exits, even if a process it forked still holds its stdout open."""
         await self.process.wait()
-        await trio.sleep(EXIT_LINGER)  # lines written just before the exit are read first
+        with trio.move_on_after(EXIT_LINGER):  # lines written just before the exit are read first...
+            await self._stopped.wait()  # ...unless the bot was stopped, after which nothing more is read
         self._exited = True
         self._wake_reader()
         if self._clock is not None:
@@ -596,4 +598,6 @@ class BotProcess:
                     await stream.aclose()
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     pass
+            if self.process.returncode is not None:
+                self._stopped.set()  # (its watchers end now, not EXIT_LINGER later: a run's nursery waits for them)
         return self.process.returncode

@@ -354,16 +354,23 @@ def films_of_run(out: Path) -> tuple[list[str], list[str]]:
     return made, [film_script(n, r) for n, r in enumerate(records)]
 
 
+def no_film_maker(*_):
+    raise AssertionError("a film maker process was started for games played on this machine")
+
+
 @pytest.mark.parametrize("command", [
     ("match", "first-legal", "first-legal", "--games", "2", "--concurrency", "2"),
+    ("match", "first-legal", "first-legal", "--games", "2", "--concurrency", "1"),
+    ("tournament", "--bot", "first-legal", "--bot", "first-legal", "--games", "2", "--concurrency", "1"),
     ("tournament", "--bot", "first-legal", "--bot", "first-legal", "--games", "2", "--concurrency", "2",
      "--processes", "2"),
-], ids=["match", "tournament in two referee processes"])
+], ids=["match", "match, a game at a time", "tournament, a game at a time", "tournament in two referee processes"])
 def test_the_films_of_a_run_are_made_from_its_games_notices_where_they_were_played(command, tmp_path, monkeypatch):
-    """Several games at once, in a match (in this process) and in a tournament's referee worker processes, hand
-    each game's notices to the report's films: the report replays no record, and its films are those of the
-    records replayed."""
+    """Games played on this machine, at once or one at a time, in a match (in this process) and in a
+    tournament's referee worker processes, hand each game's notices to the report's films: no film maker
+    process replays them, the report replays no record, and its films are those of the records replayed."""
     monkeypatch.setattr("viewer.film._steps_replayed", no_replay)  # (in this process: the report at the end)
+    monkeypatch.setattr("viewer.report.FilmsAhead", no_film_maker)  # (the replaying process, for a cluster's)
     run = arena(*command, "--seed", "3", "--isolation", "none", "--out", tmp_path / "out")
     assert run.returncode == 0, run.stderr
     monkeypatch.undo()

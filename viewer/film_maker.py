@@ -16,9 +16,10 @@ in the kernel's idle class itself (:class:`viewer.report.FilmsAhead`).
 A film maker is started in a process group of its own: Ctrl-C goes to
 the run, which then stops it.
 
-Where several games are played at once on this machine (which may take
-every core, so that an idle-class maker would get none), a run needs no
-film maker: :class:`FilmsSeen`, handed to the game loop
+Where the games are played on this machine, a run needs no film maker
+(an idle-class one would get no core while games take every core, and one
+game at a time leaves no core as idle as it seemed: docs/records.md):
+:class:`FilmsSeen`, handed to the game loop
 (``LaneSettings.seen``), writes each game's film into ``FILMS/ahead/``
 from the notices the game made, in the process that played it, with no
 replay.

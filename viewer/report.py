@@ -15,12 +15,11 @@ writes ``out/report/``:
   the game is opened (a browser may load a script from ``file://`` but not
   fetch a file), so a report of thousands of games opens at once. Films
   are most of a report's cost, so a tournament or match makes them while
-  its games are played: where several are played at once on this machine,
-  from the notices each made, in the process that played it
-  (:class:`viewer.film_maker.FilmsSeen`: 1-2 ms of CPU a game, no rules);
-  one game at a time, or a cluster's, by one process in the kernel's idle
-  class that replays each record (:class:`FilmsAhead`), on a core the
-  games leave idle, yielding it to them at once. The films still missing at the end (records
+  its games are played: on this machine, from the notices each made, in the
+  process that played it (:class:`viewer.film_maker.FilmsSeen`: 1-2 ms of
+  CPU a game, no rules); a cluster's, by one process in the kernel's idle
+  class that replays each record (:class:`FilmsAhead`), yielding its core
+  to the games at once. The films still missing at the end (records
   given to ``report`` later) are replayed, and
   written here, or by a process per core when there are many;
 * where the results folder has an ``analysis.jsonl`` (``pinochle-arena
@@ -199,13 +198,12 @@ def _feed(maker: subprocess.Popen[str], numbered: Sequence[tuple[int, GameRecord
 
 
 class FilmsAhead:
-    """Films made while a run's games are played one at a time or on a cluster (several games at once on this
-    machine hand their notices to :class:`viewer.film_maker.FilmsSeen` instead), for :func:`write_films` to find
-    in ``films/ahead/``.
+    """Films made while a run's games are played on a cluster (games played on this machine hand their notices
+    to :class:`viewer.film_maker.FilmsSeen` instead), for :func:`write_films` to find in ``films/ahead/``.
 
     A film maker (:mod:`viewer.film_maker`) in the kernel's idle class
-    makes them as records are added: beside a game at a time it keeps up,
-    and beside games on every core it makes what it can. At most
+    makes them as records are added, on a core this machine does not want
+    (the cluster plays the games elsewhere). At most
     ``WAITING`` records wait for it; beyond that a record is left for the
     report to film at the end. Use as a context manager: leaving it stops
     the film maker (the films it had not finished are made at the end)."""

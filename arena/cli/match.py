@@ -112,7 +112,7 @@ def run(args) -> int:
         rating_interval(progress, records, args.ratinginterval)
 
     try:
-        with films_ahead(out, not args.no_report, from_notices=args.concurrency > 1) as films:
+        with films_ahead(out, not args.no_report, from_notices=True) as films:
             run_trio(run_match, plan, on_game, store, {r.game_id for r in records}, args.concurrency, films.seen)
     except KeyboardInterrupt:
         progress.close()

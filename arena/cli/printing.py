@@ -111,11 +111,11 @@ class FilmHooks(NamedTuple):
 @contextmanager
 def films_ahead(out: Path, report: bool, from_notices: bool) -> Iterator[FilmHooks]:
     """Unless ``report`` is off, the report's films made while the games are played, so that
-    :func:`write_html_report` then only writes them out. With ``from_notices`` (several games at once on this
-    machine, which may take every core), each game hands its notices to ``viewer.film_maker.FilmsSeen`` in the
-    process that played it: a film at a third of a replay's CPU. Else (one game at a time, which leaves a core
-    idle, or a cluster's games) a film maker in the kernel's idle class replays each record on a core the games
-    do not want (viewer.report.FilmsAhead), at almost no cost to the referee's own core."""
+    :func:`write_html_report` then only writes them out. With ``from_notices`` (games played on this machine),
+    each game hands its notices to ``viewer.film_maker.FilmsSeen`` in the process that played it: a film at a
+    third of a replay's CPU, and no process to start. Else (a cluster's games, whose notices stay on its
+    machines) a film maker in the kernel's idle class replays each record on a core the run does not want
+    (viewer.report.FilmsAhead)."""
     if not report:
         yield FilmHooks(None, _nothing)
         return

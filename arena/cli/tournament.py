@@ -188,8 +188,7 @@ def play(args, opened, ahead=None) -> collections.Counter | None:
         rating_interval(progress, live, args.ratinginterval)
 
     try:
-        with films_ahead(config.output, not args.no_report,
-                         from_notices=config.cluster is None and config.concurrency > 1) as films:
+        with films_ahead(config.output, not args.no_report, from_notices=config.cluster is None) as films:
             todo = opened.todo()
             while todo:  # a knockout's next games follow from the last ones' results
                 progress.grow(opened.total(live))

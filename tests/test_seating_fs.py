@@ -155,6 +155,41 @@ def test_fixed_counters_keep_the_kernels_layout_with_every_figure_zero():
 
 
 @needs_images
+def test_the_fixed_counters_folder_is_made_once_when_the_first_jailed_starts_come_at_once(tmp_path, monkeypatch):
+    """The check before a run's first game starts its bots side by side, each start in a thread: the first of
+    them make the fixed counters' folder at once (after a reboot emptied the store), and none may fail for it."""
+    import threading
+
+    def first_starts(base) -> tuple[list, list]:
+        monkeypatch.setattr(counters, "_base", lambda as_root: base)
+        counters._made_folder.cache_clear()
+        ready, found, failed = threading.Barrier(8), [], []
+
+        def first_start() -> None:
+            ready.wait()
+            try:
+                found.append(counters._folder(False))
+            except OSError as e:
+                failed.append(e)
+
+        threads = [threading.Thread(target=first_start) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return found, failed
+
+    try:
+        for round_ in range(5):  # (a race: several rounds, for a test that fails without the lock)
+            base = tmp_path / f"proc{round_}"
+            found, failed = first_starts(base)
+            assert failed == [] and len(set(found)) == 1 and len(found) == 8
+            assert [p.name for p in base.iterdir()] == [found[0].name]  # nothing half-made left
+            assert (found[0] / "empty").is_dir()
+    finally:
+        counters._made_folder.cache_clear()  # (the next start finds the real folder again)
+
+
 def test_a_data_file_named_alone_is_shown_from_an_image_of_its_own(tmp_path):
     """``read_only`` may name one file: the jail shows it, read through an image holding just that file."""
     data = tmp_path / "book.txt"

@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import threading
 from functools import cache
 from pathlib import Path
 
@@ -136,21 +137,33 @@ def _name(path: str) -> str:
     return path.removeprefix("/proc/").replace("/", "_")
 
 
-@cache
-def _folder(as_root: bool) -> Path:
-    """The fixed files, written once in a tmpfs folder named by their digest (readable by every bot)."""
-    texts = {path: fixed_text(path) for path in (*ZEROED, *PRESSURE, *EMPTIED, *REWRITTEN)}
-    digest = hashlib.sha256(repr((sorted(texts.items()), HIDDEN)).encode()).hexdigest()[:16]
+def _base(as_root: bool) -> Path:
+    """Where the folders of fixed files are: the image store (as root), else a folder of this user's."""
     if as_root:
         from . import images
-        base = images.open_store() / "proc"
-    else:
-        base = Path("/dev/shm") / f"pinochle-arena-proc-{os.getuid()}"
+        return images.open_store() / "proc"
+    return Path("/dev/shm") / f"pinochle-arena-proc-{os.getuid()}"
+
+
+_FOLDER_LOCK = threading.Lock()  # (the first jailed starts of a run may come at once, each in a thread)
+
+
+def _folder(as_root: bool) -> Path:
+    """The fixed files, written once in a tmpfs folder named by their digest (readable by every bot)."""
+    with _FOLDER_LOCK:
+        return _made_folder(as_root)
+
+
+@cache
+def _made_folder(as_root: bool) -> Path:
+    texts = {path: fixed_text(path) for path in (*ZEROED, *PRESSURE, *EMPTIED, *REWRITTEN)}
+    digest = hashlib.sha256(repr((sorted(texts.items()), HIDDEN)).encode()).hexdigest()[:16]
+    base = _base(as_root)
     folder = base / digest
     if folder.is_dir():
         return folder
     base.mkdir(mode=0o755, parents=True, exist_ok=True)
-    partial = base / f"{digest}.{os.getpid()}.partial"
+    partial = base / f"{digest}.{os.getpid()}.{threading.get_ident()}.partial"
     partial.mkdir(mode=0o755, exist_ok=True)
     for path, text in texts.items():
         (partial / _name(path)).write_text(text)

@@ -192,7 +192,8 @@ def test_the_bots_are_checked_side_by_side_so_the_run_waits_for_the_slowest_star
 
 
 def test_bots_that_cannot_start_are_named_in_the_order_given(tmp_path):
-    run = arena("tournament", "--bot", "b=false", "--bot", "greedy", "--bot",
+    """Not in the order their starts fail: the first given fails last."""
+    run = arena("tournament", "--bot", "b=sh -c 'sleep 1; exit 1'", "--bot", "greedy", "--bot",
                 f"a={sys.executable} -c 'import sys; sys.exit(3)'", "--out", str(tmp_path / "t"), "--isolation", "none")
     assert run.returncode == 2, run.stdout + run.stderr
     assert run.stderr.index("bot b cannot start") < run.stderr.index("bot a cannot start")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from helpers import arena, as_from_a_terminal, descendants, sigint_state, stopped_after
+from helpers import arena, as_from_a_terminal, descendants, process_stat, sigint_state, stopped_after
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -261,6 +261,43 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path):
     assert proc.returncode == 130
     assert "--resume" in err and "games are saved" in err
     assert "Traceback" not in err
+
+
+def test_ctrl_c_at_the_terminal_while_the_referee_workers_start_prints_no_traceback(tmp_path):
+    """A terminal's Ctrl-C goes to the whole foreground process group. The referee workers start before the bots
+    are checked (runner.WorkersAhead), and used to be in that group, so a Ctrl-C while they imported printed a
+    traceback from each: they are in groups of their own, and the run stops them."""
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "tournament", "--bot", "random", "--bot", "greedy",
+                             "--games", "20", "--concurrency", "2", "--processes", "2", "--isolation", "none",
+                             "--out", str(out)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=as_from_a_terminal, process_group=0)
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while time.monotonic() < deadline and not workers:
+        workers = [pid for pid in descendants(proc.pid) if b"tournaments.worker" in _cmdline(pid)]
+        time.sleep(0.005)
+    assert workers
+    os.killpg(proc.pid, signal.SIGINT)  # (the terminal's Ctrl-C: the run's whole group, as the workers import)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    while time.monotonic() < deadline and any(map(_running, workers)):
+        time.sleep(0.05)
+    assert not any(map(_running, workers))  # the run ended them
+
+
+def _running(pid: int) -> bool:
+    stat = process_stat(pid)
+    return stat is not None and stat[0] != "Z"
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
 
 
 def test_ratings_command_writes_tables_and_pgn(tmp_path):

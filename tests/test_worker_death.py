@@ -121,6 +121,22 @@ def test_workers_started_ahead_play_the_games_and_one_not_needed_exits_saying_no
     assert "Traceback" not in capfd.readouterr().err
 
 
+def test_a_worker_started_ahead_that_died_is_not_reaped_by_an_unjailed_bots_stop():
+    """An unjailed bot's stop reaps the zombie children of this process that are no bots (orphans it adopted):
+    never a referee worker started ahead, whose exit status the runner reads (reaped there, it read 0)."""
+    from referee.bots import sandbox
+
+    with WorkersAhead(1) as ahead:
+        (popen,) = ahead.started
+        popen.kill()
+        while (process_stat(popen.pid) or ("Z",))[0] != "Z":
+            time.sleep(0.01)
+        sandbox.kill_leftovers("no-bot-carries-this-marker", None)
+        worker = ahead.take()
+        assert worker is not None
+        assert trio.run(worker.wait) == -signal.SIGKILL
+
+
 def test_a_tournament_whose_bot_cannot_start_leaves_no_worker_started_ahead(tmp_path):
     before = set(_children())
     run = arena("tournament", "--bot", "random", "--bot", "false", "--games", "2", "--concurrency", "2",

@@ -39,7 +39,7 @@ from typing import IO
 import attrs
 import trio
 
-from referee.bots import cgroups
+from referee.bots import cgroups, sandbox
 from referee.match import Entrant, board_runs
 from referee.match.lane import Seen, note_retirement
 from referee.match.stream import FEED_AHEAD, RecordSink, SeatingsApart, Writer, feed_more, open_writer, play_lanes
@@ -231,7 +231,7 @@ class RefereeWorkers:
         if started is not None:
             return started
         return await trio.lowlevel.open_process(list(self.hooks.command), env=worker_environment(),
-                                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, process_group=0)
 
     async def _fill(self, session: _Session, slots: int, link: _WorkerLink) -> None:
         """Games for the worker's free slots, as many as may start now."""
@@ -266,8 +266,11 @@ class WorkersAhead:
 
     def __init__(self, count: int) -> None:
         env = worker_environment()
+        # In a process group of their own, as the runner's other workers: a Ctrl-C at the terminal goes to the
+        # run, which stops them (it reached them while they imported, and each printed a traceback).
         self.started = tuple(subprocess.Popen(list(WORKER_COMMAND), env=env, stdin=subprocess.PIPE,
-                                              stdout=subprocess.PIPE) for _ in range(count))
+                                              stdout=subprocess.PIPE, process_group=0) for _ in range(count))
+        sandbox.HELPERS.update(p.pid for p in self.started)  # (an unjailed bot's stop reaps no worker of ours)
         self._waiting = list(self.started)
 
     def take(self) -> _StartedWorker | None:
@@ -287,6 +290,7 @@ class WorkersAhead:
             except subprocess.TimeoutExpired:
                 popen.kill()
                 popen.wait()
+            sandbox.HELPERS.discard(popen.pid)
 
 
 @attrs.define(eq=False)
@@ -323,7 +327,9 @@ class _StartedWorker:
                 await trio.lowlevel.wait_readable(pidfd)
             finally:
                 os.close(pidfd)
-        return self.popen.wait()
+        status = self.popen.wait()
+        sandbox.HELPERS.discard(self.popen.pid)
+        return status
 
 
 def _fd_stream(pipe: IO[bytes] | None) -> trio.lowlevel.FdStream:

@@ -604,6 +604,7 @@ def _prlimit() -> str:
 
 # ------------------------------------------------------------------ leftovers
 LEADERS: set[int] = set()  # pids of bot processes started and not yet reaped by trio (never reaped here)
+HELPERS: set[int] = set()  # pids of children that are no bots, waited for elsewhere (referee workers started ahead)
 
 
 def _leftovers(marker: str, group: int | None) -> list[tuple[int, bool]]:
@@ -622,7 +623,7 @@ def _leftovers(marker: str, group: int | None) -> list[tuple[int, bool]]:
         except OSError:
             continue
         state, parent, pgid = fields[0], int(fields[1]), int(fields[2])
-        if state == b"Z" and parent == me and pid not in LEADERS:
+        if state == b"Z" and parent == me and pid not in LEADERS and pid not in HELPERS:
             found.append((pid, True))
             continue
         try:

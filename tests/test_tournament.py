@@ -10,7 +10,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from helpers import arena, as_from_a_terminal, descendants, process_stat, sigint_state, stopped_after
+from helpers import arena, as_from_a_terminal, descendants, sigint_state, stopped_after
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -283,14 +283,9 @@ def test_ctrl_c_at_the_terminal_while_the_referee_workers_start_prints_no_traceb
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
-    while time.monotonic() < deadline and any(map(_running, workers)):
+    while time.monotonic() < deadline and any(map(_alive, workers)):
         time.sleep(0.05)
-    assert not any(map(_running, workers))  # the run ended them
-
-
-def _running(pid: int) -> bool:
-    stat = process_stat(pid)
-    return stat is not None and stat[0] != "Z"
+    assert not any(map(_alive, workers))  # the run ended them
 
 
 def _cmdline(pid: int) -> bytes:

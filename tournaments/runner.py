@@ -290,7 +290,7 @@ class WorkersAhead:
             except subprocess.TimeoutExpired:
                 popen.kill()
                 popen.wait()
-            sandbox.HELPERS.discard(popen.pid)
+        sandbox.HELPERS.difference_update(p.pid for p in self.started)  # (the taken ones too, reaped by the run)
 
 
 @attrs.define(eq=False)
@@ -328,7 +328,7 @@ class _StartedWorker:
             finally:
                 os.close(pidfd)
         status = self.popen.wait()
-        sandbox.HELPERS.discard(self.popen.pid)
+        sandbox.HELPERS.discard(self.popen.pid)  # (reaped: the pid may be a new child's soon)
         return status
 
 

@@ -414,7 +414,7 @@ def points_lost_a_hand(analyses, bot: str) -> float:
 
 @pytest.mark.slow
 def test_random_loses_many_times_more_points_a_hand_than_montecarlo(tmp_path):
-    """Two two-handed games, each bot in each seat (bench/analysis.py plays 100)."""
+    """Two two-handed games, each bot in each seat (bench/decision_analysis.py plays 100)."""
     records = [record_of("two-handed", 21, [RandomPlayer(1), montecarlo(200, 1)], ["random", "montecarlo"]),
                record_of("two-handed", 21, [montecarlo(200, 2), RandomPlayer(2)], ["montecarlo", "random"])]
     for i, r in enumerate(records):
@@ -451,7 +451,7 @@ def planted(record: GameRecord, seat: int) -> list[int]:
 @pytest.mark.slow
 def test_the_planted_blunder_is_found():
     """The ace thrower (tests/bots/ace_thrower.py) against greedy in three games, at the default budget: its
-    thrown counters are marked nearly every time, most as mistakes or blunders (bench/analysis.py measures the
+    thrown counters are marked nearly every time, most as mistakes or blunders (bench/decision_analysis.py measures the
     share on many games)."""
     sys.path.insert(0, str(SAMPLE_DIR.parent / "tests" / "bots"))
     from ace_thrower import AceThrower

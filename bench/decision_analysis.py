@@ -17,10 +17,10 @@ every seat of every game in this process, at the default budget unless told othe
   trick play), with how many of its decisions were valued and how many of those exactly, and how stable the
   marks before the tricks are under a second seed.
 
-    python bench/analysis.py                       # the issue's figures: 100 games of each match
-    python bench/analysis.py --concurrency 2       # the same, two games played and analysed at once
-    python bench/analysis.py --games 10 --think 30  # a quick look
-    python bench/analysis.py --games 0 --boards 2   # the bidding games only
+    python bench/decision_analysis.py                       # the issue's figures: 100 games of each match
+    python bench/decision_analysis.py --concurrency 2       # the same, two games played and analysed at once
+    python bench/decision_analysis.py --games 10 --think 30  # a quick look
+    python bench/decision_analysis.py --games 0 --boards 2   # the bidding games only
 """
 
 from __future__ import annotations

@@ -29,11 +29,13 @@ from viewer.report import FilmsAhead, script_json, write_films
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node")
-# each film's states, as the viewer's script keeps them (viewer/static/film.js), for a JSON list of films on stdin
-STATES_IN_NODE = f"""const {{ filmStates }} = require({json.dumps(str(ROOT / "viewer" / "static" / "film.js"))});
+# each film as the viewer's script reads it (viewer/static/film.js), for a JSON list of films on stdin: its steps'
+# seat, words and fault, and its states
+IN_NODE = f"""const {{ readFilm, filmStates }} = require({json.dumps(str(ROOT / "viewer" / "static" / "film.js"))});
 let text = "";
 process.stdin.on("data", (chunk) => {{ text += chunk; }});
-process.stdin.on("end", () => process.stdout.write(JSON.stringify(JSON.parse(text).map(filmStates))));
+process.stdin.on("end", () => process.stdout.write(JSON.stringify(JSON.parse(text).map(readFilm).map((film) =>
+  ({{ words: film.steps.map((s) => [s.seat, s.text, s.fault]), states: filmStates(film) }})))));
 """
 
 
@@ -64,14 +66,20 @@ def unfolded(steps: list[dict], seats: int) -> list[list[dict]]:
     return states
 
 
-def shown_states(*records: GameRecord) -> list[list[list[dict]]]:
-    """Per record, every step's view per seat as the viewer's script keeps it from the film's events, under node."""
+def read_in_node(*records: GameRecord) -> list[dict]:
+    """Per record, its film as the viewer's script reads it, under node: ``words``, each step's seat, words and
+    whether it says a fault; ``states``, every step's view per seat as the script keeps it from the events."""
     if NODE is None:
         pytest.skip("no node: the viewer's script is run by node (apt-get install nodejs)")
     films = json.dumps([film(r) for r in records])
-    run = subprocess.run([NODE, "-e", STATES_IN_NODE], input=films, capture_output=True, text=True, check=False)
+    run = subprocess.run([NODE, "-e", IN_NODE], input=films, capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout)
+
+
+def shown_states(*records: GameRecord) -> list[list[list[dict]]]:
+    """Per record, every step's view per seat as the viewer's script keeps it from the film's events."""
+    return [read["states"] for read in read_in_node(*records)]
 
 
 def faulted(record: GameRecord, kind: str) -> GameRecord:
@@ -97,13 +105,11 @@ def test_the_viewer_shows_each_seat_at_each_step_what_the_old_film_showed(name):
     never.actions, never.termination, never.culprit, never.detail = [], Termination.CRASH, 0, "failed to start"
     records.append(never)
     players = get_variant(name).players
-    for record, states in zip(records, shown_states(*records), strict=True):
-        reference = film_reference.film(record)
+    for record, read in zip(records, read_in_node(*records), strict=True):
+        reference, states = film_reference.film(record), read["states"]
         assert states == unfolded(reference["steps"], players), record.game_id
-        new = film(record)
-        assert [(s["seat"], s["text"], s["ms"], s.get("fault", False)) for s in new["steps"]] == \
-            [(s["seat"], s["text"], s["ms"], s.get("fault", False)) for s in reference["steps"]]
-        assert {k: v for k, v in new.items() if k not in ("steps", "table")} == \
+        assert read["words"] == [[s["seat"], s["text"], s.get("fault", False)] for s in reference["steps"]]
+        assert {k: v for k, v in film(record).items() if k not in ("steps", "table")} == \
             {k: v for k, v in reference.items() if k != "steps"}
         assert [step[0]["hand_no"] for step in states] == [s["hand"] for s in reference["steps"]]
 
@@ -125,9 +131,9 @@ def test_each_step_of_a_film_shows_each_seat_what_the_rules_say_it_sees(name):
 
 def test_a_fault_is_the_films_last_step_and_says_why():
     steps = film(faulted(record_of("two-handed", 3), "illegal"))["steps"]
-    assert len(steps) == 11 + 1 and steps[-1]["fault"] and "illegal" in steps[-1]["text"]
-    last = film(faulted(record_of("two-handed", 3), "timeout"))["steps"][-1]
-    assert last["fault"] and "timeout: no reply within 400 ms" in last["text"] and last["seat"] == 1
+    assert len(steps) == 11 + 1 and steps[-1][4] is True and "illegal" in steps[-1][3]
+    seat, _, events, words, fault = film(faulted(record_of("two-handed", 3), "timeout"))["steps"][-1]
+    assert fault is True and "timeout: no reply within 400 ms" in words and seat == 1 and events == []
 
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),

@@ -19,17 +19,23 @@ A film is JSON::
 
     {"id", "variant", "players", "names", "result", "totals", "termination", "culprit", "detail",
      "table": {"hand_size", "piles", "stock", "target"},
-     "steps": [{"seat", "text", "ms", "events": [[SEATS, KIND, ...], ...]}, ...]}
+     "steps": [[SEAT, ACTION, EVENTS], ...]}
 
 ``table`` is what the script needs of the variant: each seat's cards and
 the face-down piles at a deal, whether it is the stock game (a turn-up,
-melds laid on the table) and the score that wins. An event is a list: a
+melds laid on the table) and the score that wins. A step is a list: the
+seat that acted and its action in the protocol's text (the viewer says
+"NAME: ACTION"), then the events it made. Two kinds of step say other
+words, as a fourth element: the first, the deal (no seat, no action: "the
+cards are dealt"), and the last of a game that ended on a fault, which
+says the fault and has a fifth element, ``true``. An event is a list: a
 bit mask of the seats that saw it, a short kind (``"play"``, ``"deal"``,
 ...: :data:`KINDS` lists them with their fields) and its fields, cards in
 the protocol's text (``null`` for a card a seat saw face down). Events that
 change nothing the viewer shows (a claim, a redeal, a contract's result)
-are left out. A step's ``text`` says what happened in words ("greedy: play:AS"),
-and the last step of a game that ended on a fault says the fault (``"fault": true``).
+are left out, as is each action's time (the record has it). Steps are
+lists, not objects with named fields, as events are: a game has hundreds,
+and their names and words were a third of a film's writing (FORMAT 2).
 
 The viewer loads game N's film as a script, ``films/N.js``
 (:func:`film_script`), that hands it over gzipped, in base64.
@@ -39,13 +45,12 @@ from __future__ import annotations
 
 import base64
 import gzip
-import itertools
 import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from referee.records.deals import record_decks
-from referee.records.record import ActionEntry, GameRecord, Termination
+from referee.records.record import GameRecord, Termination
 from referee.rules import IllegalActionError, get_variant, new_game, recorded_action
 from referee.rules import events as e
 from referee.rules.cards import Card
@@ -53,7 +58,7 @@ from referee.rules.variants import Variant
 
 Steps = Sequence[Sequence[e.Notice]]  # a game's notices, step by step: the deal's, then each action's
 
-FORMAT = 2  # a film's layout, as the viewer reads it: raise it when it changes (films made ahead are named by it)
+FORMAT = 3  # a film's layout, as the viewer reads it: raise it when it changes (films made ahead are named by it)
 
 
 def _card(c: Card | None) -> str | None:
@@ -143,13 +148,12 @@ def film(record: GameRecord, seen: Steps | None = None) -> dict:
     variant = get_variant(record.variant, record.options)
     names = [s.entrant for s in record.seats] or [f"seat {i}" for i in range(variant.players)]
     if seen is not None and len(seen) == len(record.actions) + 1:
-        steps, faulted = _steps_seen(record, names, seen), False
+        steps, faulted = _steps_seen(record, seen), False
     else:
         steps, faulted = _steps_replayed(record, variant, names)
     if record.termination is not Termination.COMPLETED and not faulted:
         culprit = names[record.culprit] if record.culprit is not None and record.culprit < len(names) else "?"
-        steps.append({"seat": record.culprit, "text": f"{culprit}: {record.termination.value}: {record.detail}",
-                      "ms": None, "events": [], "fault": True})
+        steps.append([record.culprit, None, [], f"{culprit}: {record.termination.value}: {record.detail}", True])
     return {
         "id": record.game_id,
         "variant": record.variant,
@@ -165,29 +169,19 @@ def film(record: GameRecord, seen: Steps | None = None) -> dict:
     }
 
 
-def _opening(record: GameRecord, notices: Sequence[e.Notice]) -> dict:
+def _opening(record: GameRecord, notices: Sequence[e.Notice]) -> list:
     """The film's first step: the deal."""
-    return {"seat": None, "text": "the cards are dealt" if record.actions or record.deals else "the game did not start",
-            "ms": None, "events": _events(notices)}
+    words = "the cards are dealt" if record.actions or record.deals else "the game did not start"
+    return [None, None, _events(notices), words]
 
 
-def _step(entry: ActionEntry, names: Sequence[str], notices: Sequence[e.Notice]) -> dict:
-    """The step of one recorded action, with what it showed; its time as the record writes it (a record just
-    played and the same read back make the same film)."""
-    seat, action, ms = entry.to_list()
-    return {"seat": seat, "text": f"{_who(names, seat)}: {action}", "ms": ms, "events": _events(notices)}
-
-
-def _who(names: Sequence[str], seat: int) -> str:
-    return names[seat] if seat < len(names) else f"seat {seat}"
-
-
-def _steps_seen(record: GameRecord, names: Sequence[str], seen: Steps) -> list[dict]:
+def _steps_seen(record: GameRecord, seen: Steps) -> list[list]:
     """The steps of a game from the notices it made as it was played (one more than its actions)."""
-    return [_opening(record, seen[0]), *map(_step, record.actions, itertools.repeat(names), seen[1:])]
+    return [_opening(record, seen[0]),
+            *([entry.seat, entry.action, _events(notices)] for entry, notices in zip(record.actions, seen[1:]))]
 
 
-def _steps_replayed(record: GameRecord, variant: Variant, names: Sequence[str]) -> tuple[list[dict], bool]:
+def _steps_replayed(record: GameRecord, variant: Variant, names: Sequence[str]) -> tuple[list[list], bool]:
     """The steps of a record played through the rules again, and whether they end on an action the rules
     refuse (then the last step says so)."""
     game, notices = new_game(variant, record.seed, record_decks(record, variant))
@@ -197,10 +191,10 @@ def _steps_replayed(record: GameRecord, variant: Variant, names: Sequence[str]) 
             action = recorded_action(game, entry.action, last=entry is record.actions[-1])
             game.check(action)
         except IllegalActionError as error:
-            step = _step(entry, names, ())
-            steps.append({**step, "text": f"{step['text']} (illegal: {error})", "fault": True})
+            who = names[entry.seat] if entry.seat < len(names) else f"seat {entry.seat}"
+            steps.append([entry.seat, entry.action, [], f"{who}: {entry.action} (illegal: {error})", True])
             return steps, True
-        steps.append(_step(entry, names, game.apply(action)))
+        steps.append([entry.seat, entry.action, _events(game.apply(action))])
         if game.is_terminal():
             break
     return steps, False

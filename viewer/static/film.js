@@ -175,7 +175,16 @@ SeatTable.prototype.events = {
   },
 };
 
-// every step's view for every seat: states[step][seat]
+// A film as the viewer reads it: each step, a list [SEAT, ACTION, EVENTS, WORDS?, FAULT?] (viewer/film.py), as
+// { seat, text, events, fault }, its text the words it has or "NAME: ACTION"
+function readFilm(film) {
+  const name = (seat) => film.names[seat] ?? `seat ${seat}`;
+  film.steps = film.steps.map(([seat, action, events, words, fault]) =>
+    ({ seat, text: words ?? `${name(seat)}: ${action}`, events, fault: Boolean(fault) }));
+  return film;
+}
+
+// every step's view for every seat of a film read by readFilm: states[step][seat]
 function filmStates(film) {
   const tables = Array.from({ length: film.players }, (_, seat) => new SeatTable(film.table, film.players, seat));
   return film.steps.map((step) => {
@@ -186,4 +195,4 @@ function filmStates(film) {
   });
 }
 
-if (typeof module !== "undefined") module.exports = { filmStates };  // (for the tests, under node)
+if (typeof module !== "undefined") module.exports = { readFilm, filmStates };  // (for the tests, under node)

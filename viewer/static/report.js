@@ -15,7 +15,7 @@ const viewerParts = window.VIEWER_PARTS || [];
 async function pinochleFilm(number, packed) {
   const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  films[number] = JSON.parse(await new Response(stream).text());
+  films[number] = readFilm(JSON.parse(await new Response(stream).text()));  // (film.js)
   (waiting[number] || []).forEach((done) => done(films[number]));
   delete waiting[number];
 }

@@ -16,7 +16,7 @@ writes ``out/report/``:
   fetch a file), so a report of thousands of games opens at once. Films
   are most of a report's cost, so a tournament or match makes them while
   its games are played: on this machine, from the notices each made, in the
-  process that played it (:class:`viewer.film_maker.FilmsSeen`: 1-2 ms of
+  process that played it (:class:`viewer.film_maker.FilmsSeen`: about 1 ms of
   CPU a game, no rules); a cluster's, by one process in the kernel's idle
   class that replays each record (:class:`FilmsAhead`), yielding its core
   to the games at once. The films still missing at the end (records

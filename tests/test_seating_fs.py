@@ -98,6 +98,38 @@ def test_an_image_is_made_again_when_a_file_in_it_changes(tmp_path, monkeypatch)
 
 
 @needs_images
+def test_a_package_installed_in_a_shared_installation_is_in_the_next_processs_image(tmp_path, monkeypatch):
+    """An interpreter's installation is compared with its image by one referee process for all of them every
+    RECHECK_SECONDS; a package installed since (pip writes it into site-packages, three folders down) is seen by
+    the next process at once: a bot's `check` right after a `pip install` runs with the package."""
+    packages = tmp_path / "venv" / "lib" / "python3.11" / "site-packages"
+    packages.mkdir(parents=True)
+    (packages / "old.py").write_text("X = 1\n")
+    source = images.Source.folder(str(tmp_path / "venv"), shared_check=True)
+    first = images.image_for(source)
+
+    def another_process() -> str:  # what a new referee process finds: the store and its notes, nothing in memory
+        monkeypatch.setattr(images, "_checked", {})
+        return images.image_for(source)
+
+    with monkeypatch.context() as walking:
+        walking.setattr(images.Source, "digest", lambda self: pytest.fail("compared again with nothing installed"))
+        assert another_process() == first  # the note of the first comparison serves (within RECHECK_SECONDS)
+    (packages / "new").mkdir()
+    (packages / "new" / "__init__.py").write_text("Y = 2\n")
+    installed = another_process()
+    assert installed != first
+    fs = seating_fs.SeatingFs(tmp_path / "seat")
+    try:
+        fs.mount(seating_fs.Layout((("0", source),)))
+        assert (fs.root / "0" / "lib" / "python3.11" / "site-packages" / "new" / "__init__.py").read_text() == "Y = 2\n"
+    finally:
+        fs.close()
+    shutil.rmtree(packages / "new")  # uninstalled: the next process's image is without it again
+    assert another_process() != installed
+
+
+@needs_images
 def test_mounts_left_by_a_killed_referee_are_removed_at_the_next_start(tmp_path):
     """A referee killed with SIGKILL leaves its seatings mounted; the next one unmounts them."""
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)

@@ -51,6 +51,8 @@ STORE_SHARE = 2  # the store may hold up to 1/STORE_SHARE of the machine's memor
 # go first once an image about to be made would take it past three quarters of that
 UNUSED_SECONDS = 24 * 3600  # an image no start used for a day is removed when another is made
 RECHECK_SECONDS = 30.0  # an image's files are compared with the host's again after this long
+STAMP_DEPTH = 3  # a shared source's stamp: the folders down to this depth below each of its paths (site-packages, ...)
+STAMP_FOLDERS = 5000  # and at most this many of them
 BUILD_SECONDS = 600
 
 
@@ -77,9 +79,10 @@ class Source:
     root: str
     paths: tuple[str, ...]
     excluded: tuple[str, ...] = ()
-    # Compared with the host's files by one referee process for all of them, every RECHECK_SECONDS: the system's
-    # files and an interpreter's installation, which change when software is installed. A bot's own folder is
-    # compared by each process at its first start (an entrant's fix is played at once).
+    # Compared with the host's files by one referee process for all of them, every RECHECK_SECONDS, and at once
+    # when its stamp changes (software installed or removed): the system's files and an interpreter's
+    # installation. A bot's own folder is compared by each process at its first start (an entrant's fix is played
+    # at once).
     shared_check: bool = False
 
     @classmethod
@@ -101,6 +104,22 @@ class Source:
                 continue
             if os.path.isdir(path) and not os.path.islink(path):
                 yield from _walk(path, excluded)
+
+    def stamp(self) -> str:
+        """A cheap sign of software installed or removed since the last comparison: the modification time of each
+        path and of the folders down to :data:`STAMP_DEPTH` below it (at most :data:`STAMP_FOLDERS`). pip, apt and
+        npm add, remove and replace files by name, which marks the folder that holds them (a package in a
+        ``lib/python3.X/site-packages`` marks that folder); a file changed where it lies waits for the comparison
+        every RECHECK_SECONDS."""
+        h = hashlib.sha256()
+        count = 0
+        for path in self.paths:
+            for folder, mtime in _folder_times(path, set(self.excluded)):
+                h.update(f"{folder}\0{mtime}\n".encode())
+                count += 1
+                if count >= STAMP_FOLDERS:
+                    return h.hexdigest()[:32]
+        return h.hexdigest()[:32]
 
     def name(self) -> str:
         """A digest of what the image is asked to hold (not of its files): its earlier versions share it."""
@@ -176,6 +195,27 @@ def _walk(folder: str, excluded: set[str]) -> Iterable[tuple[str, os.stat_result
                 stack.append(entry.path)
 
 
+def _folder_times(path: str, excluded: set[str]) -> Iterable[tuple[str, int]]:
+    """(path, modification time) of ``path`` and of the folders down to STAMP_DEPTH below it, shallowest first."""
+    try:
+        yield path, os.lstat(path).st_mtime_ns
+    except OSError:
+        return
+    level = [path] if os.path.isdir(path) and not os.path.islink(path) else []
+    for _ in range(STAMP_DEPTH):
+        below = []
+        for folder in level:
+            try:
+                with os.scandir(folder) as found:
+                    for entry in found:
+                        if entry.path not in excluded and entry.is_dir(follow_symlinks=False):
+                            yield entry.path, entry.stat(follow_symlinks=False).st_mtime_ns
+                            below.append(entry.path)
+            except OSError:
+                continue
+        level = below
+
+
 # ------------------------------------------------------------------ the store
 _checked: dict[Source, tuple[str, float]] = {}  # source -> (its image's path, when its files were last compared)
 _lock = threading.Lock()  # images are made in worker threads (never in the event loop)
@@ -189,7 +229,8 @@ def image_for(source: Source) -> str:
         if known is not None and time.monotonic() - known[1] < RECHECK_SECONDS and os.path.exists(known[0]):
             return known[0]
         store = open_store()
-        digest = recent(f"{source.name()}.checked") if source.shared_check else None
+        stamp = source.stamp() if source.shared_check else ""  # (before the comparison: a change during it is seen)
+        digest = _noted_digest(source, stamp) if source.shared_check else None
         path = str(store / f"{source.name()}-{digest}.erofs")
         if digest is None or not os.path.exists(path):
             digest = source.digest()
@@ -198,11 +239,20 @@ def image_for(source: Source) -> str:
                 _build(source, path)
                 _remove_older(store, source, path)
             if source.shared_check:
-                note(f"{source.name()}.checked", digest)
+                note(f"{source.name()}.checked", [digest, stamp])
         with contextlib.suppress(OSError):
             os.utime(path)  # used now: the last to be removed when the store is full
         _checked[source] = (path, time.monotonic())
         return path
+
+
+def _noted_digest(source: Source, stamp: str) -> str | None:
+    """The digest of a shared source's files that a referee process noted within RECHECK_SECONDS, unless its stamp
+    has changed since (then None: compare again)."""
+    kept = recent(f"{source.name()}.checked")
+    if isinstance(kept, list) and len(kept) == 2 and kept[1] == stamp:
+        return kept[0]
+    return None
 
 
 def is_made(source: Source) -> bool:

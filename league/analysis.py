@@ -34,8 +34,8 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import attrs
@@ -45,7 +45,7 @@ from analysis import SeatAnalysis, losses_by_bot
 from analysis.summary import PLURAL
 from analysis.values import Budget
 
-from .db import LeagueDB, engine_for
+from .db import LeagueDB, engine_for, writing
 from .errors import LeagueError
 
 STORE_FILE = "analysis.db"
@@ -153,10 +153,8 @@ class AnalysisStore:
                 c.execute(queue_state.insert().values(id=1, floor=0, skipped=0, note=""))
         return store
 
-    @contextmanager
-    def _write(self) -> Iterator[sa.Connection]:
-        with self.engine.execution_options(sqlite_begin="BEGIN IMMEDIATE").begin() as c:
-            yield c
+    def _write(self) -> AbstractContextManager[sa.Connection]:
+        return writing(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -47,7 +47,7 @@ Everything is imported from ``league.db`` as before.
 from __future__ import annotations
 
 from ..errors import LeagueError, LeagueUnreadable
-from .connect import SUPPORTED, database_url, engine_for, token_hash
+from .connect import SUPPORTED, database_url, engine_for, token_hash, writing
 from .queries import LeagueDB
 from .rows import Build, Entrant, Holder, Standing, Unit, Version
 from .schema import (
@@ -123,4 +123,5 @@ __all__ = [
     "version_tally",
     "versions",
     "voided",
+    "writing",
 ]

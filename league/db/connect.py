@@ -4,6 +4,8 @@ the one-line words messages give of it."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -56,6 +58,14 @@ def engine_for(url: str) -> sa.Engine:
         connection.exec_driver_sql(connection.get_execution_options().get("sqlite_begin", "BEGIN"))
 
     return engine
+
+
+@contextmanager
+def writing(engine: sa.Engine) -> Iterator[sa.Connection]:
+    """One transaction that writes (on SQLite, holding the write lock from its start: ``BEGIN IMMEDIATE``, so
+    that two writers never both read and then wait for each other's lock)."""
+    with engine.execution_options(sqlite_begin="BEGIN IMMEDIATE").begin() as c:
+        yield c
 
 
 def safe_url(url: str) -> str:

@@ -7,8 +7,8 @@ import json
 import secrets
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 
 import attrs
 import sqlalchemy as sa
@@ -18,7 +18,7 @@ from referee.rules.dealing import derive_seed
 
 from ..errors import LeagueError, LeagueUnreadable
 from ..ratings import Tally
-from .connect import engine_for, error_line, safe_url, token_hash
+from .connect import engine_for, error_line, safe_url, token_hash, writing
 from .rows import Build, Entrant, Holder, Standing, Unit, Version
 from .schema import (
     GAMES_BY_UNIT,
@@ -129,11 +129,9 @@ class LeagueDB:
                 UPGRADES[version](c)
             c.execute(league_meta.update().where(league_meta.c.key == "schema").values(value=str(SCHEMA_VERSION)))
 
-    @contextmanager
-    def _write(self) -> Iterator[sa.Connection]:
-        """One transaction that writes (on SQLite, holding the write lock from its start)."""
-        with self.engine.execution_options(sqlite_begin="BEGIN IMMEDIATE").begin() as c:
-            yield c
+    def _write(self) -> AbstractContextManager[sa.Connection]:
+        """One transaction that writes (:func:`.connect.writing`)."""
+        return writing(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -273,6 +273,13 @@ class WorkersAhead:
         sandbox.HELPERS.update(p.pid for p in self.started)  # (an unjailed bot's stop reaps no worker of ours)
         self._waiting = list(self.started)
 
+    @classmethod
+    def for_run(cls, config: TournamentConfig) -> WorkersAhead:
+        """As many as :func:`play` takes at most for a run of ``config``: its referee processes, or none on a
+        cluster or with one process (which plays its games itself). A run of fewer games than processes takes
+        fewer; the rest exit."""
+        return cls(config.referee_processes if config.cluster is None and config.referee_processes > 1 else 0)
+
     def take(self) -> _StartedWorker | None:
         """One of them, driven from trio from now on (None: none left)."""
         return _StartedWorker(self._waiting.pop(0)) if self._waiting else None

@@ -108,8 +108,7 @@ def run(args) -> int:
     if args.pgn is not None:
         check_new_file(args.pgn, "--pgn")
     # the referee worker processes start now: their start overlaps the check of the bots, not the first games
-    with WorkersAhead(config.referee_processes if config.cluster is None and config.referee_processes > 1 else 0) \
-            as ahead:
+    with WorkersAhead.for_run(config) as ahead:
         return _run(args, config, data, path, ahead)
 
 

@@ -130,6 +130,14 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def command_line(pid: int) -> str:
+    """Process ``pid``'s command line, its arguments joined by spaces ("(gone)" once it has ended)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return "(gone)"
+
+
 ROOT = Path(__file__).resolve().parent.parent
 # The clock of a bot that is not meant to run out of time: roomy, so that a busy machine never turns a fast reply
 # into a time-out (the tests give a short clock only to bots that must time out).

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from helpers import arena, as_from_a_terminal, descendants, sigint_state, stopped_after
+from helpers import arena, as_from_a_terminal, command_line, descendants, sigint_state, stopped_after
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -276,7 +276,7 @@ def test_ctrl_c_at_the_terminal_while_the_referee_workers_start_prints_no_traceb
     deadline = time.monotonic() + 60
     workers: list[int] = []
     while time.monotonic() < deadline and not workers:
-        workers = [pid for pid in descendants(proc.pid) if b"tournaments.worker" in _cmdline(pid)]
+        workers = [pid for pid in descendants(proc.pid) if "tournaments.worker" in command_line(pid)]
         time.sleep(0.005)
     assert workers
     os.killpg(proc.pid, signal.SIGINT)  # (the terminal's Ctrl-C: the run's whole group, as the workers import)
@@ -286,13 +286,6 @@ def test_ctrl_c_at_the_terminal_while_the_referee_workers_start_prints_no_traceb
     while time.monotonic() < deadline and any(map(_alive, workers)):
         time.sleep(0.05)
     assert not any(map(_alive, workers))  # the run ended them
-
-
-def _cmdline(pid: int) -> bytes:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return b""
 
 
 def test_ratings_command_writes_tables_and_pgn(tmp_path):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from helpers import arena, descendants, process_stat
+from helpers import arena, command_line, descendants, process_stat
 
 from referee.records.record import read_records
 from referee.records.replay import replay_record
@@ -79,10 +79,10 @@ def test_a_worker_killed_mid_game_is_replaced_and_its_games_are_played_again(tmp
 
     assert killed["bots"], "the killed worker should have had bots running"
     left = _gone(killed["bots"])
-    assert left == [], [_cmdline(pid) for pid in left]  # its orphaned bots saw their input end and exited
+    assert left == [], [command_line(pid) for pid in left]  # its orphaned bots saw their input end and exited
     left = _gone([pid for pid in _children() if pid not in before])  # (a bot forked as its worker was
     # killed ends a moment later, orphaned to us)
-    assert left == [], [_cmdline(pid) for pid in left]
+    assert left == [], [command_line(pid) for pid in left]
 
 
 def test_a_worker_that_keeps_dying_stops_the_tournament_with_a_clear_error(tmp_path, capfd):
@@ -103,7 +103,7 @@ def test_a_worker_that_keeps_dying_stops_the_tournament_with_a_clear_error(tmp_p
     assert store.games_path.read_text() == ""
     left = _gone([pid for pid in _children() if pid not in before])  # (a bot forked as its worker was
     # killed ends a moment later, orphaned to us)
-    assert left == [], [_cmdline(pid) for pid in left]
+    assert left == [], [command_line(pid) for pid in left]
 
 
 def test_workers_started_ahead_play_the_games_and_one_not_needed_exits_saying_nothing(tmp_path, capfd):
@@ -142,7 +142,7 @@ def test_a_tournament_whose_bot_cannot_start_leaves_no_worker_started_ahead(tmp_
     run = arena("tournament", "--bot", "random", "--bot", "false", "--games", "2", "--concurrency", "2",
                 "--processes", "2", "--isolation", "none", "--out", str(tmp_path / "t"))
     assert run.returncode == 2 and "bot false cannot start" in run.stderr and "Traceback" not in run.stderr
-    assert [_cmdline(pid) for pid in _children() if pid not in before] == []
+    assert [command_line(pid) for pid in _children() if pid not in before] == []
 
 
 def test_the_worker_does_not_import_the_runner():
@@ -161,13 +161,6 @@ def _leaves(group: BaseException) -> list[BaseException]:
 
 def _children() -> list[int]:
     return [pid for pid in descendants(os.getpid()) if process_stat(pid) and process_stat(pid)[1] == os.getpid()]
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return "(gone)"
 
 
 def _gone(pids: list[int], patience: float = 60) -> list[int]:

@@ -172,3 +172,23 @@ def test_config_examples_in_the_repo_load():
     for path in sorted(Path(__file__).resolve().parent.parent.joinpath("tournaments").glob("*.toml")):
         tomllib.loads(path.read_text())
         load_config(path)
+
+
+@pytest.mark.parametrize("command", ["ratings", "replay", "report", "analyse"])
+def test_a_file_that_holds_no_record_is_named_as_not_a_games_file(command, tmp_path):
+    """Any file given where a results folder or its games.jsonl goes, and holding no record (a note, a config):
+    one line that says so, not that its seal's key is missing beside it."""
+    note = tmp_path / "notes.txt"
+    note.write_text("my bot's results\nare in results/first\n")
+    done = arena(command, str(note))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().endswith(f"{note}: not a games.jsonl (no line of it is a game's record): give the "
+                                        "--out folder of a match, tournament or sprt, or its games.jsonl")
+
+
+def test_report_takes_a_games_file_and_writes_the_report_beside_it(results, results_dir, tmp_path):
+    _beside(results_dir, tmp_path)
+    (tmp_path / "games.jsonl").write_bytes(results)
+    done = arena("report", str(tmp_path / "games.jsonl"), "--bootstrap", "10")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "report" / "index.html").is_file() and (tmp_path / "report" / "films" / "3.js").is_file()

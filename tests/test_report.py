@@ -176,6 +176,25 @@ def test_a_match_writes_its_report_and_the_report_command_rewrites_it(tmp_path):
     assert skipped.returncode == 0 and not (tmp_path / "n" / "report").exists() and "report:" not in skipped.stdout
 
 
+def test_report_open_takes_a_folder_given_relative_and_says_when_no_browser_opens_it(tmp_path, monkeypatch):
+    """``report DIR --open`` with DIR relative (the usual way: ``report results/first --open``) opens the page's
+    file URI, which must name an absolute path (it stopped on a traceback); with no browser, one line says so."""
+    run = arena("match", "greedy", "random", "--games", "2", "--isolation", "none", "--option", "target=300",
+                "--out", str(tmp_path / "m"), "--no-report")
+    assert run.returncode == 0, run.stderr
+    import webbrowser
+
+    opened: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", lambda address: opened.append(address) or True)
+    shown = arena("report", "m", "--open", "--bootstrap", "10", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert opened == [(tmp_path / "m" / "report" / "index.html").as_uri()]
+    monkeypatch.setattr(webbrowser, "open", lambda address: False)  # (what it returns with no browser to run)
+    alone = arena("report", "m", "--open", "--bootstrap", "10", cwd=tmp_path)
+    assert alone.returncode == 0 and "Traceback" not in alone.stderr
+    assert alone.stderr.strip() == f"--open: no web browser found here; open {opened[0]} yourself"
+
+
 def test_report_refuses_a_folder_without_results_or_with_a_forged_record(tmp_path):
     missing = arena("report", str(tmp_path))
     assert missing.returncode == 2 and "has no games.jsonl" in missing.stderr

@@ -20,7 +20,7 @@ from .args import (
     positive_int,
     variant_from_args,
 )
-from .printing import game_line, print_standings, write_html_report
+from .printing import game_line, open_in_browser, print_standings, write_html_report
 from .running import check_bots_start, check_out, default_out, run_trio_stoppable
 
 
@@ -69,9 +69,7 @@ def run(args) -> int:
         for seat, address in zip(sorted(links), addresses, strict=True):
             print(f"seat {seat}: open {address}", flush=True)
         if args.open:
-            import webbrowser
-
-            webbrowser.open(addresses[0])
+            open_in_browser(addresses[0])
 
     def on_game(record: GameRecord) -> None:
         records.append(record)

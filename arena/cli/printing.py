@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -143,6 +144,18 @@ def write_html_report(records: list[GameRecord], out: Path, title: str, summary=
                          analysis=out / ANALYSIS_FILE)
     print(f"report: {index}")
     return index
+
+
+def open_in_browser(address: str) -> None:
+    """``--open``: ``address`` in the user's web browser, or one line saying to open it by hand where there is none."""
+    import webbrowser
+
+    try:
+        opened = webbrowser.open(address)
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        print(f"--open: no web browser found here; open {address} yourself", file=sys.stderr)
 
 
 def write_pgn(records: list[GameRecord], path: Path, event: str | None = None) -> None:

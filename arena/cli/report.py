@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .args import UsageError, add_bootstrap_argument, add_no_verify_argument, add_partial_argument
+from .args import add_bootstrap_argument, add_no_verify_argument, add_partial_argument
 
 
 def add_parser(sub) -> None:
@@ -14,7 +14,8 @@ def add_parser(sub) -> None:
         "and time use, and a filterable list of the games, each watchable step by step in a replay viewer (every "
         "hand face up, or one seat's view), with the marks of OUT/analysis.jsonl where 'analyse' wrote one. One "
         "folder, no server: it opens from the disk and works offline."))
-    p.add_argument("results", type=Path, metavar="OUT", help="a match's or tournament's output folder")
+    p.add_argument("results", type=Path, metavar="OUT", help="a match's or tournament's output folder, or its games.jsonl "
+                   "(the report is written beside it)")
     p.add_argument("--open", action="store_true", help="open the report in the web browser")
     add_bootstrap_argument(p)
     add_no_verify_argument(p)
@@ -24,19 +25,16 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     # Here, not at the top: the records and the report's writer are the work's, and 'report --help' needs neither.
-    from .printing import write_html_report
-    from .results import records_to_use
+    from .printing import open_in_browser, write_html_report
+    from .results import games_file, records_to_use
 
-    folder = args.results
-    if not (folder / "games.jsonl").is_file():
-        raise UsageError(f"{folder}: not a results folder (it has no games.jsonl)")
-    records, gap = records_to_use(folder / "games.jsonl", args.no_verify, "report on", "reports", args.partial)
+    path = games_file(args.results)
+    folder = path.parent  # (the report is written beside the records)
+    records, gap = records_to_use(path, args.no_verify, "report on", "reports", args.partial)
     unverified = " (unverified: --no-verify, seals and schedule not checked)" if args.no_verify else \
         " (--partial: not every scheduled game)" if gap else ""
     index = write_html_report(records, folder, f"{folder.resolve().name}: {len(records)} games{unverified}",
                               bootstrap=args.bootstrap)
     if args.open:
-        import webbrowser
-
-        webbrowser.open(index.as_uri())
+        open_in_browser(index.resolve().as_uri())  # (a file URI names an absolute path: the folder may be given relative)
     return 0

@@ -45,7 +45,23 @@ def games_file(path: Path) -> Path:
                              "first game ended; --resume it, or run it again")
         raise UsageError(f"{path}: not a results folder (it has no games.jsonl): give the --out folder of a match, "
                          "tournament or sprt, or its games.jsonl")
-    return path / "games.jsonl" if path.is_dir() else path
+    if path.is_dir():
+        return path / "games.jsonl"
+    if not _could_hold_records(path):
+        raise UsageError(f"{path}: not a games.jsonl (no line of it is a game's record): give the --out folder "
+                         "of a match, tournament or sprt, or its games.jsonl")
+    return path
+
+
+def _could_hold_records(path: Path) -> bool:
+    """Whether a file could be a games.jsonl: empty, or a line among its first 64 KiB begins as a record does
+    (a damaged line here and there is set aside later, with a warning)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1 << 16)
+    except OSError as e:
+        raise UsageError(f"{path}: cannot be read ({e.strerror})") from None
+    return not head.strip() or any(line.lstrip().startswith(b"{") for line in head.splitlines())
 
 
 def records_to_use(path: Path, no_verify: bool, verb: str, verbs: str,

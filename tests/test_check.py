@@ -180,3 +180,31 @@ def test_a_bot_that_never_claims_or_claims_only_when_it_wins_is_not_warned(tmp_p
     done = check(bot, tmp_path, "--variant", variant, "--option", "claim=yes")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "wrong claim" not in done.stdout and "[  ok] plays to win" in done.stdout
+
+
+def test_ctrl_c_stops_a_check_in_one_line(tmp_path):
+    """Ctrl-C while the bot thinks: exit status 130 and one line, without the words of the commands that keep
+    records, nor Python's warning of the check's later steps left unawaited (they were made before their turn)."""
+    import signal
+    import time
+
+    from helpers import as_from_a_terminal
+
+    out = tmp_path / "c"
+    silent = f"{sys.executable} {FAULTY} sleep 1"  # never answers its first request
+    process = subprocess.Popen([sys.executable, "-m", "arena", "check", silent, "--time-per-move", "600000",
+                                "--time-bank", "600000", "--out", str(out)], cwd=ROOT, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=as_from_a_terminal)
+    log = out / "logs" / "bot.stderr.log"  # (check names the bot under test "bot"; its stderr is logged as it comes)
+    try:
+        waited = time.monotonic() + 120
+        while not (log.exists() and "asleep" in log.read_text()):  # asked its first request, it thinks
+            assert process.poll() is None and time.monotonic() < waited, "never asked its first request"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+    assert err.strip() == "pinochle-arena: interrupted", err

@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pinochle-arena: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\npinochle-arena: interrupted; every finished game is in the records file", file=sys.stderr)
+        print("\npinochle-arena: interrupted", file=sys.stderr)  # (the commands that keep records say what they kept)
         return 130
     finally:
         from referee.records.store import STARTED  # here: a command that never opened a store need not import it

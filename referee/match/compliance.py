@@ -108,13 +108,13 @@ async def run_check(entrant: Entrant, variant: Variant, games: int, seed: int, o
     async with open_lane(entrants, LaneSettings(variant, logs, duplicate=False), players=players) as lane:
         try:
             await _start(player, lane.nursery, checks)
-            steps = [_ping(player, checks), _play(lane, player, others, variant, games, seed, report, checks),
-                     _quit(player, checks)]
-            for step in steps:
-                if all(c.status in (PASS, WARN) for c in checks.values() if c.status != SKIP) and player.client:
-                    await step
-                else:
-                    step.close()  # never started: an earlier check failed
+            steps = [lambda: _ping(player, checks),
+                     lambda: _play(lane, player, others, variant, games, seed, report, checks),
+                     lambda: _quit(player, checks)]
+            for step in steps:  # (each made when its turn comes: one never reached is never made, nor left unawaited)
+                if not (all(c.status in (PASS, WARN) for c in checks.values() if c.status != SKIP) and player.client):
+                    break  # an earlier check failed
+                await step()
         finally:
             with trio.CancelScope(shield=True):
                 await player.retire()

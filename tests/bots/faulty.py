@@ -4,7 +4,7 @@
 Usage: faulty.py MODE [N]
 
 At request N (or at the handshake for the modes marked *):
-  sleep        never answers                   slow        answers after 3 s
+  sleep        never answers (says 'asleep' on stderr)   slow        answers after 3 s
   exit         exits with status 3             segfault    dies by SIGSEGV
   closeout     closes stdout, keeps running    nohandshake* never says ready
   garbage      a line that is no message       badutf8     a line of invalid UTF-8
@@ -123,6 +123,7 @@ for line in sys.stdin:
             say(legal[0])
             continue
         if mode in ("sleep", "ignoreterm"):
+            print("asleep", file=sys.stderr, flush=True)  # (for a test to know the bot was asked and thinks)
             time.sleep(3600)
         elif mode == "slow":
             time.sleep(3)

@@ -289,6 +289,29 @@ def test_misspelt_commands_and_flags_get_a_suggestion_and_the_version_is_printed
     assert version.returncode == 0 and version.stdout.startswith("pinochle-arena ")
 
 
+@pytest.mark.parametrize("argv, line", [
+    (["match", "greedy", "random", "--games", "0"],
+     "pinochle-arena match: error: argument --games: must be positive (see 'pinochle-arena match --help')"),
+    (["match", "greedy", "random", "--gmaes", "4"],
+     "pinochle-arena match: error: unrecognized arguments: --gmaes 4; did you mean '--games'? "
+     "(see 'pinochle-arena match --help')"),
+    (["tournament", "--bot", "greedy", "--bot", "random", "--out", ""],
+     "pinochle-arena tournament: error: argument --out: an empty path: give a folder or file name "
+     "(see 'pinochle-arena tournament --help')"),
+    (["league", "run", "--frob"], None),
+])
+def test_a_mistake_on_the_command_line_is_one_line(argv, line, tmp_path):
+    """cli.md's promise: a mistake in the input is one line and exit status 2 (argparse printed the command's
+    usage first, twenty lines above the one that says what is wrong); an empty --out is one (it wrote a run's key
+    and records among the current folder's files)."""
+    done = arena(*argv, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    if line is not None:
+        assert done.stderr.strip() == line
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_an_inline_command_is_named_by_its_interpreter():
     from referee.bots.samples import entrant_name
 

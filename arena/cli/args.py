@@ -22,6 +22,14 @@ class UsageError(Exception):
     """A mistake in what the user asked for; printed without a traceback."""
 
 
+def given_path(text: str) -> Path:
+    """A path given on the command line; an empty one is refused (Python would take it for the current folder, and
+    a run's key and records would land among whatever is there)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path: give a folder or file name")
+    return Path(text)
+
+
 def positive_int(text: str) -> int:
     value = nonneg_int(text)
     if value == 0:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-from pathlib import Path
 
 from referee.match.compliance import run_check
 
@@ -12,6 +11,7 @@ from .args import (
     add_time_arguments,
     add_variant_arguments,
     entrants_from_args,
+    given_path,
     positive_int,
     variant_from_args,
 )
@@ -34,7 +34,7 @@ def add_parser(sub) -> None:
                    help="seed for the deals (default: a new one every run, printed, so that no two runs deal alike "
                         "or give their games the same ids; --seed N deals those games again)")
     add_time_arguments(p)
-    p.add_argument("--out", type=Path, default=None, help="where logs and the transcript go (default results/check-TIMESTAMP)")
+    p.add_argument("--out", type=given_path, default=None, help="where logs and the transcript go (default results/check-TIMESTAMP)")
     p.set_defaults(handler=run)
 
 

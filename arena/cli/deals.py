@@ -14,6 +14,7 @@ from .args import (
     add_no_verify_argument,
     add_partial_argument,
     add_variant_arguments,
+    given_path,
     positive_int,
     variant_from_args,
 )
@@ -33,7 +34,7 @@ def add_parser(sub) -> None:
     p.add_argument("--decks", type=positive_int, default=10,
                    help="decks per generated deal, for its first hands (default 10; later hands come from its seed)")
     add_variant_arguments(p)
-    p.add_argument("--out", type=Path, default=None, help="the file to write (default: standard output)")
+    p.add_argument("--out", type=given_path, default=None, help="the file to write (default: standard output)")
     add_no_verify_argument(p)
     add_partial_argument(p, "write the deals of")
     p.set_defaults(handler=run)

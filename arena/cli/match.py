@@ -23,6 +23,7 @@ from .args import (
     deals_from_args,
     deals_in_order,
     entrants_from_args,
+    given_path,
     positive_int,
     variant_from_args,
 )
@@ -64,7 +65,7 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int, default=None,
                    help="seed for the deals (default: a secret one from the operating system, kept in OUT)")
     add_time_arguments(p)
-    p.add_argument("--out", type=Path, default=None, help="output directory (default results/match-TIMESTAMP)")
+    p.add_argument("--out", type=given_path, default=None, help="output directory (default results/match-TIMESTAMP)")
     p.add_argument("--concurrency", type=positive_int, default=1, metavar="N",
                    help="games at once, as cutechess's -concurrency (default 1); each of the N lanes has processes of "
                         "its own, logged in OUT/logs/BOT.wLANE.stderr.log")

@@ -36,8 +36,14 @@ class Parser(argparse.ArgumentParser):
         return super().parse_args(args, namespace)
 
     def error(self, message: str):
-        hint = _did_you_mean(self, message, getattr(self, "given", []))
-        super().error(message + (f"; did you mean {hint}?" if hint else ""))
+        """One line, and exit status 2 (argparse's own error prints the usage first: twenty lines for a command
+        with many flags, above the one that matters)."""
+        given = getattr(self, "given", [])
+        hint = _did_you_mean(self, message, given)
+        command = next((word for word in given[:1] if word in COMMANDS), None) if self.prog == "pinochle-arena" else None
+        helped = f"{self.prog} {command}" if command else self.prog
+        self.exit(2, f"{helped}: error: {message}{f'; did you mean {hint}?' if hint else ''} "
+                     f"(see '{helped} --help')\n")
 
     def command_parser(self, name: str) -> argparse.ArgumentParser:
         """The parser of the sub-command ``name``."""

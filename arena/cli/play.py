@@ -5,7 +5,6 @@ from __future__ import annotations
 import secrets
 import socket
 import sys
-from pathlib import Path
 
 from referee.match import TimeControl
 from referee.records.record import GameRecord
@@ -16,6 +15,7 @@ from .args import (
     add_time_arguments,
     add_variant_arguments,
     entrants_from_args,
+    given_path,
     nonneg_int,
     positive_int,
     variant_from_args,
@@ -41,7 +41,7 @@ def add_parser(sub) -> None:
     p.add_argument("--human-time", type=positive_int, default=600, metavar="S",
                    help="your time for each move, in seconds (default 600); the bots' time flags are their own")
     add_time_arguments(p)
-    p.add_argument("--out", type=Path, default=None, help="output directory (default results/play-TIMESTAMP)")
+    p.add_argument("--out", type=given_path, default=None, help="output directory (default results/play-TIMESTAMP)")
     add_report_argument(p)
     p.set_defaults(handler=run)
 

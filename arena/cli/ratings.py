@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .args import UsageError, add_bootstrap_argument, add_no_verify_argument, add_partial_argument
+from .args import UsageError, add_bootstrap_argument, add_no_verify_argument, add_partial_argument, given_path
 
 
 def add_parser(sub) -> None:
@@ -18,7 +18,7 @@ def add_parser(sub) -> None:
                         "openskill or bradley-terry (the league's fit) print their ratings table (docs/ratings.md)")
     add_bootstrap_argument(p)
     p.add_argument("--pgn", type=Path, default=None, help="also write the results as PGN (for Ordo or BayesElo)")
-    p.add_argument("--out", type=Path, default=None, help="write ratings.csv, headtohead.csv, crosstable.csv, ratings.json here")
+    p.add_argument("--out", type=given_path, default=None, help="write ratings.csv, headtohead.csv, crosstable.csv, ratings.json here")
     add_no_verify_argument(p)
     add_partial_argument(p, "rate")
     p.set_defaults(handler=run)

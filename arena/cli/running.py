@@ -11,7 +11,7 @@ from pathlib import Path
 
 import trio
 
-from referee.bots.apart import exposures, jails_of
+from referee.bots.apart import exposures, jails_of, results_within
 from referee.bots.sandbox import images_to_make
 from referee.match import named_by_bots, preflight
 from referee.records.store import ResultStore
@@ -84,7 +84,8 @@ def say_images_to_make(entrants, out: Path) -> None:
 def check_apart(entrants, out: Path) -> None:
     """Refuse jailed entrants whose jails would show them another entrant's program or a results folder."""
     bots = [(e.name, e.command, e.sandbox) for e in entrants if e.connect is None]  # not a person's seat
-    problems = exposures(jails_of(bots, (str(out),)))
+    jails = jails_of(bots, (str(out),))
+    problems = exposures(jails) + results_within(jails, out)
     if problems:
         raise UsageError("; ".join(problems) + " (docs/competition.md, Running a competition)")
 

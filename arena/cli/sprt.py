@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from referee.bots.sandbox import isolation_summary
 from referee.records.audit import sprt_ranges
@@ -18,6 +17,7 @@ from .args import (
     deals_from_args,
     deals_in_order,
     entrants_from_args,
+    given_path,
     positive_int,
     variant_from_args,
 )
@@ -50,7 +50,7 @@ def add_parser(sub) -> None:
                    help="seed for the deals (default: a secret one from the operating system, kept in OUT)")
     p.add_argument("--concurrency", type=positive_int, default=None, help="pairs at once (default: cores)")
     add_time_arguments(p)
-    p.add_argument("--out", type=Path, default=None, help="output directory (default results/sprt-TIMESTAMP)")
+    p.add_argument("--out", type=given_path, default=None, help="output directory (default results/sprt-TIMESTAMP)")
     p.set_defaults(handler=run)
 
 

@@ -28,6 +28,7 @@ from .args import (
     add_variant_arguments,
     bots_with_options,
     fence_keys_from_args,
+    given_path,
     limits_from_args,
     positive_int,
     with_startup_timeout,
@@ -65,7 +66,7 @@ def add_parser(sub) -> None:
     p.add_argument("--resume", nargs="?", const=True, default=None, metavar="OUT",
                    help="continue the tournament in OUT (its configuration is kept there), or without OUT the one "
                         "in --out or the configuration's output")
-    p.add_argument("--out", type=Path, default=None,
+    p.add_argument("--out", type=given_path, default=None,
                    help="output directory (default: the configuration's, else results/tournament-TIMESTAMP)")
     p.add_argument("--format", choices=("round-robin", "gauntlet", "knockout"), default=None,
                    help="round-robin (default), gauntlet (the --candidate plays everyone else) or knockout (the bots "

@@ -62,6 +62,22 @@ def exposures(specs: Mapping[str, JailSpec]) -> list[str]:
     return problems
 
 
+def results_within(specs: Mapping[str, JailSpec], out: Path) -> list[str]:
+    """Why the results folder ``out`` may not be made where it is: inside a folder a bot is shown. This run hides it
+    from the bot, but it stays there, with its key and seeds, and every later run with that bot would be refused
+    (:func:`exposures`): refused now, before the first run rather than the second."""
+    where = Path(os.path.realpath(out))
+    problems = []
+    for name, spec in specs.items():
+        inside = [folder for folder in _shown(spec) if folder.is_dir() and is_under(where, [folder])
+                  and not is_under(folder, [SAMPLE_DIR])]
+        if inside:
+            problems.append(f"the results folder {out} would be inside {inside[0]}, which bot {name} is shown (its "
+                            "key and seeds, for every later run): keep results outside every bot's folder (give --out "
+                            "a folder elsewhere, or run from another folder)")
+    return problems
+
+
 def _shown(spec: JailSpec) -> list[Path]:
     try:
         return [real for _, real in visible_paths(spec)]

@@ -496,3 +496,11 @@ def test_entrants_side_by_side_or_beside_results_are_refused(tmp_path, mark):
     played = referee("match", "mine/mybot", "theirs/otherbot", "--games", "2", "--option", "target=200",
                      "--out", tmp_path / "r3", cwd=apart_)
     assert played.returncode == 0, played.stderr
+
+    # Run from inside a bot's folder, the default results/ would land in it: hidden from this run's bots, but every
+    # later run with that bot would be refused for it (it worked once, then not): refused at the first, made nowhere.
+    inside = referee("match", "./mybot", "../theirs/otherbot", "--games", "2", cwd=apart_ / "mine")
+    assert inside.returncode == 2 and "Traceback" not in inside.stderr
+    assert "would be inside" in inside.stderr and "which bot mybot is shown" in inside.stderr
+    assert "give --out a folder elsewhere" in inside.stderr
+    assert not list((apart_ / "mine" / "results").glob("match-*"))  # (only last-week's, emptied above, is there)

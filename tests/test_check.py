@@ -208,3 +208,19 @@ def test_ctrl_c_stops_a_check_in_one_line(tmp_path):
             process.kill()
     assert process.returncode == 130
     assert err.strip() == "pinochle-arena: interrupted", err
+
+
+def test_a_crash_in_a_game_is_quoted_from_the_bots_stderr_and_its_log_is_named(tmp_path):
+    bot = tmp_path / "crashing" / "bot.py"
+    bot.parent.mkdir()
+    bot.write_text("import sys\nasked = 0\nfor line in sys.stdin:\n    w = line.split()\n"
+                   "    if w[0] == 'pinochle':\n        print('ready', flush=True)\n"
+                   "    elif w[0] == 'ping':\n        print('pong ' + w[1], flush=True)\n"
+                   "    elif w[0] == 'go':\n        asked += 1\n"
+                   "        if asked == 3:\n            raise IndexError('list index out of range in my_strategy')\n"
+                   "        print(w[4], flush=True)\n")
+    done = check(f"{sys.executable} {bot}", tmp_path)
+    assert done.returncode == 1
+    assert re.search(r"\[FAIL\] stays up for every game +game check1: exited with status 1; its stderr ends: "
+                     r"IndexError: list index out of range in my_strategy", done.stdout), done.stdout
+    assert f"What the bot wrote on stderr: {tmp_path / 'check' / 'logs' / 'bot.stderr.log'}" in done.stdout

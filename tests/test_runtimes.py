@@ -77,8 +77,31 @@ def test_what_a_bot_prints_instead_of_its_handshake_is_quoted(tmp_path):
     result = arena("match", f"{sys.executable} {bot}", "random", "--isolation", "none", "--games", "2",
                    "--out", tmp_path / "match")
     assert result.returncode == 2
-    assert "'Starting up...' | 'Fatal: weights.bin not found' before 'ready'" in result.stderr
+    assert "printed 'Starting up...' where the handshake" in result.stderr
+    assert "(the lines after it: 'Fatal: weights.bin not found')" in result.stderr
     assert "its stderr ends: more detail on stderr" in result.stderr
+
+
+@pytest.mark.parametrize("stderr, said", [
+    ("Traceback (most recent call last):\n  File \"bot.py\", line 3, in <module>\n    import numpy\n"
+     "ModuleNotFoundError: No module named 'numpy'\n", "ModuleNotFoundError: No module named 'numpy'"),
+    ("node:internal/modules/cjs/loader:1228\n  throw err;\n  ^\n\nError: Cannot find module '/home/bot/bot.js'\n"
+     "    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)\n  code: 'MODULE_NOT_FOUND',\n"
+     "  requireStack: []\n}\n\nNode.js v20.20.2\n", "Error: Cannot find module '/home/bot/bot.js'"),
+    ("Exception in thread \"main\" java.lang.IllegalStateException: no deal\n\tat Bot.main(Bot.java:5)\n",
+     "Exception in thread \"main\" java.lang.IllegalStateException: no deal"),
+    ("panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.main()\n",
+     "panic: runtime error: index out of range [3] with length 3"),
+    ("=== pinochle-arena: start 1 of bot\nthinking...\nstill thinking\n", "still thinking"),
+])
+def test_a_stopped_bots_stderr_is_quoted_by_the_line_that_says_why(stderr, said, tmp_path):
+    """A runtime's failure line, not what comes after it: stack frames, an error's fields, node's version banner
+    (a node bot's mistyped file was quoted as 'its stderr ends: Node.js v20.20.2')."""
+    from referee.match.client import last_stderr_line
+
+    log = tmp_path / "bot.stderr.log"
+    log.write_text(stderr)
+    assert last_stderr_line(log) == said
 
 
 @pytest.mark.parametrize("said, memory", [

@@ -106,12 +106,13 @@ class BotClient:
         try:
             await client._handshake(startup_timeout)
         except _NotHandshake as e:
-            printed = [e.line, *await client._more_lines()]
+            after = await client._more_lines()
             await process.kill()
             said = await _stderr_end(process, stderr_path)
             raise BotProtocolError(
-                f"printed {_quoted(printed)} before 'ready', where the handshake ('id', 'protocol', 'option', "
-                "'want', 'info' lines, then 'ready') was expected" + (f"; its stderr ends: {said}" if said else "")
+                f"printed {_quoted([e.line])} where the handshake ('id', 'protocol', 'option', 'want', 'info' "
+                "lines, then 'ready') was expected" + (f" (the lines after it: {_quoted(after)})" if after else "")
+                + (f"; its stderr ends: {said}" if said else "")
             ) from None
         except BotError as e:
             printed = process.leftover_lines(STARTUP_LINES) if isinstance(e, BotCrashed) else []
@@ -336,11 +337,17 @@ async def _stderr_end(process: LineEndpoint, path: Path | None) -> str:
     process it left behind may hold the pipe open)."""
     with trio.move_on_after(1):
         await process.stderr_logged()
-    return _last_line(path)
+    return last_stderr_line(path)
 
 
-def _last_line(path: Path | None) -> str:
-    """The last non-empty line of a log (its last 2 KiB), without the referee's own notes."""
+# A line that says a program failed, as runtimes print it: an exception's name and message (Python, JavaScript,
+# Java), a panic (Go, Rust). After it may come stack frames, an error's fields, a runtime's version banner (node).
+FAILURE_LINE = re.compile(r"([\w.$]*(Error|Exception)\b|panic:|thread '.*' panicked|fatal error|error:)", re.IGNORECASE)
+
+
+def last_stderr_line(path: Path | None) -> str:
+    """What a bot's stderr log (its last 2 KiB) says last of why it stopped: its last line that says a failure, else
+    its last non-empty line; never the referee's own notes."""
     if path is None:
         return ""
     try:
@@ -350,7 +357,9 @@ def _last_line(path: Path | None) -> str:
     except OSError:
         return ""
     lines = [x.strip() for x in tail.splitlines() if x.strip() and not x.startswith("=== pinochle-arena")]
-    return printable(lines[-1][:200]) if lines else ""
+    failures = [x for x in lines if FAILURE_LINE.match(x)]
+    chosen = failures[-1] if failures else lines[-1] if lines else ""
+    return printable(chosen[:200])
 
 
 def printable(text: str) -> str:

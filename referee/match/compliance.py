@@ -35,7 +35,7 @@ from ..rules.events import DecisionKind
 from ..rules.game import Game
 from ..rules.melds import count_hand_meld
 from ..rules.variants import Variant, apply_option
-from .client import printable
+from .client import last_stderr_line, printable
 from .clock import TimeControl
 from .lane import GameSpec, Lane, LaneSettings, open_lane
 from .player import Entrant, Player
@@ -61,6 +61,7 @@ class CheckReport:
     games: list[GameRecord] = attrs.Factory(list)
     seats: list[int] = attrs.Factory(list)  # the bot's seat in each of ``games``
     transcript: Path | None = None
+    stderr: Path | None = None  # the bot's stderr log
 
     @property
     def passed(self) -> bool:
@@ -75,6 +76,8 @@ class CheckReport:
         lines.append("")
         if self.transcript is not None:
             lines.append(f"Full protocol transcript: {self.transcript}")
+        if self.stderr is not None:
+            lines.append(f"What the bot wrote on stderr: {self.stderr}")
         warned = sum(1 for c in self.checks if c.status == WARN)
         if not self.passed:
             lines.append("FAILED: fix the checks marked FAIL (the lines quoted are exactly what was sent and "
@@ -99,7 +102,8 @@ async def run_check(entrant: Entrant, variant: Variant, games: int, seed: int, o
     checks = {name: Check(name) for name in CHECKS}
     logs = out / "logs"
     player = Player.logged(strict, logs, "bot", transcripts=True, startup_timeout=startup_timeout)
-    report = CheckReport(entrant.name, variant.name, list(checks.values()), transcript=player.transcript_path)
+    report = CheckReport(entrant.name, variant.name, list(checks.values()), transcript=player.transcript_path,
+                         stderr=player.log_path)
     reference = SAMPLES[REFERENCE]
     others = [Player.logged(Entrant(f"{REFERENCE}-{i}", reference.command(), TimeControl(), persist=True), logs,
                             f"reference-{i}") for i in range(1, variant.players)]
@@ -209,7 +213,9 @@ async def _play(lane: Lane, player: Player, others: list[Player], variant: Varia
             where = {Termination.TIMEOUT: "replies on time", Termination.ILLEGAL_ACTION: "legal play in every phase",
                      Termination.PROTOCOL_ERROR: "every line understood",
                      Termination.CRASH: "stays up for every game"}[record.termination]
-            checks[where] = _fail(checks[where], f"game {record.game_id}: {record.detail}",
+            said = last_stderr_line(player.log_path) if record.termination is Termination.CRASH else ""
+            checks[where] = _fail(checks[where], f"game {record.game_id}: {record.detail}"
+                                  + (f"; its stderr ends: {said}" if said else ""),
                                   _tail(player.transcript_path), _expected(record))
             return
     played = len(report.games)

@@ -6,6 +6,7 @@ bench/cli_start.py's, in docs/performance.md "Start of a command").
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +77,8 @@ def test_a_misspelt_flag_before_any_command_is_still_looked_up_in_every_command(
     with pytest.raises(SystemExit):
         main(["--no-reprt"])  # a flag of match, tournament, sprt ... whose modules the lazy parser had not imported
     assert "did you mean '--no-report'?" in capsys.readouterr().err
+
+
+def test_cli_md_lists_every_command_in_its_table():
+    table = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text().split("\n## ", 1)[0]
+    assert [name for name in COMMANDS if f"| [`{name}`](#{name}) |" not in table] == []

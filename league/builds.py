@@ -34,7 +34,7 @@ import attrs
 import trio
 from sqlalchemy import exc
 
-from referee.bots.apart import exposures, jails_of
+from referee.bots.apart import RESULTS_ELSEWHERE_LEAGUE, exposures, jails_of
 from referee.bots.fingerprint import fingerprint
 from referee.bots.jail import SYSTEM, JailSpec, is_under, visible_paths
 from referee.bots.sandbox import LEADERS, Isolation, Limits, Sandbox, SandboxError, kill_leftovers, launch
@@ -262,12 +262,11 @@ async def _check_and_enter(league: Path, db: LeagueDB, name: str, manifest: Mani
         raise BuildFailed(f"the bot's jail would show {outside[0]}, outside its folder (a script's first line, #!, "
                           "names it?): an uploaded bot may use its own files and the system's only")
     problems = exposures(jails_of([(e.name, e.command, e.sandbox) for e in config.entrants],
-                                  (str(games_folder(league)),)))
+                                  (str(games_folder(league)),)), RESULTS_ELSEWHERE_LEAGUE)
     if problems:
         raise BuildFailed(problems[0])
     report = await run_check(entrant, config.variant, CHECK_GAMES, secrets.randbits(63), out)
-    log.say("\n".join(line for line in report.render().splitlines()
-                       if not line.startswith("Full protocol transcript")))  # (a path on the server, not kept)
+    log.say(report.render(paths=False))  # (no path on the server: the files are not kept)
     if not report.passed:
         raise BuildFailed("the built bot failed check: the log shows the report")
     program = await trio.to_thread.run_sync(fingerprint, entrant.command)

@@ -177,7 +177,15 @@ def test_league_commands_say_what_is_wrong_in_one_line(tmp_path):
     assert unknown.returncode == 2 and "no entrant 'nobody'" in unknown.stderr
     bad = arena("league", "init", tmp_path / "other", "--variant", "nine-handed")
     assert bad.returncode == 2 and not (tmp_path / "other").exists()
-    for run in (nothing, again, twice, ghost, unknown, bad):
+    loose = tmp_path / "bots" / "loose.py"  # beside an earlier match's results: the bot would be shown them
+    loose.parent.mkdir()
+    loose.write_text((ROOT / "sample_bots" / "random_bot.py").read_text())
+    (tmp_path / "bots" / "last-week").mkdir()
+    (tmp_path / "bots" / "last-week" / "secret.key").write_text("0" * 64)
+    shown = arena("league", "add", "loose", f"{sys.executable} {loose}", "--league", folder)
+    assert shown.returncode == 2 and "would be shown the results folder" in shown.stderr
+    assert "give the bot a folder of its own elsewhere" in shown.stderr and "--out" not in shown.stderr
+    for run in (nothing, again, twice, ghost, unknown, bad, shown):
         assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
 
 

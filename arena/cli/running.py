@@ -11,7 +11,7 @@ from pathlib import Path
 
 import trio
 
-from referee.bots.apart import exposures, jails_of, results_within
+from referee.bots.apart import RESULTS_ELSEWHERE, exposures, jails_of, results_within
 from referee.bots.sandbox import images_to_make
 from referee.match import named_by_bots, preflight
 from referee.records.store import ResultStore
@@ -81,11 +81,12 @@ def say_images_to_make(entrants, out: Path) -> None:
               file=sys.stderr, flush=True)
 
 
-def check_apart(entrants, out: Path) -> None:
-    """Refuse jailed entrants whose jails would show them another entrant's program or a results folder."""
+def check_apart(entrants, out: Path, elsewhere: str = RESULTS_ELSEWHERE) -> None:
+    """Refuse jailed entrants whose jails would show them another entrant's program or a results folder
+    (``elsewhere``: what to do of one)."""
     bots = [(e.name, e.command, e.sandbox) for e in entrants if e.connect is None]  # not a person's seat
     jails = jails_of(bots, (str(out),))
-    problems = exposures(jails) + results_within(jails, out)
+    problems = exposures(jails, elsewhere) + results_within(jails, out, elsewhere)
     if problems:
         raise UsageError("; ".join(problems) + " (docs/competition.md, Running a competition)")
 

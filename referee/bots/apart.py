@@ -33,8 +33,13 @@ def jails_of(bots: Iterable[tuple[str, BotCommand, Sandbox]], hidden: tuple[str,
             for name, command, sandbox in bots if sandbox.isolation is Isolation.JAIL}
 
 
-def exposures(specs: Mapping[str, JailSpec]) -> list[str]:
-    """Why the bots of ``specs`` (entrant name -> its jail) would see another entrant's files or results."""
+RESULTS_ELSEWHERE = "give --out a folder elsewhere, or run from another folder"  # what to do of a results folder
+RESULTS_ELSEWHERE_LEAGUE = "move it, or give the bot a folder of its own elsewhere"  # (a league's entrant)
+
+
+def exposures(specs: Mapping[str, JailSpec], elsewhere: str = RESULTS_ELSEWHERE) -> list[str]:
+    """Why the bots of ``specs`` (entrant name -> its jail) would see another entrant's files or results;
+    ``elsewhere``: what to do of a results folder inside a bot's."""
     problems = []
     looked_at: dict = {}
     shown = {name: _shown(spec) for name, spec in specs.items()}
@@ -54,15 +59,14 @@ def exposures(specs: Mapping[str, JailSpec]) -> list[str]:
         found = next(filter(None, (_secrets_in(f, specs[name].hidden, looked_at) for f in folders)), None)
         if found is not None and found[1] == "results":
             problems.append(f"bot {name} would be shown the results folder {found[0]} (its key and seeds): keep "
-                            "results outside every bot's folder (give --out a folder elsewhere, or run from another "
-                            "folder)")
+                            f"results outside every bot's folder ({elsewhere})")
         elif found is not None:
             problems.append(f"bot {name} would be shown the cluster's certificates in {found[0]} (their private keys "
                             "let anyone join the cluster): keep them outside every bot's folder")
     return problems
 
 
-def results_within(specs: Mapping[str, JailSpec], out: Path) -> list[str]:
+def results_within(specs: Mapping[str, JailSpec], out: Path, elsewhere: str = RESULTS_ELSEWHERE) -> list[str]:
     """Why the results folder ``out`` may not be made where it is: inside a folder a bot is shown. This run hides it
     from the bot, but it stays there, with its key and seeds, and every later run with that bot would be refused
     (:func:`exposures`): refused now, before the first run rather than the second."""
@@ -73,8 +77,8 @@ def results_within(specs: Mapping[str, JailSpec], out: Path) -> list[str]:
                   and not is_under(folder, [SAMPLE_DIR])]
         if inside:
             problems.append(f"the results folder {out} would be inside {inside[0]}, which bot {name} is shown (its "
-                            "key and seeds, for every later run): keep results outside every bot's folder (give --out "
-                            "a folder elsewhere, or run from another folder)")
+                            f"key and seeds, for every later run): keep results outside every bot's folder "
+                            f"({elsewhere})")
     return problems
 
 

@@ -67,16 +67,18 @@ class CheckReport:
     def passed(self) -> bool:
         return all(c.status in (PASS, WARN) for c in self.checks)
 
-    def render(self) -> str:
+    def render(self, paths: bool = True) -> str:
+        """The report as printed; ``paths``: with the lines naming its log files (not where they are on a server
+        the reader cannot see)."""
         width = max(len(c.name) for c in self.checks)
         lines = [f"Compliance check of {self.bot} ({self.variant}, against the reference bot {REFERENCE!r})", ""]
         for c in self.checks:
             lines.append(f"  [{c.status:>4}] {c.name:<{width}}  {c.detail.splitlines()[0] if c.detail else ''}")
             lines.extend(f"  {'':>6} {'':<{width}}  {more}" for more in c.detail.splitlines()[1:])
         lines.append("")
-        if self.transcript is not None:
+        if paths and self.transcript is not None:
             lines.append(f"Full protocol transcript: {self.transcript}")
-        if self.stderr is not None:
+        if paths and self.stderr is not None:
             lines.append(f"What the bot wrote on stderr: {self.stderr}")
         warned = sum(1 for c in self.checks if c.status == WARN)
         if not self.passed:

@@ -93,6 +93,7 @@ def _enter(args: argparse.Namespace, new: bool) -> int:
     from league.deadline import check_open
     from league.db import Version
     from league.runner import games_folder, league_config
+    from referee.bots.apart import RESULTS_ELSEWHERE_LEAGUE
     from referee.bots.fingerprint import fingerprint
     from referee.bots.transport import BotStartError
     from tournaments.config import ConfigError
@@ -113,7 +114,7 @@ def _enter(args: argparse.Namespace, new: bool) -> int:
         config = league_config(db, args.league, [trial, *others])
     except ConfigError as e:  # the bot's words cannot make a bot
         raise UsageError(f"{args.name}: " + str(e).removeprefix(f"league {args.league}: ")) from None
-    check_apart(config.entrants, games_folder(args.league))
+    check_apart(config.entrants, games_folder(args.league), RESULTS_ELSEWHERE_LEAGUE)
     check_bots_start(config.entrants[:1], games_folder(args.league) / "logs")  # (the league's start allowance)
     program = fingerprint(config.entrants[0].command)
     check_open(db)  # (again: the deadline may have passed while the bot was checked)

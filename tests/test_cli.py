@@ -299,6 +299,13 @@ def test_misspelt_commands_and_flags_get_a_suggestion_and_the_version_is_printed
      "pinochle-arena tournament: error: argument --out: an empty path: give a folder or file name "
      "(see 'pinochle-arena tournament --help')"),
     (["league", "run", "--frob"], None),
+    # a tournament made from the command line alone is told of in its flags' words, not its configuration's keys
+    (["tournament", "--bot", "greedy", "--bot", "random", "--games", "3"],
+     "pinochle-arena: error: command line: --games must be even with duplicate deals (games come in pairs)"),
+    (["tournament", "--bot", "greedy", "--bot", "random", "--format", "gauntlet"],
+     "pinochle-arena: error: command line: --candidate: a gauntlet needs the name of the bot that plays everyone"),
+    (["tournament", "--bot", "greedy"],
+     "pinochle-arena: error: command line: two-handed needs at least 2 bots, the command line gives 1"),
 ])
 def test_a_mistake_on_the_command_line_is_one_line(argv, line, tmp_path):
     """cli.md's promise: a mistake in the input is one line and exit status 2 (argparse printed the command's

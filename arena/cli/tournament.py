@@ -284,7 +284,7 @@ def resume_folder(args) -> Path | None:
 def new_config(args):
     """The configuration of a new (or, with ``CONFIG --resume``, resumed) tournament: the TOML file or the
     embedded default, with the command line's flags over it. Returns (config, its data, the path it is read as)."""
-    from tournaments.config import default_data, load_toml, parse_config, with_flags
+    from tournaments.config import ConfigError, default_data, load_toml, parse_config, with_flags
 
     bots = bot_tables_from_args(args.bot)
     if args.config is not None:
@@ -305,9 +305,19 @@ def new_config(args):
         raise UsageError("--resume: name the tournament's folder (--resume OUT): without a configuration, each "
                          "tournament has a folder of its own, results/tournament-TIMESTAMP")
     output = args.out or (None if args.config is not None else default_out("tournament"))
-    config = parse_config(data, path, output, args.concurrency, where=where)
+    try:
+        config = parse_config(data, path, output, args.concurrency, where=where)
+    except ConfigError as e:
+        raise (ConfigError(in_flags(str(e))) if where == "command line" else e) from None
     # kept with the run, so that a resume elsewhere (or with other cluster flags) deals the same games
     return config, with_flags(data, {"own_deals": config.own_deals}), path
+
+
+def in_flags(message: str) -> str:
+    """A configuration's error about a tournament made from the command line alone, in the words of its flags."""
+    for key, flag in FLAG_OF_KEY.items():
+        message = message.replace(f"tournament.{key}", flag)
+    return message.replace("the config has", "the command line gives")
 
 
 def cluster_flags(args) -> dict:
@@ -315,6 +325,12 @@ def cluster_flags(args) -> dict:
     flags = {"address": args.cluster, "certs": args.cluster_certs and str(args.cluster_certs.absolute()),
              "insecure": args.insecure, "seatings_apart": args.seatings_apart}
     return {key: value for key, value in flags.items() if value is not None}
+
+
+# The flag that sets each key of the configuration's [tournament] table (tournament_flags)
+FLAG_OF_KEY = {"format": "--format", "candidate": "--candidate", "anchor": "--anchor", "name": "--name",
+               "variant": "--variant", "games_per_pairing": "--games", "seed": "--seed", "processes": "--processes",
+               "isolation": "--isolation", "restart": "--restart", "duplicate": "--no-duplicate"}
 
 
 def tournament_flags(args) -> dict:

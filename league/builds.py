@@ -40,6 +40,7 @@ from referee.bots.jail import SYSTEM, JailSpec, is_under, visible_paths
 from referee.bots.sandbox import LEADERS, Isolation, Limits, Sandbox, SandboxError, kill_leftovers, launch
 from referee.bots.sandbox import start as start_process
 from referee.bots.spawn import become_subreaper
+from referee.bots.transport import OptionRefused
 from referee.match.compliance import run_check
 
 from .db import Build, LeagueDB, Version
@@ -265,7 +266,10 @@ async def _check_and_enter(league: Path, db: LeagueDB, name: str, manifest: Mani
                                   (str(games_folder(league)),)), RESULTS_ELSEWHERE_LEAGUE)
     if problems:
         raise BuildFailed(problems[0])
-    report = await run_check(entrant, config.variant, CHECK_GAMES, secrets.randbits(63), out)
+    try:
+        report = await run_check(entrant, config.variant, CHECK_GAMES, secrets.randbits(63), out)
+    except OptionRefused as e:
+        raise BuildFailed(f"the league's options for it: {e}") from None
     log.say(report.render(paths=False))  # (no path on the server: the files are not kept)
     if not report.passed:
         raise BuildFailed("the built bot failed check: the log shows the report")

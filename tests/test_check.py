@@ -224,3 +224,13 @@ def test_a_crash_in_a_game_is_quoted_from_the_bots_stderr_and_its_log_is_named(t
     assert re.search(r"\[FAIL\] stays up for every game +game check1: exited with status 1; its stderr ends: "
                      r"IndexError: list index out of range in my_strategy", done.stdout), done.stdout
     assert f"What the bot wrote on stderr: {tmp_path / 'check' / 'logs' / 'bot.stderr.log'}" in done.stdout
+
+
+def test_an_option_value_the_bot_does_not_take_is_the_users_mistake_not_a_failed_check(tmp_path):
+    """check BOT option.depth=20, for a bot whose depth runs 1 to 9: one line, exit status 2, as match says it (it
+    was a FAIL of the bot's handshake, exit status 1, 'fix the checks marked FAIL')."""
+    v3bot = f"{sys.executable} {ROOT / 'tests' / 'bots' / 'v3bot.py'} 'protocol 3' 'option depth int 3 1 9'"
+    done = check(v3bot, tmp_path, "option.depth=20")
+    assert done.returncode == 2 and "Traceback" not in done.stderr and "FAIL" not in done.stdout
+    assert done.stderr.strip().endswith("option depth=20 refused: depth takes 1 to 9, not 20"), done.stderr
+    assert check(v3bot, tmp_path, "option.depth=5", "--out", str(tmp_path / "fine")).returncode == 0

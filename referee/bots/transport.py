@@ -86,6 +86,11 @@ class BotProtocolError(BotError):
     termination = "protocol-error"
 
 
+class OptionRefused(BotProtocolError):
+    """An option set for the bot that it does not declare, or a value it does not take: the organiser's mistake as
+    often as the bot's, said before any game (a check of the bot stops on it rather than judging the bot)."""
+
+
 class BotStartError(BotError):
     """The bot could not be started at all (bad command, missing program)."""
 

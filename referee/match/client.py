@@ -27,6 +27,7 @@ from ..bots.transport import (
     BotProtocolError,
     BotTimeout,
     Line,
+    OptionRefused,
 )
 
 MAX_INFO_KEPT = 50
@@ -212,11 +213,11 @@ class BotClient:
             if name not in self.declared:
                 offered = ", ".join(self.declared) or ("none" if self.version >= 3 else "none: it speaks protocol "
                                                        f"{self.version}, which has no options")
-                raise BotProtocolError(f"option {name}={value} was set, but {self.name} declares no option {name} "
+                raise OptionRefused(f"option {name}={value} was set, but {self.name} declares no option {name} "
                                        f"(its options: {offered})")
             why = self.declared[name].check(value)
             if why:
-                raise BotProtocolError(f"option {name}={value} refused: {why}")
+                raise OptionRefused(f"option {name}={value} refused: {why}")
         self.options = {name: chosen.get(name, o.default) for name, o in self.declared.items()}
         for name, value in self.options.items():
             self.post(m.SetOption(name, value))

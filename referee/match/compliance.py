@@ -27,7 +27,7 @@ import trio
 from protocol import messages as m
 
 from ..bots.samples import SAMPLES
-from ..bots.transport import BotError, BotStartError
+from ..bots.transport import BotError, BotStartError, OptionRefused
 from ..records.record import GameRecord, Termination
 from ..rules.cards import Suit
 from ..rules.dealing import deal_out, deck_for, derive_seed
@@ -111,9 +111,13 @@ async def run_check(entrant: Entrant, variant: Variant, games: int, seed: int, o
                             f"reference-{i}") for i in range(1, variant.players)]
     players = {p.entrant.name: p for p in (player, *others)}
     entrants = {name: p.entrant for name, p in players.items()}
+    refused: OptionRefused | None = None
     async with open_lane(entrants, LaneSettings(variant, logs, duplicate=False), players=players) as lane:
         try:
-            await _start(player, lane.nursery, checks)
+            try:
+                await _start(player, lane.nursery, checks)
+            except OptionRefused as e:  # raised once the lane is closed (from inside, it would come in a group)
+                refused = e
             steps = [lambda: _ping(player, checks),
                      lambda: _play(lane, player, others, variant, games, seed, report, checks),
                      lambda: _quit(player, checks)]
@@ -124,6 +128,8 @@ async def run_check(entrant: Entrant, variant: Variant, games: int, seed: int, o
         finally:
             with trio.CancelScope(shield=True):
                 await player.retire()
+    if refused is not None:
+        raise refused
     for c in checks.values():
         if c.status == SKIP:
             c.detail = "not judged: the check stopped at the failure above"
@@ -144,6 +150,8 @@ async def _start(player: Player, nursery: trio.Nursery, checks: dict[str, Check]
     except BotStartError as e:
         checks["starts"] = _fail(checks["starts"], str(e), "", "a command that starts a program")
         return
+    except OptionRefused:  # the options given to check with: the user's to fix, not a fault of the bot's
+        raise
     except BotError as e:  # it started, but the handshake went wrong (the process is killed by now)
         checks["starts"].status = PASS
         checks["handshake"] = _fail(checks["handshake"], str(e), _tail(player.transcript_path),

@@ -132,7 +132,7 @@ async def run_check(entrant: Entrant, variant: Variant, games: int, seed: int, o
         raise refused
     for c in checks.values():
         if c.status == SKIP:
-            c.detail = "not judged: the check stopped at the failure above"
+            c.detail = "not judged: the check stopped at its failure (FAIL)"
     if checks["legal play in every phase"].status == PASS:  # then every request got its reply
         exchanges = _exchanges(player.transcript_path)
         asked = Counter(decision for decision, _, _ in exchanges)

@@ -76,7 +76,7 @@ def test_match_partners_are_rated_as_sides(tmp_path):
     [
         (["match", "./no-such-bot", "random"], "bot program './no-such-bot' not found"),
         (["match", "nonexistent-program-xyz", "random"], "not found on PATH"),
-        (["match", "greedy"], "seats 2 players; got 1 bots"),
+        (["match", "greedy"], "seats 2 players: give 2 bots, one a seat (got 1: greedy)"),
         (["match", "greedy", "random", "--variant", "four-handed-foo"], "unknown variant 'four-handed-foo'"),
         (["match", "greedy", "random", "--option", "target"], "should look like key=value"),
         (["match", "greedy", "random", "--option", "colour=red"], "has no option 'colour'"),

@@ -83,8 +83,8 @@ def run(args) -> int:
     variant = variant_from_args(args, boards=args.boards is not None)
     bots = [b for b, _ in bots_with_options(args.bots)]
     if len(bots) != variant.players:
-        raise UsageError(f"variant {variant.name} seats {variant.players} players; got {len(bots)} bots "
-                         f"({' '.join(bots)})")
+        raise UsageError(f"variant {variant.name} seats {variant.players} players: give {variant.players} bots, one a "
+                         f"seat ({f'got {len(bots)}: ' + ' '.join(bots) if bots else 'got none'})")
     entrants = entrants_from_args(args, args.bots)
     games = games_to_play(args, match_group(variant.players))
     deals = deals_from_args(args, variant)

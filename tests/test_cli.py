@@ -306,6 +306,8 @@ def test_misspelt_commands_and_flags_get_a_suggestion_and_the_version_is_printed
      "pinochle-arena: error: command line: --candidate: a gauntlet needs the name of the bot that plays everyone"),
     (["tournament", "--bot", "greedy"],
      "pinochle-arena: error: command line: two-handed needs at least 2 bots, the command line gives 1"),
+    (["tournament", "--bot", "mine=greedy", "--bot", "mine=random"],  # (was: the second silently named mine-2)
+     "pinochle-arena: error: --bot mine=...: two bots are named 'mine': give each its own name"),
 ])
 def test_a_mistake_on_the_command_line_is_one_line(argv, line, tmp_path):
     """cli.md's promise: a mistake in the input is one line and exit status 2 (argparse printed the command's

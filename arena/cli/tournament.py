@@ -366,6 +366,7 @@ def bot_tables_from_args(groups: list[list[str]]) -> list[dict]:
     folder, not the configuration's).
     """
     tables = []
+    given: set[str] = set()  # the names given (NAME=): two the same are a mistake, not two copies of one bot
     for words in groups:
         grouped = bots_with_options(words)
         if len(grouped) != 1:
@@ -374,6 +375,10 @@ def bot_tables_from_args(groups: list[list[str]]) -> list[dict]:
         (text, options), = grouped
         named = BOT_NAME.fullmatch(text)
         name, text = (named.group(1), named.group(2)) if named else (None, text)
+        if name in given:
+            raise UsageError(f"--bot {name}=...: two bots are named {name!r}: give each its own name")
+        if name is not None:
+            given.add(name)
         table: dict = {"sample": text} if text in SAMPLES else {"command": resolve_bot(text)[1].to_text()}
         table["name"] = name or resolve_bot(text)[0]
         if options:

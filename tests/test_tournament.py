@@ -99,6 +99,18 @@ def test_bad_configs_name_the_key(data, message, tmp_path):
     assert str(tmp_path / "x.toml") in str(err.value)
 
 
+def test_a_sample_bot_in_a_config_is_named_after_its_sample_unless_given_a_name(tmp_path):
+    """As --bot greedy is on the command line ([[bot]] sample = "greedy" without a name was refused: name is
+    missing); a command still needs one, and two unnamed copies of a sample are two bots of one name."""
+    config = parse_config({"tournament": {"games_per_pairing": 4},
+                           "bot": [{"sample": "greedy"}, {"name": "mine", "sample": "random"}]}, tmp_path / "x.toml")
+    assert [e.name for e in config.entrants] == ["greedy", "mine"]
+    with pytest.raises(ConfigError, match="bot\\[2\\].name is missing"):  # (counted from 1)
+        parse_config({"bot": [{"sample": "greedy"}, {"command": "./mybot"}]}, tmp_path / "x.toml")
+    with pytest.raises(ConfigError, match="bot names must be unique; repeated: greedy"):
+        parse_config({"bot": [{"sample": "greedy"}, {"sample": "greedy"}]}, tmp_path / "x.toml")
+
+
 def test_the_closed_sets_are_enums_that_keep_their_text(tmp_path):
     """format and deals_order parse to their enums; the fingerprint kept with the results (and compared on
     --resume) holds their text as before, and a string given to the config is made a member."""

@@ -47,8 +47,7 @@ disk = 256                    # MiB in each of a jailed bot's writable spaces (h
 cpus = 1                      # cores a jailed bot may use at once (as root, with control groups)
 
 [[bot]]
-name = "greedy"
-sample = "greedy"             # a sample bot ...
+sample = "greedy"             # a sample bot, called by its sample's name unless given a name ...
 
 [[bot]]
 name = "mine"
@@ -700,6 +699,8 @@ def _entrant(bot: Any, i: int, default_time: TimeControl, default_fence: Fence, 
     _only(bot, {"name", "command", "sample", "cwd", "env", "time", "limits", "options", "ship", *FENCE_KEYS}, where,
           prefix)
     name = _get(bot, "name", str, None, where, prefix)
+    if not name and isinstance(bot.get("sample"), str):
+        name = bot["sample"]  # a sample bot is called by its sample's name unless given one (as --bot greedy is)
     if not name:
         raise ConfigError(f"{where}: {prefix}name is missing")
     if not all(ch.isalnum() or ch in "-_." for ch in name):

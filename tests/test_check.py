@@ -224,6 +224,8 @@ def test_a_crash_in_a_game_is_quoted_from_the_bots_stderr_and_its_log_is_named(t
     assert re.search(r"\[FAIL\] stays up for every game +game check1: exited with status 1; its stderr ends: "
                      r"IndexError: list index out of range in my_strategy", done.stdout), done.stdout
     assert f"What the bot wrote on stderr: {tmp_path / 'check' / 'logs' / 'bot.stderr.log'}" in done.stdout
+    isolation = next(line for line in done.stdout.splitlines() if line.startswith("bots are jailed"))
+    assert isolation.endswith("; check plays its games in one process") and "fresh process" not in isolation
 
 
 def test_an_option_value_the_bot_does_not_take_is_the_users_mistake_not_a_failed_check(tmp_path):

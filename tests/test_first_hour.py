@@ -348,9 +348,12 @@ def test_play_stopped_before_its_first_move_leaves_nothing_that_blocks_the_same_
     for _ in range(2):  # the second time in the same folder
         process = subprocess.Popen(command, cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    preexec_fn=as_from_a_terminal)
+        said = []
         for line in process.stdout:
+            said.append(line)
             if "seat 0: open http" in line:
                 break
+        assert any(line.startswith("WARNING: isolation none") for line in said)  # what the bots' isolation protects
         page = urllib.parse.urlsplit(line.split("open ", 1)[1].strip())
         browser = socket.create_connection((page.hostname, page.port))  # a page held open, as a browser does
         browser.sendall(f"GET {page.path} HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n".encode())

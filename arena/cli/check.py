@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import secrets
 
+import attrs
+
+from referee.bots.sandbox import isolation_summary
 from referee.match.compliance import run_check
 
 from .args import (
@@ -49,5 +52,7 @@ def run(args) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(63)
     report = run_trio(run_check, entrant, variant, args.games, seed, out, args.startup_timeout)
     print(report.render())
+    # (one process plays every game of a check, to see it stay up: no line on a fresh process each game)
+    print(isolation_summary(attrs.evolve(entrant.sandbox, kept_jail=False)) + "; check plays its games in one process")
     print(f"(seed {seed}: 'check ... --seed {seed}' deals these games again)")
     return 0 if report.passed else 1

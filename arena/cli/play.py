@@ -6,6 +6,7 @@ import secrets
 import socket
 import sys
 
+from referee.bots.sandbox import isolation_summary
 from referee.match import TimeControl
 from referee.records.record import GameRecord
 
@@ -77,6 +78,8 @@ def run(args) -> int:
 
     print(f"play: {variant.name}, {args.games} game(s), people at seat(s) {', '.join(map(str, seats))}; "
           f"records in {out}/games.jsonl")
+    if bots:
+        print(isolation_summary(bots[0].sandbox))
     _, stopped = run_trio_stoppable(run_play, seated, links, variant, args.games, seed, out, args.port, on_address,
                                     on_game, args.startup_timeout)
     if stopped:

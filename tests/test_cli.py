@@ -321,6 +321,37 @@ def test_a_mistake_on_the_command_line_is_one_line(argv, line, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("argv, script", [
+    (("python3", "-u", "bot.py"), "bot.py"),
+    (("python3.11", "-X", "dev", "first/bot.py", "--fast"), "first/bot.py"),
+    (("node", "jsbot/bot.js"), "jsbot/bot.js"),
+    (("java", "-Xmx512m", "-jar", "build/bot.jar"), "build/bot.jar"),
+    (("python3", "-m", "bots.mybot"), None),
+    (("python3", "-c", "import x"), None),
+    (("sh", "-c", "./bot < /dev/null"), None),
+    (("./mybot", "bot.py"), None),  # not an interpreter: its arguments are its own
+    (("python3", "-u", "-"), None),
+])
+def test_the_file_an_interpreter_runs_is_known(argv, script):
+    from referee.bots.transport import script_of
+
+    assert script_of(argv) == script
+
+
+def test_a_missing_script_is_named_before_the_start_as_the_user_gave_it(tmp_path):
+    """`check "python3 ./first/bot.pyy"` (a typo): one line naming the file as typed, not the interpreter's error
+    from inside the jail ("can't open file '/home/bot/./first/bot.pyy'"), nor node's version banner after it."""
+    import shutil
+
+    cases = [(f"{sys.executable} ./first/bot.pyy", "./first/bot.pyy")]
+    cases += [("node jsbot/nobot.js", "jsbot/nobot.js")] if shutil.which("node") else []
+    for command, file in cases:
+        done = arena("check", command, "--out", str(tmp_path / "c"), cwd=tmp_path)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert done.stderr.strip() == f"pinochle-arena: error: bot file {file!r} not found (given to " \
+                                      f"{command.split()[0]} to run)"
+
+
 def test_an_inline_command_is_named_by_its_interpreter():
     from referee.bots.samples import entrant_name
 

@@ -143,6 +143,34 @@ class BotCommand:
                 raise BotStartError(f"bot program {program!r} is not executable (chmod +x, or name its interpreter first)")
         elif shutil.which(program) is None:
             raise BotStartError(f"bot program {program!r} not found on PATH")
+        script = script_of(self.argv)
+        if script is not None and not Path(self.cwd or ".", script).exists():
+            raise BotStartError(f"bot file {script!r} not found (given to {program} to run)")
+
+
+# Interpreters whose first file argument is the program they run: a missing one is said before the start, not by
+# the interpreter inside the jail (whose message names the file as the jail shows it, /home/bot/...)
+INTERPRETERS = ("python", "python3", "pypy3", "node", "nodejs", "deno", "bun", "ruby", "perl", "php", "lua", "sh",
+                "bash", "Rscript")
+SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php", ".lua", ".sh", ".R", ".jar")
+INLINE = ("-c", "-e", "-m", "-p", "--eval", "--print", "-")  # code or a module follows, not a file
+
+
+def script_of(argv: tuple[str, ...]) -> str | None:
+    """The file an interpreter is told to run (``python3 -u bot.py`` -> ``bot.py``; ``java -jar bot.jar`` ->
+    ``bot.jar``), or None: not an interpreter, code given inline, a module, or no word that looks like a file (one
+    with a script's suffix or a folder in it)."""
+    name = os.path.basename(argv[0])
+    if name == "java":
+        return argv[argv.index("-jar") + 1] if "-jar" in argv[1:-1] else None
+    if name.rstrip("0123456789.") not in INTERPRETERS and name not in INTERPRETERS:
+        return None
+    for word in argv[1:]:
+        if word in INLINE:
+            return None
+        if not word.startswith("-") and (word.endswith(SCRIPT_SUFFIXES) or os.sep in word):
+            return word
+    return None
 
 
 def _folder_given(program: str, path: Path) -> str:

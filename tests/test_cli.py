@@ -308,6 +308,8 @@ def test_misspelt_commands_and_flags_get_a_suggestion_and_the_version_is_printed
      "pinochle-arena: error: command line: two-handed needs at least 2 bots, the command line gives 1"),
     (["tournament", "--bot", "mine=greedy", "--bot", "mine=random"],  # (was: the second silently named mine-2)
      "pinochle-arena: error: --bot mine=...: two bots are named 'mine': give each its own name"),
+    (["tournament", "--bot", "greedy", "--bot", "greedy=random"],  # a name given that another bot has of its own
+     "pinochle-arena: error: --bot greedy=...: two bots are named 'greedy': give each its own name"),
 ])
 def test_a_mistake_on_the_command_line_is_one_line(argv, line, tmp_path):
     """cli.md's promise: a mistake in the input is one line and exit status 2 (argparse printed the command's
@@ -331,6 +333,17 @@ def test_a_mistake_on_the_command_line_is_one_line(argv, line, tmp_path):
     (("sh", "-c", "./bot < /dev/null"), None),
     (("./mybot", "bot.py"), None),  # not an interpreter: its arguments are its own
     (("python3", "-u", "-"), None),
+    # flags with a value are skipped with it; code inline, even in a group of flags, is no file; nor is a URL
+    (("node", "-r", "dotenv/config", "bot.js"), "bot.js"),
+    (("ruby", "-r", "bundler/setup", "bot.rb"), "bot.rb"),
+    (("python3", "-X", "pycache_prefix=/tmp/pyc", "bot.py"), "bot.py"),
+    (("php", "-d", "include_path=lib/", "bot.php"), "bot.php"),
+    (("php", "-r", "echo 1;"), None),
+    (("bash", "-lc", "python3 bot.py"), None),
+    (("sh", "-ec", "./bot"), None),
+    (("deno", "run", "https://example.org/bot.ts"), None),
+    (("python3", "./bot"), "./bot"),
+    (("node", "--stack-size", "2000", "bot.js"), None),  # (a value not known to be one: no file's name, not taken)
 ])
 def test_the_file_an_interpreter_runs_is_known(argv, script):
     from referee.bots.transport import script_of

@@ -148,29 +148,39 @@ class BotCommand:
             raise BotStartError(f"bot file {script!r} not found (given to {program} to run)")
 
 
-# Interpreters whose first file argument is the program they run: a missing one is said before the start, not by
-# the interpreter inside the jail (whose message names the file as the jail shows it, /home/bot/...)
-INTERPRETERS = ("python", "python3", "pypy3", "node", "nodejs", "deno", "bun", "ruby", "perl", "php", "lua", "sh",
-                "bash", "Rscript")
-SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php", ".lua", ".sh", ".R", ".jar")
-INLINE = ("-c", "-e", "-m", "-p", "--eval", "--print", "-")  # code or a module follows, not a file
+# Interpreters whose first word that is no flag is the program they run: a missing one is said before the start,
+# not by the interpreter inside the jail (whose message names the file as the jail shows it, /home/bot/...)
+INTERPRETERS = ("python", "python3", "pypy3", "node", "nodejs", "ruby", "perl", "php", "lua", "sh", "bash", "Rscript")
+INLINE = ("-c", "-e", "-E", "-m", "-p", "--eval", "--print", "-")  # code or a module follows, not a file (php: -r too)
+VALUED = ("-W", "-X", "-r", "--require", "--loader", "--import", "--env-file", "-I", "-M", "-d")  # each takes a value
 
 
 def script_of(argv: tuple[str, ...]) -> str | None:
     """The file an interpreter is told to run (``python3 -u bot.py`` -> ``bot.py``; ``java -jar bot.jar`` ->
-    ``bot.jar``), or None: not an interpreter, code given inline, a module, or no word that looks like a file (one
-    with a script's suffix or a folder in it)."""
+    ``bot.jar``), or None where that is not plain: not an interpreter, code given inline (``-c``, also in a group
+    such as ``sh -ec``), or a module. A flag that takes a value (``node -r dotenv/config``, ``python3 -X dev``) is
+    skipped with it; a first word that is no file's name (a number after a flag not known to take one) is not
+    taken for one. Where unsure, None: the start then says what the interpreter says."""
     name = os.path.basename(argv[0])
     if name == "java":
         return argv[argv.index("-jar") + 1] if "-jar" in argv[1:-1] else None
-    if name.rstrip("0123456789.") not in INTERPRETERS and name not in INTERPRETERS:
+    if name not in INTERPRETERS and name.rstrip("0123456789.") not in INTERPRETERS:
         return None
-    for word in argv[1:]:
-        if word in INLINE:
+    words = iter(argv[1:])
+    for word in words:
+        if word in INLINE or (name == "php" and word == "-r") or \
+                (name in ("sh", "bash") and word[:2] != "--" and word[:1] == "-" and "c" in word):
             return None
-        if not word.startswith("-") and (word.endswith(SCRIPT_SUFFIXES) or os.sep in word):
-            return word
+        if word in VALUED:
+            next(words, None)
+        elif not word.startswith("-"):
+            return word if _looks_like_a_file(word) else None
     return None
+
+
+def _looks_like_a_file(word: str) -> bool:
+    """A file's name or path (``bot.py``, ``./first/bot.pyy``, ``bots/run``), not a setting or an address."""
+    return ("/" in word or "." in word.lstrip(".")) and "=" not in word and "://" not in word
 
 
 def _folder_given(program: str, path: Path) -> str:

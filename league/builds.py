@@ -23,6 +23,7 @@ turn; each one:
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -255,8 +256,9 @@ async def _check_and_enter(league: Path, db: LeagueDB, name: str, manifest: Mani
     others = [v for v in db.players() if v.entrant != name]
     try:
         config = league_config(db, league, [Version(0, name, 1, table, ""), *others])
-    except ConfigError as e:
-        raise BuildFailed(str(e).removeprefix(f"league {league}: ")) from None
+    except ConfigError as e:  # (in the entrant's words: its manifest's run command, not the league's bot[1])
+        said = str(e).removeprefix(f"league {league}: ")
+        raise BuildFailed(re.sub(r"^bot\[1\]\.command: ", "the manifest's run command: ", said)) from None
     entrant = config.entrants[0]
     outside = shown_outside(entrant, bot)
     if outside:

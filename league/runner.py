@@ -33,7 +33,7 @@ from referee.match.client import STARTUP_ALLOWANCE
 from referee.records.record import GameRecord
 from referee.records.seals import seal
 from referee.rules.variants import Partners
-from tournaments.config import TournamentConfig, parse_config
+from tournaments.config import ConfigError, TournamentConfig, parse_config
 from tournaments.runner import run_games
 from tournaments.schedule import GameSpec, seatings
 
@@ -353,7 +353,10 @@ class LeagueRunner:
         if not, its entrant is paused."""
         if time.monotonic() - self._checked.get(version.id, -1e9) < RECHECK:
             return True
-        now = fingerprint(next(e for e in self._config([version]).entrants if e.name == version.label).command)
+        try:
+            now = fingerprint(next(e for e in self._config([version]).entrants if e.name == version.label).command)
+        except ConfigError:  # its program or script is gone (a bot added from the organiser's disk): changed too
+            now = None
         if now != version.program:
             _pause_changed(self.db, version, self.say)
             self._read_again()

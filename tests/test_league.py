@@ -160,6 +160,23 @@ def test_a_program_changed_behind_the_leagues_back_pauses_its_entrant(tmp_path):
     assert again.returncode == 0 and "version 2" in again.stdout
 
 
+def test_a_program_gone_behind_the_leagues_back_pauses_its_entrant_and_the_others_play_on(tmp_path):
+    """Its script deleted: the entrant is paused as changed; the run does not stop on it for everyone (the script
+    is now looked for before a start, and that refusal reached the league's whole run)."""
+    bot = tmp_path / "mine" / "bot.py"
+    bot.parent.mkdir()
+    bot.write_text((ROOT / "sample_bots" / "random_bot.py").read_text())
+    folder = league_folder(tmp_path)
+    add(folder, "mine", f"{sys.executable} {bot}")
+    add(folder, "greedy", "greedy")
+    add(folder, "random", "random")
+    bot.unlink()
+    run = arena("league", "run", folder, "--games", "4", "--concurrency", "1")
+    assert run.returncode == 0, run.stderr
+    assert "paused mine: its program's files changed since version 1" in run.stdout + run.stderr
+    assert len(games_of(folder)) >= 4 and "mine" not in entrants_in(games_of(folder))
+
+
 # ------------------------------------------------------------------ the command line's errors
 
 def test_league_commands_say_what_is_wrong_in_one_line(tmp_path):

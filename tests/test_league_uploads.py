@@ -117,8 +117,15 @@ def test_an_upload_is_built_checked_and_plays_and_a_broken_one_keeps_the_old_ver
     status, reply = upload(address, "alice", tokens["alice"], kit_zip(manifest='run = "python3 no-such-bot.py"\n'))
     assert status == 202, reply
     log = built(address, "alice", tokens["alice"], reply)
-    assert log.startswith("failed: the built bot failed check") and "FAILED" in log, log
+    # (the missing script is named before any game: it was found by check's first start, "failed check")
+    assert log.startswith("failed: the manifest's run command: bot file 'no-such-bot.py' not found (given to "
+                          "python3 to run)"), log
     assert next(e for e in db.entrants() if e.name == "alice").version.number == 1  # the old one still plays
+    status, reply = upload(address, "alice", tokens["alice"],  # a bot that starts, then breaks the protocol
+                           kit_zip(manifest='run = "python3 mute.py"\n', extra=[("mute.py", "print('hello')\n")]))
+    log = built(address, "alice", tokens["alice"], reply)
+    assert log.startswith("failed: the built bot failed check") and "FAILED" in log, log
+    assert next(e for e in db.entrants() if e.name == "alice").version.number == 1
 
     status, reply = upload(address, "alice", tokens["alice"],
                            kit_zip(manifest='build = "exit 3"\nrun = "python3 bot.py"\n'))

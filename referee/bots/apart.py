@@ -67,14 +67,16 @@ def exposures(specs: Mapping[str, JailSpec], elsewhere: str = RESULTS_ELSEWHERE)
 
 
 def results_within(specs: Mapping[str, JailSpec], out: Path, elsewhere: str = RESULTS_ELSEWHERE) -> list[str]:
-    """Why the results folder ``out`` may not be made where it is: inside a folder a bot is shown. This run hides it
-    from the bot, but it stays there, with its key and seeds, and every later run with that bot would be refused
-    (:func:`exposures`): refused now, before the first run rather than the second."""
+    """Why the results folder ``out`` may not be made where it is: inside a folder a bot is shown as its own (its
+    program's, its command's files'). This run hides it from the bot, but it stays there, with its key and seeds,
+    and every later run with that bot would be refused (:func:`exposures`): refused now, before the first run
+    rather than the second. A folder the organiser gives bots to read (--read-only) is its own choice."""
     where = Path(os.path.realpath(out))
     problems = []
     for name, spec in specs.items():
+        given = [Path(os.path.realpath(p)) for p in spec.read_only]  # (the organiser's to share: its choice)
         inside = [folder for folder in _shown(spec) if folder.is_dir() and is_under(where, [folder])
-                  and not is_under(folder, [SAMPLE_DIR])]
+                  and not is_under(folder, [SAMPLE_DIR, *given])]
         if inside:
             problems.append(f"the results folder {out} would be inside {inside[0]}, which bot {name} is shown (its "
                             f"key and seeds, for every later run): keep results outside every bot's folder "

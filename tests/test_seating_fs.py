@@ -130,6 +130,23 @@ def test_a_package_installed_in_a_shared_installation_is_in_the_next_processs_im
 
 
 @needs_images
+def test_a_program_rebuilt_in_place_is_in_the_next_processs_image(tmp_path, monkeypatch):
+    """A compiled bot's folder is a shared source too (its program's installation); rebuilt in place (the same
+    file written again, its folder's time unchanged), the next process's image has the new program."""
+    program = tmp_path / "mybot" / "bot"
+    program.parent.mkdir()
+    program.write_bytes(b"version 1")
+    source = images.Source.folder(str(program.parent), shared_check=True)
+    first = images.image_for(source)
+    folder_time = program.parent.stat().st_mtime_ns
+    with open(program, "r+b") as f:  # in place, as a compiler or cp writes over a file
+        f.write(b"version 2, longer")
+    assert program.parent.stat().st_mtime_ns == folder_time
+    monkeypatch.setattr(images, "_checked", {})  # a new referee process: the store's notes, nothing in memory
+    assert images.image_for(source) != first
+
+
+@needs_images
 def test_mounts_left_by_a_killed_referee_are_removed_at_the_next_start(tmp_path):
     """A referee killed with SIGKILL leaves its seatings mounted; the next one unmounts them."""
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)

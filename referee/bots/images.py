@@ -51,8 +51,8 @@ STORE_SHARE = 2  # the store may hold up to 1/STORE_SHARE of the machine's memor
 # go first once an image about to be made would take it past three quarters of that
 UNUSED_SECONDS = 24 * 3600  # an image no start used for a day is removed when another is made
 RECHECK_SECONDS = 30.0  # an image's files are compared with the host's again after this long
-STAMP_DEPTH = 3  # a shared source's stamp: the folders down to this depth below each of its paths (site-packages, ...)
-STAMP_FOLDERS = 5000  # and at most this many of them
+STAMP_DEPTH = 3  # a shared source's stamp: what lies down to this depth below each of its paths (site-packages, ...)
+STAMP_ENTRIES = 5000  # and at most this many entries
 BUILD_SECONDS = 600
 
 
@@ -106,18 +106,19 @@ class Source:
                 yield from _walk(path, excluded)
 
     def stamp(self) -> str:
-        """A cheap sign of software installed or removed since the last comparison: the modification time of each
-        path and of the folders down to :data:`STAMP_DEPTH` below it (at most :data:`STAMP_FOLDERS`). pip, apt and
-        npm add, remove and replace files by name, which marks the folder that holds them (a package in a
-        ``lib/python3.X/site-packages`` marks that folder); a file changed where it lies waits for the comparison
-        every RECHECK_SECONDS."""
+        """A cheap sign of a change since the last comparison: the modification time and size of each path and of
+        what lies down to :data:`STAMP_DEPTH` below it, the first :data:`STAMP_ENTRIES` of them. A small folder (a
+        compiled bot's, rebuilt in place) is so looked at whole; in a large installation, pip, apt and npm add,
+        remove and replace files by name, which marks the folder that holds them (a package in a
+        ``lib/python3.X/site-packages`` marks that folder). A change deeper in a large one waits for the
+        comparison every RECHECK_SECONDS."""
         h = hashlib.sha256()
         count = 0
         for path in self.paths:
-            for folder, mtime in _folder_times(path, set(self.excluded)):
-                h.update(f"{folder}\0{mtime}\n".encode())
+            for entry, mtime, size in _entry_times(path, set(self.excluded)):
+                h.update(f"{entry}\0{mtime}\0{size}\n".encode())
                 count += 1
-                if count >= STAMP_FOLDERS:
+                if count >= STAMP_ENTRIES:
                     return h.hexdigest()[:32]
         return h.hexdigest()[:32]
 
@@ -195,12 +196,14 @@ def _walk(folder: str, excluded: set[str]) -> Iterable[tuple[str, os.stat_result
                 stack.append(entry.path)
 
 
-def _folder_times(path: str, excluded: set[str]) -> Iterable[tuple[str, int]]:
-    """(path, modification time) of ``path`` and of the folders down to STAMP_DEPTH below it, shallowest first."""
+def _entry_times(path: str, excluded: set[str]) -> Iterable[tuple[str, int, int]]:
+    """(path, modification time, size) of ``path`` and of what lies down to STAMP_DEPTH below it, shallowest
+    first."""
     try:
-        yield path, os.lstat(path).st_mtime_ns
+        st = os.lstat(path)
     except OSError:
         return
+    yield path, st.st_mtime_ns, st.st_size
     level = [path] if os.path.isdir(path) and not os.path.islink(path) else []
     for _ in range(STAMP_DEPTH):
         below = []
@@ -208,8 +211,11 @@ def _folder_times(path: str, excluded: set[str]) -> Iterable[tuple[str, int]]:
             try:
                 with os.scandir(folder) as found:
                     for entry in found:
-                        if entry.path not in excluded and entry.is_dir(follow_symlinks=False):
-                            yield entry.path, entry.stat(follow_symlinks=False).st_mtime_ns
+                        if entry.path in excluded:
+                            continue
+                        st = entry.stat(follow_symlinks=False)
+                        yield entry.path, st.st_mtime_ns, st.st_size
+                        if entry.is_dir(follow_symlinks=False):
                             below.append(entry.path)
             except OSError:
                 continue

@@ -221,7 +221,7 @@ def test_a_crash_in_a_game_is_quoted_from_the_bots_stderr_and_its_log_is_named(t
                    "        print(w[4], flush=True)\n")
     done = check(f"{sys.executable} {bot}", tmp_path)
     assert done.returncode == 1
-    assert re.search(r"\[FAIL\] stays up for every game +game check1: exited with status 1; its stderr ends: "
+    assert re.search(r"\[FAIL\] stays up for every game +game check1: exited with status 1; its stderr says: "
                      r"IndexError: list index out of range in my_strategy", done.stdout), done.stdout
     assert f"What the bot wrote on stderr: {tmp_path / 'check' / 'logs' / 'bot.stderr.log'}" in done.stdout
     isolation = next(line for line in done.stdout.splitlines() if line.startswith("bots are jailed"))

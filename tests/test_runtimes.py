@@ -79,7 +79,7 @@ def test_what_a_bot_prints_instead_of_its_handshake_is_quoted(tmp_path):
     assert result.returncode == 2
     assert "printed 'Starting up...' where the handshake" in result.stderr
     assert "(the lines after it: 'Fatal: weights.bin not found')" in result.stderr
-    assert "its stderr ends: more detail on stderr" in result.stderr
+    assert "its stderr says: more detail on stderr" in result.stderr
 
 
 @pytest.mark.parametrize("stderr, said", [
@@ -108,8 +108,8 @@ def test_a_stopped_bots_stderr_is_quoted_by_the_line_that_says_why(stderr, said,
     ("printed 'Error occurred during initialization of VM' | 'Could not reserve enough space for object heap'", True),
     ("printed 'Error occurred during initialization of VM' | 'Could not allocate compressed class space: 1073741824 bytes'",
      True),
-    ("exited with status 1; its stderr ends: fatal error: runtime: out of memory", True),
-    ("exited with status 1; its stderr ends: FileNotFoundError: weights.bin", False),
+    ("exited with status 1; its stderr says: fatal error: runtime: out of memory", True),
+    ("exited with status 1; its stderr says: FileNotFoundError: weights.bin", False),
     ("no 'ready' within 10 s of the greeting", False),
 ])
 def test_start_errors_that_are_a_memory_reservation_get_advice(said, memory):

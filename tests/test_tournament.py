@@ -109,6 +109,13 @@ def test_a_sample_bot_in_a_config_is_named_after_its_sample_unless_given_a_name(
         parse_config({"bot": [{"sample": "greedy"}, {"command": "./mybot"}]}, tmp_path / "x.toml")
     with pytest.raises(ConfigError, match="bot names must be unique; repeated: greedy"):
         parse_config({"bot": [{"sample": "greedy"}, {"sample": "greedy"}]}, tmp_path / "x.toml")
+    from referee.bots.samples import SAMPLES
+    from tournaments.config import with_flags  # --bot greedy=tactician takes the place of the config's greedy
+
+    flagged = with_flags({"tournament": {"games_per_pairing": 4}, "bot": [{"sample": "greedy"}, {"sample": "random"}]},
+                         bots=[{"name": "greedy", "sample": "tactician"}])
+    assert [(e.name, e.command.argv[-1]) for e in parse_config(flagged, tmp_path / "x.toml").entrants] == \
+        [("random", SAMPLES["random"].command().argv[-1]), ("greedy", SAMPLES["tactician"].command().argv[-1])]
 
 
 def test_the_closed_sets_are_enums_that_keep_their_text(tmp_path):

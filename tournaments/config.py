@@ -566,7 +566,8 @@ def with_flags(data: dict, tournament: dict | None = None, options: dict | None 
                     bot[key].pop(name, None)
     if bots:
         replaced = {b["name"] for b in bots}
-        data["bot"] = [b for b in tables if not (isinstance(b, dict) and b.get("name") in replaced)] + list(bots)
+        data["bot"] = [b for b in tables  # (a sample's table without a name is called by its sample's)
+                       if not (isinstance(b, dict) and (b.get("name") or b.get("sample")) in replaced)] + list(bots)
     return data
 
 

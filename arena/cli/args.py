@@ -155,7 +155,8 @@ def add_fence_arguments(p: argparse.ArgumentParser, each: bool = False) -> None:
                    help="resource limit per bot process, 0 for none (repeatable): "
                         + ", ".join(f"{k} (default {where}{v})" for k, v in Limits().to_dict().items()))
     p.add_argument("--isolation", choices=[i.value for i in Isolation], default=None if each else "jail",
-                   help=f"'jail' ({where}the default): each bot in a bubblewrap jail of its own; 'none': unjailed, NOT "
+                   help=f"'jail' (the default{', where the configuration sets none' if each else ''}): each bot in a "
+                        "bubblewrap jail of its own; 'none': unjailed, NOT "
                         "safe against hostile bots (see docs/competition.md)")
     p.add_argument("--read-only", action="append", default=[], metavar="PATH",
                    help="a folder or file jailed bots may read besides their own program's folder (repeatable)")

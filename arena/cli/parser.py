@@ -40,8 +40,7 @@ class Parser(argparse.ArgumentParser):
         with many flags, above the one that matters)."""
         given = getattr(self, "given", [])
         hint = _did_you_mean(self, message, given)
-        command = next((word for word in given[:1] if word in COMMANDS), None) if self.prog == "pinochle-arena" else None
-        helped = f"{self.prog} {command}" if command else self.prog
+        helped = " ".join([self.prog, *_commands_given(self, given)]) if self.prog == "pinochle-arena" else self.prog
         self.exit(2, f"{helped}: error: {message}{f'; did you mean {hint}?' if hint else ''} "
                      f"(see '{helped} --help')\n")
 
@@ -49,6 +48,18 @@ class Parser(argparse.ArgumentParser):
         """The parser of the sub-command ``name``."""
         (commands,) = [a for a in self._actions if isinstance(a, argparse._SubParsersAction)]
         return commands.choices[name]
+
+
+def _commands_given(parser: argparse.ArgumentParser, given: list[str]) -> list[str]:
+    """The words of ``given`` that name a command, then a command of it (``league run``): whose --help to name."""
+    words = []
+    for word in given:
+        commands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not commands or word not in commands[0].choices:
+            break
+        words.append(word)
+        parser = commands[0].choices[word]
+    return words
 
 
 # Flags other tools (cutechess, fastchess) or another of our commands take, which newcomers bring along: what to

@@ -47,7 +47,7 @@ def games_file(path: Path) -> Path:
                          "tournament or sprt, or its games.jsonl")
     if path.is_dir():
         return path / "games.jsonl"
-    if not _could_hold_records(path):
+    if path.is_file() and not _could_hold_records(path):  # (a pipe, <(cat ...), is read once: not looked into)
         raise UsageError(f"{path}: not a games.jsonl (no line of it is a game's record): give the --out folder "
                          "of a match, tournament or sprt, or its games.jsonl")
     return path

@@ -315,9 +315,15 @@ def new_config(args):
 
 def in_flags(message: str) -> str:
     """A configuration's error about a tournament made from the command line alone, in the words of its flags."""
-    for key, flag in FLAG_OF_KEY.items():
+    for key, flag in sorted(FLAG_OF_KEY.items(), key=lambda item: -len(item[0])):  # (deals_order before deals)
         message = message.replace(f"tournament.{key}", flag)
-    return message.replace("the config has", "the command line gives")
+    for said, flags in CONFIG_WORDS.items():
+        message = message.replace(said, flags)
+    return message
+
+
+CONFIG_WORDS = {"the config has": "the command line gives", 'format = "gauntlet"': "--format gauntlet",
+                "games_per_pairing, duplicate = false or max-hands": "--games or --no-duplicate"}
 
 
 def cluster_flags(args) -> dict:
@@ -330,7 +336,9 @@ def cluster_flags(args) -> dict:
 # The flag that sets each key of the configuration's [tournament] table (tournament_flags)
 FLAG_OF_KEY = {"format": "--format", "candidate": "--candidate", "anchor": "--anchor", "name": "--name",
                "variant": "--variant", "games_per_pairing": "--games", "seed": "--seed", "processes": "--processes",
-               "isolation": "--isolation", "restart": "--restart", "duplicate": "--no-duplicate"}
+               "isolation": "--isolation", "restart": "--restart", "duplicate": "--no-duplicate", "boards": "--boards",
+               "deals_order": "--deals-order", "deals": "--deals", "rounds": "--rounds", "wait": "--wait",
+               "concurrency": "--concurrency"}
 
 
 def tournament_flags(args) -> dict:
@@ -375,8 +383,6 @@ def bot_tables_from_args(groups: list[list[str]]) -> list[dict]:
         (text, options), = grouped
         named = BOT_NAME.fullmatch(text)
         name, text = (named.group(1), named.group(2)) if named else (None, text)
-        if name in given:
-            raise UsageError(f"--bot {name}=...: two bots are named {name!r}: give each its own name")
         if name is not None:
             given.add(name)
         table: dict = {"sample": text} if text in SAMPLES else {"command": resolve_bot(text)[1].to_text()}
@@ -384,5 +390,8 @@ def bot_tables_from_args(groups: list[list[str]]) -> list[dict]:
         if options:
             table["options"] = dict(options)
         tables.append(table)
+    clash = next((name for name in given if [t["name"] for t in tables].count(name) > 1), None)
+    if clash is not None:  # a name given (NAME=) that another bot has too, given or its own: no silent NAME-2
+        raise UsageError(f"--bot {clash}=...: two bots are named {clash!r}: give each its own name")
     names = unique_names([t["name"] for t in tables])
     return [{**t, "name": n} for t, n in zip(tables, names, strict=True)]

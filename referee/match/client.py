@@ -113,7 +113,7 @@ class BotClient:
             raise BotProtocolError(
                 f"printed {_quoted([e.line])} where the handshake ('id', 'protocol', 'option', 'want', 'info' "
                 "lines, then 'ready') was expected" + (f" (the lines after it: {_quoted(after)})" if after else "")
-                + (f"; its stderr ends: {said}" if said else "")
+                + (f"; its stderr says: {said}" if said else "")
             ) from None
         except BotError as e:
             printed = process.leftover_lines(STARTUP_LINES) if isinstance(e, BotCrashed) else []
@@ -121,7 +121,7 @@ class BotClient:
             said = await _stderr_end(process, stderr_path)
             if isinstance(e, BotCrashed) and (printed or said):
                 raise BotCrashed(f"{e}" + (f"; it printed {_quoted(printed)}" if printed else "")
-                                 + (f"; its stderr ends: {said}" if said else "")) from None
+                                 + (f"; its stderr says: {said}" if said else "")) from None
             raise
         except BaseException:
             await process.kill()

@@ -35,12 +35,13 @@ from ..rules.events import DecisionKind
 from ..rules.game import Game
 from ..rules.melds import count_hand_meld
 from ..rules.variants import Variant, apply_option
-from .client import last_stderr_line, printable
+from .client import FAILURE_LINE, last_stderr_line, printable
 from .clock import TimeControl
 from .lane import GameSpec, Lane, LaneSettings, open_lane
 from .player import Entrant, Player
 
 REFERENCE = "greedy"
+STDERR_WAIT = 2.0  # seconds a crashed bot's stderr log is given to show why it stopped
 FIRST_LEGAL_SHARE = 0.9  # answering the first legal action this often (of 20 or more real choices) is warned about
 STRONG_HAND_TRIES = 2000  # deals looked at for one where the bot's meld alone is worth the minimum bid
 PASS, FAIL, WARN, SKIP = "ok", "FAIL", "warn", "-"
@@ -166,6 +167,16 @@ async def _start(player: Player, nursery: trio.Nursery, checks: dict[str, Check]
         checks["handshake"].detail = f"no 'id name' line: the bot is shown under its file name; {_version_text(client)}"
 
 
+async def _crash_said(log: Path | None) -> str:
+    """What a crashed bot's stderr log says of why (:func:`.client.last_stderr_line`). Its last lines may reach
+    the log a moment after the crash is seen (the pipe is drained by a task of its own): a line that says a
+    failure is waited for up to STDERR_WAIT seconds, then what is there is taken."""
+    with trio.move_on_after(STDERR_WAIT):
+        while not FAILURE_LINE.match(last_stderr_line(log)):
+            await trio.sleep(0.02)
+    return last_stderr_line(log)
+
+
 def _version_text(client) -> str:
     """The protocol the bot speaks, and in version 3 its options (as set) and wants."""
     if client.version < 3:
@@ -223,9 +234,9 @@ async def _play(lane: Lane, player: Player, others: list[Player], variant: Varia
             where = {Termination.TIMEOUT: "replies on time", Termination.ILLEGAL_ACTION: "legal play in every phase",
                      Termination.PROTOCOL_ERROR: "every line understood",
                      Termination.CRASH: "stays up for every game"}[record.termination]
-            said = last_stderr_line(player.log_path) if record.termination is Termination.CRASH else ""
+            said = await _crash_said(player.log_path) if record.termination is Termination.CRASH else ""
             checks[where] = _fail(checks[where], f"game {record.game_id}: {record.detail}"
-                                  + (f"; its stderr ends: {said}" if said else ""),
+                                  + (f"; its stderr says: {said}" if said else ""),
                                   _tail(player.transcript_path), _expected(record))
             return
     played = len(report.games)

@@ -141,7 +141,8 @@ def test_a_league_killed_with_sigkill_keeps_every_saved_game_and_goes_on(tmp_pat
     assert arena("replay", out).returncode == 0
 
 
-def test_a_program_changed_behind_the_leagues_back_pauses_its_entrant(tmp_path):
+def league_with_a_bot_of_its_own(tmp_path):
+    """A league of greedy, random and 'mine', a copy of the random bot from the organiser's disk: (folder, its file)."""
     bot = tmp_path / "mine" / "bot.py"
     bot.parent.mkdir()
     bot.write_text((ROOT / "sample_bots" / "random_bot.py").read_text())
@@ -149,6 +150,11 @@ def test_a_program_changed_behind_the_leagues_back_pauses_its_entrant(tmp_path):
     add(folder, "mine", f"{sys.executable} {bot}")
     add(folder, "greedy", "greedy")
     add(folder, "random", "random")
+    return folder, bot
+
+
+def test_a_program_changed_behind_the_leagues_back_pauses_its_entrant(tmp_path):
+    folder, bot = league_with_a_bot_of_its_own(tmp_path)
     bot.write_text(bot.read_text() + "\n# a change nobody entered\n")
     run = arena("league", "run", folder, "--games", "4", "--concurrency", "1")
     assert run.returncode == 0, run.stderr
@@ -163,13 +169,7 @@ def test_a_program_changed_behind_the_leagues_back_pauses_its_entrant(tmp_path):
 def test_a_program_gone_behind_the_leagues_back_pauses_its_entrant_and_the_others_play_on(tmp_path):
     """Its script deleted: the entrant is paused as changed; the run does not stop on it for everyone (the script
     is now looked for before a start, and that refusal reached the league's whole run)."""
-    bot = tmp_path / "mine" / "bot.py"
-    bot.parent.mkdir()
-    bot.write_text((ROOT / "sample_bots" / "random_bot.py").read_text())
-    folder = league_folder(tmp_path)
-    add(folder, "mine", f"{sys.executable} {bot}")
-    add(folder, "greedy", "greedy")
-    add(folder, "random", "random")
+    folder, bot = league_with_a_bot_of_its_own(tmp_path)
     bot.unlink()
     run = arena("league", "run", folder, "--games", "4", "--concurrency", "1")
     assert run.returncode == 0, run.stderr

@@ -323,7 +323,7 @@ def in_flags(message: str) -> str:
 
 
 CONFIG_WORDS = {"the config has": "the command line gives", 'format = "gauntlet"': "--format gauntlet",
-                "games_per_pairing, duplicate = false or max-hands": "--games or --no-duplicate"}
+                "games_per_pairing, duplicate = false or max-hands": "--games, --no-duplicate or the max-hands option"}
 
 
 def cluster_flags(args) -> dict:

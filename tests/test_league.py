@@ -173,6 +173,7 @@ def test_a_program_gone_behind_the_leagues_back_pauses_its_entrant_and_the_other
     bot.unlink()
     run = arena("league", "run", folder, "--games", "4", "--concurrency", "1")
     assert run.returncode == 0, run.stderr
+    assert f"league {folder}: playing until 4 games more" in run.stdout  # (this run's: not a total)
     assert "paused mine: its program's files changed since version 1" in run.stdout + run.stderr
     assert len(games_of(folder)) >= 4 and "mine" not in entrants_in(games_of(folder))
 
@@ -217,6 +218,11 @@ def test_a_file_that_is_no_league_is_refused_in_one_line(tmp_path):
         c.execute("create table something (x)")
     foreign = arena("league", "list", folder)
     assert foreign.returncode == 2 and "is not a pinochle-arena league's database" in foreign.stderr
+    a_file = tmp_path / "notes.txt"  # a file given for the folder: said so, not "make one with league init" on it
+    a_file.write_text("x\n")
+    shown = arena("league", "show", a_file)
+    assert shown.returncode == 2 and shown.stderr.strip() == \
+        f"pinochle-arena: error: {a_file} is a file, not a league's folder: give the folder 'league init' made"
 
 
 # ------------------------------------------------------------------ the database

@@ -76,6 +76,7 @@ ran with is kept in its output folder (``config.json``, :func:`save_config`), so
 from __future__ import annotations
 
 import copy
+import difflib
 import enum
 import ipaddress
 import os
@@ -775,7 +776,9 @@ def _resolve(base: Path, text: str) -> Path:
 def _only(table: dict, allowed: set[str], where: str, prefix: str) -> None:
     unknown = sorted(set(table) - allowed)
     if unknown:
-        raise ConfigError(f"{where}: unknown key {prefix}{unknown[0]}; allowed here: {', '.join(sorted(allowed))}")
+        near = difflib.get_close_matches(unknown[0], sorted(allowed), n=1, cutoff=0.6)
+        hint = f"; did you mean {prefix}{near[0]}?" if near else ""
+        raise ConfigError(f"{where}: unknown key {prefix}{unknown[0]}{hint}; allowed here: {', '.join(sorted(allowed))}")
 
 
 def _table(data: dict, key: str, where: str, required: bool = True, prefix: str = "") -> dict:

@@ -37,6 +37,8 @@ def open_league(folder: Path) -> LeagueDB:
     """The league in ``folder`` (UsageError if it holds none; a LeagueError if its database is none of ours)."""
     from league.db import DEFAULT_FILE, URL_FILE, LeagueDB, database_url
 
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder} is a file, not a league's folder: give the folder 'league init' made")
     if not (folder / DEFAULT_FILE).exists() and not (folder / URL_FILE).exists():
         raise UsageError(f"{folder} holds no league (make one with: pinochle-arena league init {folder})")
     return LeagueDB.open(database_url(folder))

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 def add_run(commands: argparse._SubParsersAction) -> None:
     run = commands.add_parser("run", help="play until Ctrl-C (or --games, --until); restartable at any time")
     run.add_argument("folder", type=Path, nargs="?", default=Path("."), metavar="DIR")
-    run.add_argument("--games", type=positive_int, default=None, help="stop after this many games")
+    run.add_argument("--games", type=positive_int, default=None,
+                     help="stop after this many games more (this run's, whatever the league played before)")
     run.add_argument("--until", default=None, metavar="WHEN",
                      help="stop after this long (90s, 30m, 2h) or at this time of day (18:30)")
     run.add_argument("--concurrency", type=positive_int, default=None, help="games at once (default: cores)")
@@ -98,10 +99,10 @@ def run_overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
 
 
 def limits_text(games: int | None, until: float | None) -> str:
-    """When the run stops, as its first line says it: ``10 games or 18:30:00``, else ``Ctrl-C``."""
+    """When the run stops, as its first line says it: ``10 games more or 18:30:00``, else ``Ctrl-C``."""
     limits = []
     if games:
-        limits.append(f"{games} games")
+        limits.append(f"{games} games more")
     if until:
         limits.append(time.strftime("%H:%M:%S", time.localtime(until)))
     return " or ".join(limits) or "Ctrl-C"

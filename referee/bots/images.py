@@ -80,9 +80,9 @@ class Source:
     paths: tuple[str, ...]
     excluded: tuple[str, ...] = ()
     # Compared with the host's files by one referee process for all of them, every RECHECK_SECONDS, and at once
-    # when its stamp changes (software installed or removed): the system's files and an interpreter's
-    # installation. A bot's own folder is compared by each process at its first start (an entrant's fix is played
-    # at once).
+    # when its stamp changes (software installed or removed, a program rebuilt): the system's files and a
+    # program's or interpreter's installation (a compiled bot's folder, a venv). A script's folder is compared by
+    # each process at its first start. Either way an entrant's fix is played at once.
     shared_check: bool = False
 
     @classmethod

@@ -333,21 +333,22 @@ def cluster_flags(args) -> dict:
     return {key: value for key, value in flags.items() if value is not None}
 
 
-# The flag that sets each key of the configuration's [tournament] table (tournament_flags)
+# The flag that sets each key of the configuration's [tournament] table: read by tournament_flags, and named in
+# the errors of a tournament made from the command line alone (in_flags)
 FLAG_OF_KEY = {"format": "--format", "candidate": "--candidate", "anchor": "--anchor", "name": "--name",
                "variant": "--variant", "games_per_pairing": "--games", "seed": "--seed", "processes": "--processes",
                "isolation": "--isolation", "restart": "--restart", "duplicate": "--no-duplicate", "boards": "--boards",
                "deals_order": "--deals-order", "deals": "--deals", "rounds": "--rounds", "wait": "--wait",
                "concurrency": "--concurrency"}
+TAKEN_AS_GIVEN = ("format", "candidate", "anchor", "name", "variant", "games_per_pairing", "seed", "processes",
+                  "isolation", "restart", "deals_order", "rounds", "wait")  # keys whose flag's value is the key's
 
 
 def tournament_flags(args) -> dict:
     """The flags that set keys of the configuration's [tournament] table."""
     t: dict = {}
-    for key, value in (("format", args.format), ("candidate", args.candidate), ("anchor", args.anchor),
-                       ("name", args.name), ("variant", args.variant), ("games_per_pairing", args.games),
-                       ("seed", args.seed), ("processes", args.processes), ("isolation", args.isolation),
-                       ("restart", args.restart)):
+    for key in TAKEN_AS_GIVEN:
+        value = getattr(args, FLAG_OF_KEY[key].removeprefix("--").replace("-", "_"))  # (the flag's argparse dest)
         if value is not None:
             t[key] = value
     if args.no_duplicate:
@@ -361,9 +362,6 @@ def tournament_flags(args) -> dict:
     t.update(fence_keys_from_args(args))
     if args.deals is not None:
         t["deals"] = str(args.deals.absolute())
-    for key, value in (("deals_order", args.deals_order), ("rounds", args.rounds), ("wait", args.wait)):
-        if value is not None:
-            t[key] = value
     return t
 
 
@@ -390,8 +388,9 @@ def bot_tables_from_args(groups: list[list[str]]) -> list[dict]:
         if options:
             table["options"] = dict(options)
         tables.append(table)
-    clash = next((name for name in given if [t["name"] for t in tables].count(name) > 1), None)
+    named_as = [t["name"] for t in tables]
+    clash = next((name for name in given if named_as.count(name) > 1), None)
     if clash is not None:  # a name given (NAME=) that another bot has too, given or its own: no silent NAME-2
         raise UsageError(f"--bot {clash}=...: two bots are named {clash!r}: give each its own name")
-    names = unique_names([t["name"] for t in tables])
+    names = unique_names(named_as)
     return [{**t, "name": n} for t, n in zip(tables, names, strict=True)]
